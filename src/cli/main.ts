@@ -1,0 +1,195 @@
+/**
+ * `roomtone` admin CLI. Every command accepts --json and then prints exactly one JSON document
+ * on stdout (logs go to stderr). Bad arguments: a clear message and exit code 2; a refused
+ * operation: exit code 1.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { db } from '@/server/platform/db';
+import { ApiError } from '@/server/platform/errors';
+import { createOrganization, createUser } from '@/server/orgs/orgs';
+import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
+import { grantCredit } from '@/server/billing/ledger';
+import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
+import { isKnownTier, TIERS } from '@/server/billing/pricing';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage: roomtone <command> [options] [--json]
+
+  org create --name <name> [--tier <n>] [--credit <cents>]
+  keys create --org <org_id> --mode test|live [--permissions ${PERMISSIONS.join(',')}] [--name <name>]
+  keys revoke --key <key_id>
+  keys list --org <org_id>
+  credit grant --org <org_id> --amount <cents>
+  user create --email <email> --password <password> --org <org_id> --role owner|admin|developer
+  worker                       run job workers only (scale-out)
+  maintenance run [--now <ISO-8601>]   run retention jobs as of a time
+
+Tiers: ${TIERS.map((t) => `${t.tier} ${t.name}`).join(', ')}`;
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required.`);
+  return value;
+}
+
+function integer(flags: Flags, name: string, options: { min: number }): number | undefined {
+  const value = flags[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^-?\d+$/.test(value) || Number(value) < options.min) {
+    throw new UsageError(`--${name} must be an integer ≥ ${options.min}.`);
+  }
+  return Number(value);
+}
+
+function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[]): T {
+  const value = required(flags, name);
+  if (!(values as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${values.join(', ')}.`);
+  return value as T;
+}
+
+let runtime: Runtime | null = null;
+async function database() {
+  runtime ??= await prepareRuntime({ seed: false });
+  return db();
+}
+
+type Handler = (flags: Flags) => Promise<{ json: unknown; text: string }>;
+
+const commands: Record<string, { options: Record<string, { type: 'string' | 'boolean' }>; run: Handler }> = {
+  'org create': {
+    options: { name: { type: 'string' }, tier: { type: 'string' }, credit: { type: 'string' } },
+    async run(flags) {
+      const name = required(flags, 'name');
+      const tier = integer(flags, 'tier', { min: 1 }) ?? 1;
+      if (!isKnownTier(tier)) throw new UsageError(`--tier must be one of ${TIERS.map((t) => t.tier).join(', ')}.`);
+      const credit = integer(flags, 'credit', { min: 0 }) ?? 0;
+      const client = await database();
+      const org = await client.$transaction((tx) => createOrganization(tx, { name, tier, creditCents: credit }));
+      return { json: { object: 'organization', ...org, balance_cents: org.balanceCents }, text: `Created ${org.id} (${org.name}, tier ${org.tier}, balance ${org.balanceCents} cents)` };
+    },
+  },
+  'keys create': {
+    options: { org: { type: 'string' }, mode: { type: 'string' }, permissions: { type: 'string' }, name: { type: 'string' } },
+    async run(flags) {
+      const organizationId = required(flags, 'org');
+      const mode = oneOf(flags, 'mode', ['test', 'live'] as const);
+      let permissions: z.infer<typeof permissionSchema>[] | undefined;
+      if (flags.permissions !== undefined) {
+        const list = String(flags.permissions).split(',').map((p) => p.trim()).filter(Boolean);
+        const parsed = z.array(permissionSchema).min(1).safeParse(list);
+        if (!parsed.success) throw new UsageError(`--permissions must be a comma-separated list of ${PERMISSIONS.join(', ')}.`);
+        permissions = parsed.data;
+      }
+      const client = await database();
+      const org = await client.organization.findUnique({ where: { id: organizationId } });
+      if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
+      const key = await createApiKey(client, { organizationId, mode, permissions, name: typeof flags.name === 'string' ? flags.name : undefined });
+      return {
+        json: { object: 'api_key', id: key.id, secret: key.secret, mode: key.mode, name: key.name, permissions: key.permissions, organization: key.organizationId },
+        text: `Created ${key.id} (${key.mode}). Secret, shown once:\n${key.secret}`,
+      };
+    },
+  },
+  'keys revoke': {
+    options: { key: { type: 'string' } },
+    async run(flags) {
+      const id = required(flags, 'key');
+      const result = await revokeApiKey(await database(), id);
+      return { json: { object: 'api_key', id: result.id, revoked: true, revoked_at: Math.floor(result.revokedAt.getTime() / 1000) }, text: `Revoked ${id}` };
+    },
+  },
+  'keys list': {
+    options: { org: { type: 'string' } },
+    async run(flags) {
+      const organizationId = required(flags, 'org');
+      const keys = await listApiKeys(await database(), organizationId);
+      return {
+        json: { object: 'list', data: keys.map((k) => ({ object: 'api_key', ...k })), has_more: false },
+        text: keys.map((k) => `${k.id}  ${k.mode}  ${k.prefix}…  ${k.revoked_at ? 'revoked' : 'active'}  ${k.name}`).join('\n') || 'No keys.',
+      };
+    },
+  },
+  'credit grant': {
+    options: { org: { type: 'string' }, amount: { type: 'string' } },
+    async run(flags) {
+      const organizationId = required(flags, 'org');
+      const amount = integer(flags, 'amount', { min: 1 });
+      if (amount === undefined) throw new UsageError('--amount is required (cents).');
+      const client = await database();
+      const org = await client.organization.findUnique({ where: { id: organizationId } });
+      if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
+      const entry = await client.$transaction((tx) => grantCredit(tx, organizationId, amount, 'Credit granted (CLI)'));
+      return { json: { object: 'balance_transaction', id: entry.id, organization: organizationId, amount, balance_cents: entry.balanceAfter }, text: `Granted ${amount} cents; balance ${entry.balanceAfter} cents` };
+    },
+  },
+  'user create': {
+    options: { email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
+    async run(flags) {
+      const email = required(flags, 'email');
+      if (!z.email().safeParse(email).success) throw new UsageError('--email must be an e-mail address.');
+      const password = required(flags, 'password');
+      if (password.length < 8) throw new UsageError('--password must have at least 8 characters.');
+      const organizationId = required(flags, 'org');
+      const role = oneOf(flags, 'role', ['owner', 'admin', 'developer'] as const);
+      const client = await database();
+      const user = await client.$transaction((tx) => createUser(tx, { email, password, organizationId, role, name: typeof flags.name === 'string' ? flags.name : undefined }));
+      return { json: { object: 'user', ...user }, text: `User ${user.email} is ${user.role} of ${user.organization}` };
+    },
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const json = argv.includes('--json');
+  const args = argv.filter((a) => a !== '--json');
+  const emit = (doc: unknown, text: string, stream: 'out' | 'err' = 'out') => {
+    if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
+    else (stream === 'out' ? process.stdout : process.stderr).write(`${text}\n`);
+  };
+  try {
+    if (args.length === 0 || args[0] === 'help' || args[0] === '--help') {
+      emit({ usage: USAGE }, USAGE);
+      return args.length === 0 ? 2 : 0;
+    }
+    const name = `${args[0]} ${args[1] ?? ''}`.trim();
+    if (args[0] === 'worker') {
+      const { runWorkerCommand } = await import('./worker');
+      return runWorkerCommand(json);
+    }
+    if (name === 'maintenance run') {
+      const { runMaintenanceCommand } = await import('./maintenance');
+      return runMaintenanceCommand(args.slice(2), json);
+    }
+    const command = commands[name];
+    if (!command) throw new UsageError(`Unknown command '${args.slice(0, 2).join(' ')}'.\n\n${USAGE}`);
+    let flags: Flags;
+    try {
+      flags = parseArgs({ args: args.slice(2), options: command.options, strict: true, allowPositionals: false }).values as Flags;
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    const result = await command.run(flags);
+    emit(result.json, result.text);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
+      return 2;
+    }
+    if (error instanceof ApiError) {
+      emit(error.toBody(), `roomtone: ${error.message}`, 'err');
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    emit({ error: { code: 'internal_error', message } }, `roomtone: ${message}`, 'err');
+    return 1;
+  } finally {
+    await runtime?.shutdown().catch(() => undefined);
+  }
+}
+
+main(process.argv.slice(2)).then((code) => process.exit(code));

@@ -1,0 +1,53 @@
+import { db } from '@/server/platform/db';
+import { blobStore } from '@/server/storage/storage';
+import { log } from '@/server/platform/logger';
+import type { StoredOutput } from './serialize';
+
+export const PROMPT_RETENTION_DAYS = 30;
+/** 13 months, counted as calendar months from creation. */
+export function generationRetentionCutoff(now: Date): Date {
+  const cutoff = new Date(now);
+  cutoff.setUTCMonth(cutoff.getUTCMonth() - 13);
+  return cutoff;
+}
+
+interface StoredInputImage {
+  key: string;
+}
+
+/**
+ * Retention, as of `now` (a scheduled job every few minutes; `roomtone maintenance run --now`):
+ * - input and output images deleted at expires_at (end + 24 h) → output becomes [];
+ * - edit instructions emptied 30 days after creation;
+ * - generations deleted 13 months after creation (their ledger rows stay).
+ * Each step is idempotent and works in bounded batches.
+ */
+export async function runRetention(now: Date): Promise<{ images_deleted: number; prompts_erased: number; generations_deleted: number }> {
+  let imagesDeleted = 0;
+  for (;;) {
+    const batch = await db().generation.findMany({
+      where: { expiresAt: { lte: now }, imagesDeletedAt: null },
+      select: { id: true, outputs: true, inputImages: true },
+      take: 200,
+    });
+    if (batch.length === 0) break;
+    for (const g of batch) {
+      const keys = [
+        ...((g.outputs as unknown as StoredOutput[]) ?? []).map((o) => o.key),
+        ...((g.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.key),
+      ];
+      for (const key of keys) await blobStore().delete(key).catch((error: unknown) => log.warn('blob delete failed', { key, error: String(error) }));
+      await db().generation.update({ where: { id: g.id }, data: { imagesDeletedAt: now, outputs: [], inputImages: [] } });
+      imagesDeleted += 1;
+    }
+  }
+
+  const promptCutoff = new Date(now.getTime() - PROMPT_RETENTION_DAYS * 24 * 3600 * 1000);
+  const promptsErased = await db().$executeRaw`
+    update "Generation" set input = jsonb_set(input, '{prompt}', '""'::jsonb), "promptErasedAt" = ${now}
+    where type = 'edit' and "promptErasedAt" is null and "createdAt" <= ${promptCutoff}
+      and input ? 'prompt' and input->>'prompt' <> ''`;
+
+  const generationsDeleted = (await db().generation.deleteMany({ where: { createdAt: { lte: generationRetentionCutoff(now) } } })).count;
+  return { images_deleted: imagesDeleted, prompts_erased: promptsErased, generations_deleted: generationsDeleted };
+}

@@ -1,0 +1,74 @@
+import type { Generation } from '@/generated/prisma/client';
+import { clock, toUnixSeconds } from '@/server/platform/clock';
+import { blobStore } from '@/server/storage/storage';
+
+/** The stored shape of one produced image (Generation.outputs). */
+export interface StoredOutput {
+  key: string;
+  contentType: string;
+  width: number;
+  height: number;
+}
+
+export const OUTPUT_URL_TTL_SECONDS = 15 * 60;
+export const IMAGE_RETENTION_MS = 24 * 3600 * 1000;
+
+export interface ApiGeneration {
+  object: 'generation';
+  id: string;
+  type: Generation['type'];
+  status: Generation['status'];
+  cancelable: boolean;
+  livemode: boolean;
+  created_at: number;
+  completed_at: number | null;
+  input: Record<string, unknown>;
+  output: { url: string; url_expires_at: number; content_type: string; width: number; height: number }[];
+  error: { code: string; message: string } | null;
+  cost: { amount: number; currency: 'eur'; unit: 'cents'; discount_percent: number; amount_refunded: number };
+  metadata: Record<string, string>;
+  expires_at: number;
+}
+
+/**
+ * The generation exactly as the spec's table: every read signs fresh output URLs valid 15
+ * minutes. expires_at is end + 24 h; while in progress it is provisional (created_at + 24 h,
+ * the earliest the images could be deleted) and becomes final when the generation ends.
+ */
+export async function toApiGeneration(row: Generation): Promise<ApiGeneration> {
+  const now = clock.nowSeconds();
+  const urlExpiresAt = now + OUTPUT_URL_TTL_SECONDS;
+  const outputs = row.imagesDeletedAt ? [] : ((row.outputs as unknown as StoredOutput[]) ?? []);
+  const output = await Promise.all(
+    outputs.map(async (o) => ({
+      url: await blobStore().signedUrl(o.key, urlExpiresAt),
+      url_expires_at: urlExpiresAt,
+      content_type: o.contentType,
+      width: o.width,
+      height: o.height,
+    })),
+  );
+  const expiresAt = row.expiresAt ?? new Date(row.createdAt.getTime() + IMAGE_RETENTION_MS);
+  return {
+    object: 'generation',
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    cancelable: row.status === 'in_progress' && row.startedAt === null,
+    livemode: row.mode === 'live',
+    created_at: toUnixSeconds(row.createdAt),
+    completed_at: toUnixSeconds(row.completedAt),
+    input: (row.input ?? {}) as Record<string, unknown>,
+    output,
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    cost: {
+      amount: row.costAmount,
+      currency: 'eur',
+      unit: 'cents',
+      discount_percent: row.discountPercent,
+      amount_refunded: row.amountRefunded,
+    },
+    metadata: (row.metadata ?? {}) as Record<string, string>,
+    expires_at: toUnixSeconds(expiresAt),
+  };
+}

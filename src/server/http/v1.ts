@@ -1,0 +1,158 @@
+import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import { ApiError } from '@/server/platform/errors';
+import { newId } from '@/server/platform/ids';
+import { clock } from '@/server/platform/clock';
+import { db } from '@/server/platform/db';
+import { config } from '@/server/platform/config';
+import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
+import { tierOf } from '@/server/billing/pricing';
+import { ipLimiter, orgLimiter, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
+import { recordRequest } from '@/server/requestlog/requestlog';
+import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
+import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { v1Router } from '@/server/trpc/v1-router';
+import { parseJsonObject, readBodyText } from './body';
+import { openApiDocument } from './openapi';
+
+/** Header the launcher's HTTP server sets from the socket (any client-sent copy is dropped). */
+export const CLIENT_IP_HEADER = 'x-roomtone-client-ip';
+
+export function clientIp(req: Request): string | null {
+  if (config().TRUST_PROXY) {
+    const forwarded = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return req.headers.get(CLIENT_IP_HEADER);
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function errorResponse(error: ApiError): Response {
+  return jsonResponse(error.status, error.toBody(), error.headers);
+}
+
+function rateHeaders(decision: RateDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit-requests': String(decision.limit),
+    'x-ratelimit-remaining-requests': String(decision.remaining),
+    'x-ratelimit-reset-requests': `${decision.resetSeconds}s`,
+  };
+}
+
+/**
+ * The /v1 door. It owns what is HTTP and not business — request-id, browser refusal, rate
+ * limits, API key authentication, body limits, the error envelope, the request log — and hands
+ * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
+ */
+export async function handleV1(req: Request): Promise<Response> {
+  const started = performance.now();
+  const requestId = newId('req');
+  const url = new URL(req.url);
+  const ip = clientIp(req);
+  let key: AuthenticatedKey | null = null;
+  let orgDecision: RateDecision | null = null;
+  let response: Response;
+  let errorCode: string | null = null;
+
+  try {
+    // Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from
+    // Node also sends sec-fetch-mode, so that header proves nothing) and CORS preflights.
+    if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
+      throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
+    }
+    const ipDecision = ipLimiter.hit(ip ?? 'unknown', perIpLimit());
+    if (!ipDecision.allowed) {
+      throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(ipDecision.resetSeconds) } });
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/openapi.json') {
+      response = jsonResponse(200, openApiDocument(config().publicBaseUrl));
+    } else {
+      key = await authenticateBearer(db(), req.headers.get('authorization'));
+      orgDecision = orgLimiter.hit(key.organizationId, tierOf(key.tier).requestsPerMinute);
+      if (!orgDecision.allowed) {
+        throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${orgDecision.limit}/min) exceeded.`, {
+          headers: { 'retry-after': String(orgDecision.resetSeconds) },
+        });
+      }
+      response = await dispatch(req, url, key, requestId);
+    }
+  } catch (error) {
+    const apiError = apiErrorFromUnknown(error);
+    response = errorResponse(apiError);
+  }
+
+  if (response.status >= 400) {
+    errorCode = response.headers.get('x-roomtone-error-code');
+    response.headers.delete('x-roomtone-error-code');
+    if (!errorCode) {
+      const body = (await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
+      errorCode = body?.error?.code ?? null;
+    }
+  }
+  response.headers.set('request-id', requestId);
+  if (orgDecision) for (const [name, value] of Object.entries(rateHeaders(orgDecision))) response.headers.set(name, value);
+
+  recordRequest({
+    id: requestId,
+    organizationId: key?.organizationId ?? null,
+    apiKeyId: key?.keyId ?? null,
+    mode: key?.mode ?? null,
+    method: req.method,
+    path: url.pathname,
+    status: response.status,
+    errorCode,
+    durationMs: Math.round(performance.now() - started),
+    ip,
+    createdAt: clock.now(),
+  });
+  return response;
+}
+
+async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string): Promise<Response> {
+  const ctx: TrpcContext = {
+    caller: callerFromKey(key),
+    channel: 'v1',
+    requestId,
+    response: { headers: {} },
+    files: new Map(),
+  };
+
+  // Hand the adapter a request whose body we have already read within the limits.
+  let forwarded: Request;
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    forwarded = new Request(url, { method: req.method, headers: req.headers });
+  } else {
+    const contentType = req.headers.get('content-type') ?? '';
+    let body: Record<string, unknown>;
+    if (contentType.startsWith('multipart/form-data')) {
+      throw new ApiError(400, 'parameter_invalid', 'multipart/form-data is accepted only by the creation routes.');
+    } else if (contentType === '' || contentType.startsWith('application/json')) {
+      body = parseJsonObject(await readBodyText(req));
+    } else {
+      throw new ApiError(400, 'parameter_invalid', `Unsupported Content-Type '${contentType}': send application/json.`);
+    }
+    const headers = new Headers(req.headers);
+    headers.set('content-type', 'application/json');
+    headers.delete('content-length');
+    forwarded = new Request(url, { method: req.method, headers, body: JSON.stringify(body) });
+  }
+
+  let failure: unknown = null;
+  const response = await createOpenApiFetchHandler({
+    endpoint: '/v1',
+    router: v1Router,
+    req: forwarded,
+    createContext: () => ctx,
+    onError: ({ error }) => {
+      failure = error;
+    },
+    responseMeta: () => ({ status: ctx.response.status ?? 200, headers: ctx.response.headers }),
+  });
+  if (response.status >= 400 || failure) {
+    const apiError = apiErrorFromUnknown(failure ?? new ApiError(response.status, 'internal_error', 'Request failed.'));
+    return errorResponse(apiError);
+  }
+  return response;
+}

@@ -1,0 +1,122 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { DbTx } from '@/server/platform/db';
+import { ApiError } from '@/server/platform/errors';
+import { newId, randomBase62 } from '@/server/platform/ids';
+import { clock } from '@/server/platform/clock';
+import type { Mode } from '@/generated/prisma/enums';
+import { PERMISSIONS, type Permission } from './permissions';
+
+/**
+ * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
+ * stored (a 238-bit random secret needs no slow hash); the secret is returned once, at creation.
+ */
+const KEY_PATTERN = /^rt_(test|live)_[0-9A-Za-z]{40}$/;
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export interface CreatedKey {
+  id: string;
+  secret: string;
+  prefix: string;
+  mode: Mode;
+  name: string;
+  permissions: Permission[];
+  organizationId: string;
+  createdAt: Date;
+}
+
+export async function createApiKey(
+  tx: DbTx,
+  input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[] },
+): Promise<CreatedKey> {
+  const secret = `rt_${input.mode}_${randomBase62(40)}`;
+  const permissions = [...new Set(input.permissions ?? PERMISSIONS)].sort() as Permission[];
+  const row = await tx.apiKey.create({
+    data: {
+      id: newId('key'),
+      organizationId: input.organizationId,
+      mode: input.mode,
+      name: input.name ?? `${input.mode} key`,
+      prefix: secret.slice(0, 12),
+      secretHash: hashSecret(secret),
+      permissions,
+      createdAt: clock.now(),
+    },
+  });
+  return {
+    id: row.id,
+    secret,
+    prefix: row.prefix,
+    mode: row.mode,
+    name: row.name,
+    permissions,
+    organizationId: row.organizationId,
+    createdAt: row.createdAt,
+  };
+}
+
+export interface AuthenticatedKey {
+  keyId: string;
+  organizationId: string;
+  mode: Mode;
+  permissions: ReadonlySet<Permission>;
+  tier: number;
+}
+
+/** Parse `Authorization: Bearer …` and find the key. 401 api_key_missing / api_key_invalid. */
+export async function authenticateBearer(tx: DbTx, authorization: string | null): Promise<AuthenticatedKey> {
+  if (!authorization || !authorization.trim()) {
+    throw new ApiError(401, 'api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
+  }
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
+  const secret = match?.[1];
+  if (!secret || !KEY_PATTERN.test(secret)) {
+    throw new ApiError(401, 'api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
+  }
+  const hash = hashSecret(secret);
+  const key = await tx.apiKey.findUnique({
+    where: { secretHash: hash },
+    select: { id: true, organizationId: true, mode: true, permissions: true, revokedAt: true, lastUsedAt: true, secretHash: true, organization: { select: { tier: true } } },
+  });
+  // The lookup is by hash of the secret, so timing reveals nothing about stored secrets; the
+  // explicit constant-time comparison guards against an index collation surprise.
+  if (!key || !timingSafeEqual(Buffer.from(key.secretHash), Buffer.from(hash)) || key.revokedAt) {
+    throw new ApiError(401, 'api_key_invalid', 'The API key is unknown or has been revoked.');
+  }
+  const now = clock.now();
+  // lastUsedAt is informative; write it at most once a minute per key to keep reads read-only.
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    void tx.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
+  }
+  return {
+    keyId: key.id,
+    organizationId: key.organizationId,
+    mode: key.mode,
+    permissions: new Set(key.permissions as Permission[]),
+    tier: key.organization.tier,
+  };
+}
+
+export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: string; revokedAt: Date }> {
+  const key = await tx.apiKey.findUnique({ where: { id: keyId } });
+  if (!key) throw new ApiError(404, 'resource_not_found', `No API key ${keyId}.`, { param: 'key' });
+  const revokedAt = key.revokedAt ?? clock.now();
+  if (!key.revokedAt) await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
+  return { id: keyId, revokedAt };
+}
+
+export async function listApiKeys(tx: DbTx, organizationId: string) {
+  const keys = await tx.apiKey.findMany({ where: { organizationId }, orderBy: { createdAt: 'asc' } });
+  return keys.map((k) => ({
+    id: k.id,
+    name: k.name,
+    mode: k.mode,
+    prefix: k.prefix,
+    permissions: k.permissions,
+    created_at: Math.floor(k.createdAt.getTime() / 1000),
+    last_used_at: k.lastUsedAt ? Math.floor(k.lastUsedAt.getTime() / 1000) : null,
+    revoked_at: k.revokedAt ? Math.floor(k.revokedAt.getTime() / 1000) : null,
+  }));
+}

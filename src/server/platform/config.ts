@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the service reads, validated once. The README's configuration
+ * table mirrors this schema; keep them together.
+ */
+const bool = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+const int = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: 'custom', message: `expected a non-negative integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const envSchema = z.object({
+  NODE_ENV: z.string().optional(),
+  PORT: int(3000),
+  HOST: z.string().optional().default('0.0.0.0'),
+  /** External base URL, used in signed output URLs and console links. */
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  /** Use this PostgreSQL; unset = start the embedded one under DATA_DIR. */
+  DATABASE_URL: z.string().optional(),
+  DATA_DIR: z.string().optional().default('.data'),
+  DATABASE_POOL_SIZE: int(10),
+  /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
+  APP_SECRET: z.string().min(32).optional(),
+  /** Run pg-boss workers inside the web process (default) or only in `roomtone worker`. */
+  WORKERS_IN_PROCESS: z.enum(['true', 'false']).optional().default('true').transform((v) => v === 'true'),
+  WORKER_CONCURRENCY: int(2),
+  SYNC_WAIT_MS: int(270_000),
+  /** Queue depth beyond which live render/edit/decoration is refused with 503 overloaded. */
+  QUEUE_MAX_DEPTH: int(200),
+  BUILTIN_ENGINE_MIN_DURATION_MS: int(0),
+  DEV_ALLOW_LOOPBACK_URLS: bool,
+  STORAGE_DRIVER: z.enum(['local', 's3']).optional().default('local'),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().optional(),
+  S3_ENDPOINT: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
+  /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
+  TRUST_PROXY: bool,
+});
+
+export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string };
+
+let cached: Config | null = null;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+  };
+}
+
+/** The process-wide configuration (read once). */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Tests and the launcher change env before first use; this forgets the cached copy. */
+export function resetConfigCache(): void {
+  cached = null;
+}

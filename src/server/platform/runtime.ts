@@ -1,0 +1,43 @@
+import { config, resetConfigCache } from './config';
+import { ensureAppSecret } from './secrets';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
+import { applyMigrations } from './migrations';
+import { db, closeDb } from './db';
+import { log } from './logger';
+import { seedReferenceData } from '@/server/seed/seed';
+
+/**
+ * What every process of Roomtone does before serving (web server, worker, CLI, tests): load
+ * the configuration, make sure APP_SECRET exists, find the database (DATABASE_URL, or the
+ * embedded PostgreSQL under DATA_DIR, attaching to a running one), migrate, seed reference data.
+ */
+export interface Runtime {
+  databaseUrl: string;
+  embedded: EmbeddedDatabase | null;
+  shutdown(): Promise<void>;
+}
+
+export async function prepareRuntime(options: { migrate?: boolean; seed?: boolean; fastDatabase?: boolean } = {}): Promise<Runtime> {
+  const c = config();
+  ensureAppSecret(c.dataDir);
+  let embedded: EmbeddedDatabase | null = null;
+  if (!c.DATABASE_URL) {
+    embedded = await startEmbeddedPostgres(c.dataDir, { fast: options.fastDatabase ?? false });
+    process.env.DATABASE_URL = embedded.url;
+    resetConfigCache();
+  }
+  const databaseUrl = process.env.DATABASE_URL as string;
+  if (options.migrate !== false) {
+    const { applied } = await applyMigrations(databaseUrl);
+    if (applied.length > 0) log.info('applied migrations', { applied });
+  }
+  if (options.seed !== false) await seedReferenceData(db());
+  return {
+    databaseUrl,
+    embedded,
+    async shutdown() {
+      await closeDb();
+      if (embedded?.owned) await embedded.stop();
+    },
+  };
+}

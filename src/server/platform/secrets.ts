@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHmac, randomBytes } from 'node:crypto';
+
+/**
+ * APP_SECRET keys signed file URLs, the encryption of webhook secrets and console sessions.
+ * Zero-setup: generated once into DATA_DIR/app-secret (0600) and exported to the environment.
+ */
+export function ensureAppSecret(dataDir: string): string {
+  if (process.env.APP_SECRET) return process.env.APP_SECRET;
+  const file = path.join(dataDir, 'app-secret');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  process.env.APP_SECRET = secret;
+  process.env.AUTH_SECRET ??= createHmac('sha256', secret).update('next-auth').digest('base64url');
+  return secret;
+}
+
+export function appSecret(): string {
+  const secret = process.env.APP_SECRET;
+  if (!secret) throw new Error('APP_SECRET is not set (the launcher sets it from DATA_DIR).');
+  return secret;
+}
+
+/** A sub-key per purpose, so one leaked derived key does not expose the others. */
+export function derivedKey(purpose: string): Buffer {
+  return createHmac('sha256', appSecret()).update(purpose).digest();
+}

@@ -1,0 +1,97 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { config } from '@/server/platform/config';
+import { derivedKey } from '@/server/platform/secrets';
+
+/**
+ * Blob storage port. Default: a local directory (DATA_DIR/blobs) whose files are served by the
+ * app at /files/<key> behind HMAC-signed, expiring URLs. The S3-compatible adapter implements
+ * the same interface with presigned GETs.
+ */
+export interface BlobStore {
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  get(key: string): Promise<Buffer | null>;
+  delete(key: string): Promise<void>;
+  /** A URL readable without a key until `expiresAt` (Unix seconds). */
+  signedUrl(key: string, expiresAt: number): Promise<string>;
+}
+
+const KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,255}$/;
+
+export function assertSafeKey(key: string): void {
+  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`unsafe storage key: ${key}`);
+}
+
+function signature(key: string, expiresAt: number): string {
+  return createHmac('sha256', derivedKey('file-url')).update(`${key}\n${expiresAt}`).digest('base64url');
+}
+
+export function verifyFileSignature(key: string, expiresAt: number, given: string, nowSeconds: number): boolean {
+  if (!Number.isInteger(expiresAt) || expiresAt < nowSeconds) return false;
+  const expected = Buffer.from(signature(key, expiresAt));
+  const actual = Buffer.from(given);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
+export class LocalBlobStore implements BlobStore {
+  constructor(
+    private readonly root: string,
+    private readonly baseUrl: string,
+  ) {}
+
+  private file(key: string): string {
+    assertSafeKey(key);
+    return path.join(this.root, key);
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const file = this.file(key);
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, bytes);
+    await fs.rename(tmp, file);
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    try {
+      return await fs.readFile(this.file(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.file(key), { force: true });
+  }
+
+  async signedUrl(key: string, expiresAt: number): Promise<string> {
+    assertSafeKey(key);
+    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
+    return `${this.baseUrl}/files/${encodedKey}?expires=${expiresAt}&signature=${signature(key, expiresAt)}`;
+  }
+
+  /** Is `url` one of ours (chaining without leaving the process)? Returns the key if valid. */
+  parseSignedUrl(url: string, nowSeconds: number): string | null {
+    if (!url.startsWith(`${this.baseUrl}/files/`)) return null;
+    const parsed = new URL(url);
+    const key = decodeURIComponent(parsed.pathname.slice('/files/'.length));
+    const expires = Number(parsed.searchParams.get('expires'));
+    const sig = parsed.searchParams.get('signature') ?? '';
+    return verifyFileSignature(key, expires, sig, nowSeconds) ? key : null;
+  }
+}
+
+let store: BlobStore | null = null;
+
+export function blobStore(): BlobStore {
+  if (!store) {
+    const c = config();
+    if (c.STORAGE_DRIVER === 's3') {
+      throw new Error('STORAGE_DRIVER=s3 is not available in this build yet');
+    }
+    store = new LocalBlobStore(path.join(c.dataDir, 'blobs'), c.publicBaseUrl);
+  }
+  return store;
+}

@@ -1,0 +1,79 @@
+import { TRPCError } from '@trpc/server';
+import type { $ZodIssue } from 'zod/v4/core';
+import { ApiError } from '@/server/platform/errors';
+import { log } from '@/server/platform/logger';
+
+/** `['layers', 0, 'element']` → `layers[0].element` (the spec's param naming). */
+export function paramFromPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function messageFor(issue: $ZodIssue, param: string): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `Unknown parameter '${param}'.`;
+    case 'invalid_type':
+      if (issue.input === undefined) return `Missing required parameter '${param}'.`;
+      return `Invalid type for '${param}': expected ${issue.expected}.`;
+    case 'invalid_value':
+      return `Invalid value for '${param}': expected one of ${issue.values.map((v) => String(v)).join(', ')}.`;
+    default:
+      return param ? `Invalid '${param}': ${issue.message}` : issue.message;
+  }
+}
+
+/** The first zod issue as 400 parameter_invalid, naming the parameter. */
+export function apiErrorFromZodIssues(issues: readonly $ZodIssue[]): ApiError {
+  const issue = issues[0];
+  if (!issue) return new ApiError(400, 'parameter_invalid', 'Invalid request.');
+  let path: PropertyKey[] = [...issue.path];
+  if (issue.code === 'unrecognized_keys' && issue.keys[0]) path = [...path, issue.keys[0]];
+  // Errors raised by nested unions point at the most specific branch.
+  if (issue.code === 'invalid_union' && issue.errors[0]?.[0]) {
+    const inner = issue.errors.flat()[0];
+    if (inner) return apiErrorFromZodIssues([{ ...inner, path: [...issue.path, ...inner.path] }]);
+  }
+  const param = paramFromPath(path);
+  return new ApiError(400, 'parameter_invalid', messageFor(issue, param), param ? { param } : {});
+}
+
+function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && 'code' in value && 'status' in value);
+}
+
+function isZodError(value: unknown): value is Error & { issues: $ZodIssue[] } {
+  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
+}
+
+/** Whatever went wrong, as an ApiError; anything unexpected is logged and becomes a 500. */
+export function apiErrorFromUnknown(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  if (error instanceof TRPCError) {
+    if (isApiError(error.cause)) return error.cause;
+    if (isZodError(error.cause)) return apiErrorFromZodIssues(error.cause.issues);
+    switch (error.code) {
+      case 'NOT_FOUND':
+        return new ApiError(404, 'route_not_found', 'Unrecognized request URL.');
+      case 'PARSE_ERROR':
+        return new ApiError(400, 'parameter_invalid', 'The request body is not valid JSON.');
+      case 'PAYLOAD_TOO_LARGE':
+        return new ApiError(413, 'request_too_large', 'The request body is too large.');
+      case 'UNSUPPORTED_MEDIA_TYPE':
+        return new ApiError(400, 'parameter_invalid', 'Send application/json (or multipart/form-data for creations with files).');
+      case 'METHOD_NOT_SUPPORTED':
+        return new ApiError(405, 'method_not_allowed', 'Method not allowed on this route.');
+      case 'BAD_REQUEST':
+        return new ApiError(400, 'parameter_invalid', error.message);
+      default:
+        break;
+    }
+    error = error.cause ?? error;
+  }
+  log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged; try again later.');
+}

@@ -1,0 +1,33 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ApiError } from '@/server/platform/errors';
+import type { Permission } from '@/server/keys/permissions';
+import type { TrpcContext } from './context';
+import { apiErrorFromUnknown } from './errors';
+
+const t = initTRPC
+  .context<TrpcContext>()
+  .meta<OpenApiMeta>()
+  .create({
+    // Every door renders refusals from this: the /v1 wrapper and MCP read `apiError`.
+    errorFormatter({ shape, error }) {
+      const apiError = apiErrorFromUnknown(error);
+      return { ...shape, data: { ...shape.data, apiError: apiError.toBody().error, httpStatus: apiError.status } };
+    },
+  });
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+
+/** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
+export function permittedProcedure(...needed: Permission[]) {
+  return t.procedure.use(({ ctx, next }) => {
+    const caller = ctx.caller;
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    const missing = needed.filter((p) => !caller.permissions.has(p));
+    if (missing.length > 0) {
+      throw new ApiError(403, 'permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
+    }
+    return next({ ctx: { ...ctx, caller } });
+  });
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { router, permittedProcedure } from './init';
+import { pageLimitParam, prefixedIdParam, textQueryParam } from '@/server/http/params';
+import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
+import { cancelGeneration, getGeneration, listGenerations } from '@/server/generations/generations';
+import { toApiGeneration } from '@/server/generations/serialize';
+import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
+
+const TAG_GENERATIONS = 'Generations';
+const TAG_REFERENCE = 'Reference';
+
+const styleSchema = z.object({ object: z.literal('style'), id: z.string(), name: z.string(), description: z.string() }).meta({ id: 'Style' });
+const categorySchema = z
+  .object({ object: z.literal('edit_material_category'), id: z.string(), name: z.string(), description: z.string() })
+  .meta({ id: 'EditMaterialCategory' });
+const materialSchema = z
+  .object({ object: z.literal('edit_material'), id: z.string(), name: z.string(), description: z.string(), category: z.string() })
+  .meta({ id: 'EditMaterial' });
+
+export const generationsRouter = router({
+  get: permittedProcedure('generations_read')
+    .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true } })
+    .input(z.strictObject({ id: prefixedIdParam('gen') }))
+    .output(apiGenerationSchema)
+    .query(async ({ ctx, input }) => toApiGeneration(await getGeneration(ctx.caller, input.id))),
+
+  list: permittedProcedure('generations_read')
+    .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true } })
+    .input(
+      z.strictObject({
+        limit: pageLimitParam(),
+        after: prefixedIdParam('gen').optional(),
+        type: generationTypeSchema.optional(),
+        status: generationStatusSchema.optional(),
+      }),
+    )
+    .output(listSchema(apiGenerationSchema, 'GenerationList'))
+    .query(async ({ ctx, input }) => {
+      const page = await listGenerations(ctx.caller, input);
+      return { object: 'list' as const, data: await Promise.all(page.data.map(toApiGeneration)), has_more: page.hasMore };
+    }),
+
+  cancel: permittedProcedure('generations_read')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/generations/{id}/cancel',
+        tags: [TAG_GENERATIONS],
+        summary: 'Cancel a generation that has not started',
+        description: 'Also needs the permission of the generation type (renders, edits, decorations or upscales).',
+        protect: true,
+      },
+    })
+    .input(z.strictObject({ id: prefixedIdParam('gen') }))
+    .output(apiGenerationSchema)
+    .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.caller, input.id, ctx.caller.permissions))),
+});
+
+export const referenceRouter = router({
+  styles: permittedProcedure('decorations')
+    .meta({ openapi: { method: 'GET', path: '/styles', tags: [TAG_REFERENCE], summary: 'List decoration styles', protect: true } })
+    .input(z.strictObject({}))
+    .output(listSchema(styleSchema, 'StyleList'))
+    .query(async () => ({ object: 'list' as const, data: await listStyles(), has_more: false })),
+
+  editMaterialCategories: permittedProcedure('edits')
+    .meta({ openapi: { method: 'GET', path: '/edit-material-categories', tags: [TAG_REFERENCE], summary: 'List edit material categories', protect: true } })
+    .input(z.strictObject({}))
+    .output(listSchema(categorySchema, 'EditMaterialCategoryList'))
+    .query(async () => ({ object: 'list' as const, data: await listEditMaterialCategories(), has_more: false })),
+
+  editMaterials: permittedProcedure('edits')
+    .meta({ openapi: { method: 'GET', path: '/edit-materials', tags: [TAG_REFERENCE], summary: 'List edit materials', protect: true } })
+    .input(
+      z.strictObject({
+        limit: pageLimitParam(),
+        after: prefixedIdParam('mat').optional(),
+        category: textQueryParam(64).optional(),
+        search: textQueryParam(100).optional(),
+      }),
+    )
+    .output(listSchema(materialSchema, 'EditMaterialList'))
+    .query(async ({ input }) => {
+      const page = await listEditMaterials(input);
+      return { object: 'list' as const, data: page.data, has_more: page.hasMore };
+    }),
+});
+
+/** Every procedure /v1 serves; the console's router reuses the same sub-routers. */
+export const v1Router = router({
+  generations: generationsRouter,
+  reference: referenceRouter,
+});
+
+export type V1Router = typeof v1Router;

@@ -1,0 +1,121 @@
+/**
+ * Test harness: one embedded PostgreSQL (fast settings) under .data/test, a fresh database
+ * migrated from prisma/migrations, and the real production server started as a child process
+ * (the same `scripts/start.ts` as `npm start`). Tests talk to it over HTTP and reach the
+ * service layer through the same database.
+ */
+import path from 'node:path';
+import fs from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, recreateDatabase } from '../src/server/platform/embedded-postgres';
+import { applyMigrations } from '../src/server/platform/migrations';
+import { ensureProductionBuild } from '../src/server/platform/build';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`test server exited early with code ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('test server did not become healthy in time');
+}
+
+function freePort(): Promise<number> {
+  return import('node:net').then(
+    (net) =>
+      new Promise((resolve) => {
+        const s = net.createServer();
+        s.listen(0, '127.0.0.1', () => {
+          const address = s.address();
+          const port = typeof address === 'object' && address ? address.port : 0;
+          s.close(() => resolve(port));
+        });
+      }),
+  );
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = path.join(root, '.data', 'test');
+  fs.mkdirSync(dataDir, { recursive: true });
+  process.env.LOG_LEVEL ??= 'warn';
+  process.env.DATA_DIR = dataDir;
+  process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+
+  const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
+  const adminUrl = cluster.url;
+  const databaseUrl = adminUrl.replace(/\/postgres$/, '/roomtone_test');
+  await recreateDatabase(adminUrl, 'roomtone_test');
+  await applyMigrations(databaseUrl);
+  process.env.DATABASE_URL = databaseUrl;
+
+  if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const require = createRequire(import.meta.url);
+  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: baseUrl,
+      DATABASE_URL: databaseUrl,
+      SKIP_BUILD: '1',
+      SEED_DEMO: 'false',
+      TRUST_PROXY: 'true',
+      NODE_ENV: 'production',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => {
+    output += d.toString();
+    if (process.env.TEST_SERVER_LOGS === '1') process.stderr.write(d);
+  });
+  try {
+    await waitForHealth(baseUrl, child, 120_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.slice(-4000)}`);
+  }
+
+  project.provide('baseUrl', baseUrl);
+  project.provide('databaseUrl', databaseUrl);
+  project.provide('adminDatabaseUrl', adminUrl);
+  process.env.TEST_BASE_URL = baseUrl;
+
+  return async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        r(undefined);
+      }, 10_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        r(undefined);
+      });
+    });
+    await cluster.stop();
+  };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    adminDatabaseUrl: string;
+  }
+}

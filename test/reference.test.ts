@@ -1,0 +1,116 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import { api, createKey, createTestOrg, expectErrorShape, testIp, type TestOrg } from './support';
+
+const ip = testIp();
+let org: TestOrg;
+beforeAll(async () => {
+  org = await createTestOrg();
+});
+
+type List<T> = { object: string; data: T[]; has_more: boolean };
+type Item = { object: string; id: string; name: string; description: string; category?: string };
+
+describe('GET /v1/styles', () => {
+  it('lists at least 24 styles in one page', async () => {
+    const res = await api<List<Item>>('/v1/styles', { key: org.testKey, ip });
+    expect(res.status).toBe(200);
+    expect(res.body.object).toBe('list');
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.data.length).toBeGreaterThanOrEqual(24);
+    for (const style of res.body.data) {
+      expect(style.object).toBe('style');
+      expect(style.name.length).toBeGreaterThan(2);
+      expect(style.description.length).toBeGreaterThan(20);
+    }
+  });
+
+  it('needs the decorations permission', async () => {
+    const key = await createKey(org.id, 'test', ['edits', 'generations_read']);
+    const res = await api('/v1/styles', { key, ip });
+    expect(res.status).toBe(403);
+    expectErrorShape(res.body);
+    expect(res.body.error.code).toBe('permission_denied');
+  });
+
+  it('refuses unknown query parameters', async () => {
+    const res = await api('/v1/styles?limit=5', { key: org.testKey, ip });
+    expect(res.status).toBe(400);
+    expect((res.body as { error: { code: string; param: string } }).error).toMatchObject({ code: 'parameter_invalid', param: 'limit' });
+  });
+});
+
+describe('GET /v1/edit-material-categories', () => {
+  it('lists at least 8 categories, unpaginated; needs edits', async () => {
+    const res = await api<List<Item>>('/v1/edit-material-categories', { key: org.testKey, ip });
+    expect(res.status).toBe(200);
+    expect(res.body.has_more).toBe(false);
+    expect(res.body.data.length).toBeGreaterThanOrEqual(8);
+    expect(res.body.data.every((c) => c.object === 'edit_material_category')).toBe(true);
+    const ids = res.body.data.map((c) => c.id);
+    for (const expected of ['flooring', 'paint', 'tiles', 'stone', 'wood', 'fabrics', 'metals']) expect(ids).toContain(expected);
+    const key = await createKey(org.id, 'test', ['decorations']);
+    expect((await api('/v1/edit-material-categories', { key, ip })).status).toBe(403);
+  });
+});
+
+describe('GET /v1/edit-materials', () => {
+  it('paginates through at least 80 materials in at least 8 categories, 20 per page by default', async () => {
+    const first = await api<List<Item>>('/v1/edit-materials', { key: org.testKey, ip });
+    expect(first.status).toBe(200);
+    expect(first.body.data).toHaveLength(20);
+    expect(first.body.has_more).toBe(true);
+    const all: Item[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: { body: List<Item> } = await api<List<Item>>(`/v1/edit-materials?limit=100${after ? `&after=${after}` : ''}`, { key: org.testKey, ip });
+      all.push(...page.body.data);
+      if (!page.body.has_more) break;
+      after = page.body.data.at(-1)!.id;
+    }
+    expect(all.length).toBeGreaterThanOrEqual(80);
+    expect(new Set(all.map((m) => m.id)).size).toBe(all.length);
+    expect(new Set(all.map((m) => m.category)).size).toBeGreaterThanOrEqual(8);
+    for (const m of all) {
+      expect(m.object).toBe('edit_material');
+      expect(m.id).toMatch(/^mat_/);
+    }
+    // Walking with small pages gives the same sequence.
+    const walked: string[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const page: { body: List<Item> } = await api<List<Item>>(`/v1/edit-materials?limit=37${cursor ? `&after=${cursor}` : ''}`, { key: org.testKey, ip });
+      walked.push(...page.body.data.map((m) => m.id));
+      if (!page.body.has_more) break;
+      cursor = page.body.data.at(-1)!.id;
+    }
+    expect(walked).toEqual(all.map((m) => m.id));
+  });
+
+  it('filters by category and searches by name or category', async () => {
+    const wood = await api<List<Item>>('/v1/edit-materials?category=wood&limit=100', { key: org.testKey, ip });
+    expect(wood.status).toBe(200);
+    expect(wood.body.data.length).toBeGreaterThan(0);
+    expect(wood.body.data.every((m) => m.category === 'wood')).toBe(true);
+    const oak = await api<List<Item>>('/v1/edit-materials?search=OAK&limit=100', { key: org.testKey, ip });
+    expect(oak.body.data.length).toBeGreaterThan(0);
+    expect(oak.body.data.every((m) => /oak/i.test(m.name) || /oak/i.test(m.category ?? ''))).toBe(true);
+    const byCategory = await api<List<Item>>('/v1/edit-materials?search=tiles&limit=100', { key: org.testKey, ip });
+    expect(byCategory.body.data.some((m) => m.category === 'tiles')).toBe(true);
+    const none = await api<List<Item>>('/v1/edit-materials?search=zzzzzz', { key: org.testKey, ip });
+    expect(none.body).toMatchObject({ data: [], has_more: false });
+  });
+
+  it.each([
+    ['category=spaceship', 'category'],
+    ['limit=0', 'limit'],
+    ['limit=500', 'limit'],
+    ['after=mat_nope', 'after'],
+    ['after=gen_abc', 'after'],
+    ['sort=name', 'sort'],
+  ])('refuses ?%s with 400 parameter_invalid param %s', async (query, param) => {
+    const res = await api(`/v1/edit-materials?${query}`, { key: org.testKey, ip });
+    expect(res.status).toBe(400);
+    expectErrorShape(res.body);
+    expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param });
+  });
+});

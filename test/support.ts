@@ -1,0 +1,76 @@
+/** Helpers for integration tests: HTTP against the running server, fixtures through the service layer. */
+import { inject } from 'vitest';
+import { randomInt } from 'node:crypto';
+import { db } from '@/server/platform/db';
+import { createOrganization } from '@/server/orgs/orgs';
+import { createApiKey } from '@/server/keys/keys';
+import type { Permission } from '@/server/keys/permissions';
+import type { Mode } from '@/generated/prisma/enums';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.PUBLIC_BASE_URL = inject('baseUrl');
+process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+
+export const baseUrl = inject('baseUrl');
+
+/** Each test file calls from its own fake client IP so the per-IP limit never couples files. */
+export function testIp(): string {
+  return `203.0.${randomInt(0, 255)}.${randomInt(1, 254)}`;
+}
+
+export interface ApiResult<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export async function api<T = Record<string, unknown>>(
+  path: string,
+  options: { key?: string | null; method?: string; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string>; ip?: string } = {},
+): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  if (options.ip) headers['x-forwarded-for'] = options.ip;
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, duplex: 'half' } as RequestInit);
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON; tests asserting JSON will fail on the shape
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+export interface TestOrg {
+  id: string;
+  testKey: string;
+  liveKey: string;
+  keyIds: { test: string; live: string };
+}
+
+export async function createTestOrg(options: { tier?: number; credit?: number; name?: string } = {}): Promise<TestOrg> {
+  const client = db();
+  const org = await client.$transaction((tx) =>
+    createOrganization(tx, { name: options.name ?? 'Test org', tier: options.tier ?? 9, creditCents: options.credit ?? 10_000 }),
+  );
+  const test = await createApiKey(client, { organizationId: org.id, mode: 'test' });
+  const live = await createApiKey(client, { organizationId: org.id, mode: 'live' });
+  return { id: org.id, testKey: test.secret, liveKey: live.secret, keyIds: { test: test.id, live: live.id } };
+}
+
+export async function createKey(organizationId: string, mode: Mode, permissions: Permission[]): Promise<string> {
+  return (await createApiKey(db(), { organizationId, mode, permissions })).secret;
+}
+
+export function expectErrorShape(body: unknown): asserts body is { error: { code: string; message: string; param?: string } } {
+  const b = body as { error?: { code?: unknown; message?: unknown } };
+  if (!b || typeof b !== 'object' || !b.error || typeof b.error.code !== 'string' || typeof b.error.message !== 'string') {
+    throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
+  }
+}
