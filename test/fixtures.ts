@@ -25,7 +25,7 @@ export async function insertGeneration(options: FixtureOptions) {
   const status = options.status ?? 'in_progress';
   const now = options.createdAt ?? clock.now();
   const ended = status !== 'in_progress';
-  const outputs = [];
+  const outputs: { key: string; contentType: string; width: number; height: number }[] = [];
   if (options.withOutput) {
     const bytes = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#8a7f70' } }).webp().toBuffer();
     const key = `outputs/${id}/0.webp`;

@@ -63,6 +63,7 @@ describe('GET /v1/edit-materials', () => {
     let after: string | null = null;
     for (;;) {
       const page: { body: List<Item> } = await api<List<Item>>(`/v1/edit-materials?limit=100${after ? `&after=${after}` : ''}`, { key: org.testKey, ip });
+      expect(page.body, JSON.stringify(page.body)).toHaveProperty('data');
       all.push(...page.body.data);
       if (!page.body.has_more) break;
       after = page.body.data.at(-1)!.id;

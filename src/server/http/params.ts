@@ -20,7 +20,7 @@ export function pageLimitParam() {
 
 /** An id with its prefix, e.g. gen_…; anything else cannot exist, so it is refused early. */
 export function prefixedIdParam(prefix: string) {
-  return z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `must be an id starting with ${prefix}_`);
+  return z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z_]{1,64}$`), `must be an id starting with ${prefix}_`);
 }
 
 /** Free text query value: bounded, no control characters. */
