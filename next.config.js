@@ -12,6 +12,8 @@ const nextConfig = {
     '@tensorflow/tfjs',
     '@tensorflow/tfjs-backend-wasm',
     'upscaler',
+    '@aws-sdk/client-s3',
+    '@aws-sdk/s3-request-presigner',
   ],
   // Type checking is its own step (`npm run typecheck`, in CI before the build): not twice.
   typescript: { ignoreBuildErrors: true },

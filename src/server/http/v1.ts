@@ -13,6 +13,53 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { v1Router } from '@/server/trpc/v1-router';
 import { parseJsonObject, readBodyText } from './body';
 import { openApiDocument } from './openapi';
+import { parseMultipart } from './multipart';
+import { randomBase62 } from '@/server/platform/ids';
+import { FileParts } from '@/server/creations/images';
+import { validateIdempotencyKey } from '@/server/creations/create';
+import { MULTIPART_BOOLEAN_FIELDS, MULTIPART_JSON_FIELDS } from '@/server/creations/schemas';
+
+const CREATION_PATHS = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
+
+/**
+ * A multipart creation as the same JSON input a JSON request would send: text fields as
+ * values (layers, metadata, categories parsed from JSON text; background from "true"/"false"),
+ * each file part as a per-request reference at its field (image, mask, layers[N].element).
+ */
+export function multipartToInput(fields: Record<string, string>, files: Record<string, Buffer>, parts: FileParts): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (MULTIPART_JSON_FIELDS.has(name)) {
+      try {
+        input[name] = JSON.parse(value);
+      } catch {
+        throw new ApiError(400, 'parameter_invalid', `The ${name} field must hold JSON.`, { param: name });
+      }
+    } else if (MULTIPART_BOOLEAN_FIELDS.has(name)) {
+      if (value !== 'true' && value !== 'false') throw new ApiError(400, 'parameter_invalid', `${name} must be true or false.`, { param: name });
+      input[name] = value === 'true';
+    } else {
+      input[name] = value;
+    }
+  }
+  for (const field of Object.keys(files)) {
+    const element = /^layers\[(\d)\]\.element$/.exec(field);
+    if (element) {
+      const index = Number(element[1]);
+      const layers = input.layers;
+      const layer = Array.isArray(layers) ? (layers[index] as unknown) : undefined;
+      if (typeof layer !== 'object' || layer === null || Array.isArray(layer)) {
+        throw new ApiError(400, 'parameter_invalid', `A file was sent for ${field} but layers has no layer ${index}.`, { param: field });
+      }
+      if ('element' in layer) throw new ApiError(400, 'parameter_invalid', `${field} was sent twice (as a file and in layers).`, { param: field });
+      (layer as Record<string, unknown>).element = parts.reference(field);
+    } else {
+      if (field in input) throw new ApiError(400, 'parameter_invalid', `${field} was sent twice (as a file and as a text field).`, { param: field });
+      input[field] = parts.reference(field);
+    }
+  }
+  return input;
+}
 
 /** Header the launcher's HTTP server sets from the socket (any client-sent copy is dropped). */
 export const CLIENT_IP_HEADER = 'x-roomtone-client-ip';
@@ -48,6 +95,7 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
  */
 export async function handleV1(req: Request): Promise<Response> {
   const started = performance.now();
+  const receivedAt = Date.now();
   const requestId = newId('req');
   const url = new URL(req.url);
   const ip = clientIp(req);
@@ -76,7 +124,7 @@ export async function handleV1(req: Request): Promise<Response> {
           headers: { 'retry-after': String(orgDecision.resetSeconds) },
         });
       }
-      response = await dispatch(req, url, key, requestId);
+      response = await dispatch(req, url, key, requestId, receivedAt);
     }
   } catch (error) {
     const apiError = apiErrorFromUnknown(error);
@@ -110,14 +158,10 @@ export async function handleV1(req: Request): Promise<Response> {
   return response;
 }
 
-async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string): Promise<Response> {
-  const ctx: TrpcContext = {
-    caller: callerFromKey(key),
-    channel: 'v1',
-    requestId,
-    response: { headers: {} },
-    files: new Map(),
-  };
+async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number): Promise<Response> {
+  const isCreation = req.method === 'POST' && CREATION_PATHS.has(url.pathname);
+  let files: Record<string, Buffer> = {};
+  const nonce = randomBase62(16);
 
   // Hand the adapter a request whose body we have already read within the limits.
   let forwarded: Request;
@@ -126,18 +170,31 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
   } else {
     const contentType = req.headers.get('content-type') ?? '';
     let body: Record<string, unknown>;
-    if (contentType.startsWith('multipart/form-data')) {
-      throw new ApiError(400, 'parameter_invalid', 'multipart/form-data is accepted only by the creation routes.');
-    } else if (contentType === '' || contentType.startsWith('application/json')) {
+    if (/^multipart\/form-data/i.test(contentType)) {
+      if (!isCreation) throw new ApiError(400, 'parameter_invalid', 'multipart/form-data is accepted only by the creation routes.');
+      const parsed = await parseMultipart(req);
+      files = parsed.files;
+      body = multipartToInput(parsed.fields, parsed.files, new FileParts(new Map(), nonce));
+    } else if (contentType === '' || /^application\/json/i.test(contentType)) {
       body = parseJsonObject(await readBodyText(req));
     } else {
-      throw new ApiError(400, 'parameter_invalid', `Unsupported Content-Type '${contentType}': send application/json.`);
+      throw new ApiError(400, 'parameter_invalid', `Unsupported Content-Type '${contentType}': send application/json${isCreation ? ' or multipart/form-data' : ''}.`);
     }
     const headers = new Headers(req.headers);
     headers.set('content-type', 'application/json');
     headers.delete('content-length');
     forwarded = new Request(url, { method: req.method, headers, body: JSON.stringify(body) });
   }
+
+  const ctx: TrpcContext = {
+    caller: callerFromKey(key),
+    channel: 'v1',
+    requestId,
+    response: { headers: {} },
+    parts: new FileParts(new Map(Object.entries(files)), nonce),
+    idempotencyKey: isCreation ? validateIdempotencyKey(req.headers.get('idempotency-key')) : null,
+    receivedAt,
+  };
 
   let failure: unknown = null;
   const response = await createOpenApiFetchHandler({

@@ -5,6 +5,7 @@
  * scale-out adapter).
  */
 import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
 
 const WINDOW_MS = 60_000;
 
@@ -58,6 +59,5 @@ export const ipLimiter = (globalLimiters.roomtoneIpLimiter ??= new FixedWindowLi
 export const orgLimiter = (globalLimiters.roomtoneOrgLimiter ??= new FixedWindowLimiter());
 
 export function perIpLimit(): number {
-  const configured = Number(process.env.RATE_LIMIT_PER_IP_PER_MINUTE ?? '');
-  return Number.isInteger(configured) && configured > 0 ? configured : 600;
+  return config().RATE_LIMIT_PER_IP_PER_MINUTE;
 }

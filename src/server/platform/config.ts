@@ -46,9 +46,19 @@ const envSchema = z.object({
   DEV_ALLOW_LOOPBACK_URLS: bool,
   STORAGE_DRIVER: z.enum(['local', 's3']).optional().default('local'),
   S3_BUCKET: z.string().optional(),
-  S3_REGION: z.string().optional(),
+  S3_REGION: z.string().optional().default('us-east-1'),
   S3_ENDPOINT: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool,
+  MODERATION_PROVIDER: z.enum(['builtin', 'openai']).optional().default('builtin'),
+  MODERATION_URL: z.string().url().optional(),
+  MODERATION_API_KEY: z.string().optional(),
+  MODERATION_MODEL: z.string().optional(),
+  /** Per client IP, counted before the key check (spec: 600). Raise only for load tests. */
+  RATE_LIMIT_PER_IP_PER_MINUTE: int(600),
+  /** `false`: no demo organization on first start. */
+  SEED_DEMO: z.enum(['true', 'false']).optional().default('true'),
+  /** `1`: `npm start` does not (re)build the web app even if sources are newer. */
+  SKIP_BUILD: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
   TRUST_PROXY: bool,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '@/server/platform/config';
 import { derivedKey } from '@/server/platform/secrets';
+import { s3StoreFromEnv } from './s3';
 
 /**
  * Blob storage port. Default: a local directory (DATA_DIR/blobs) whose files are served by the
@@ -88,10 +89,7 @@ let store: BlobStore | null = null;
 export function blobStore(): BlobStore {
   if (!store) {
     const c = config();
-    if (c.STORAGE_DRIVER === 's3') {
-      throw new Error('STORAGE_DRIVER=s3 is not available in this build yet');
-    }
-    store = new LocalBlobStore(path.join(c.dataDir, 'blobs'), c.publicBaseUrl);
+    store = c.STORAGE_DRIVER === 's3' ? s3StoreFromEnv() : new LocalBlobStore(path.join(c.dataDir, 'blobs'), c.publicBaseUrl);
   }
   return store;
 }

@@ -1,6 +1,7 @@
 import type { AuthenticatedKey } from '@/server/keys/keys';
 import type { Permission } from '@/server/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
+import type { FileParts } from '@/server/creations/images';
 
 /**
  * What a procedure knows about its caller. The /v1 wrapper and the MCP endpoint fill it from
@@ -21,8 +22,12 @@ export interface TrpcContext {
   requestId: string;
   /** Mutable response facts a procedure may set (200 vs 202, extra headers). */
   response: { status?: number; headers: Record<string, string> };
-  /** Files of a multipart request, by field name (image, mask, layers[0].element). */
-  files: ReadonlyMap<string, Buffer>;
+  /** Files of a multipart request, referenced from the input by per-request tokens. */
+  parts: FileParts;
+  /** The Idempotency-Key header (or the MCP tools' idempotency_key argument). */
+  idempotencyKey: string | null;
+  /** When the request arrived (ms since epoch). */
+  receivedAt: number;
 }
 
 export function callerFromKey(key: AuthenticatedKey): Caller {

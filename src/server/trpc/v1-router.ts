@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { router, permittedProcedure } from './init';
+import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
 import { cancelGeneration, getGeneration, listGenerations } from '@/server/generations/generations';
@@ -88,6 +89,7 @@ export const referenceRouter = router({
 
 /** Every procedure /v1 serves; the console's router reuses the same sub-routers. */
 export const v1Router = router({
+  creations: creationsRouter,
   generations: generationsRouter,
   reference: referenceRouter,
 });

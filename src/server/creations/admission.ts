@@ -1,0 +1,107 @@
+import type { DbTx } from '@/server/platform/db';
+import { ApiError } from '@/server/platform/errors';
+import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
+import { chargeBalance } from '@/server/billing/ledger';
+import { tierOf, type Price } from '@/server/billing/pricing';
+import type { Caller } from '@/server/trpc/context';
+import type { GenerationType } from '@/generated/prisma/enums';
+
+/** The x-ratelimit-*-generations-* facts of an accepted creation. */
+export interface QuotaHeaders {
+  'x-ratelimit-limit-generations-minute': string;
+  'x-ratelimit-remaining-generations-minute': string;
+  'x-ratelimit-limit-generations-hour': string;
+  'x-ratelimit-remaining-generations-hour': string;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Serialise admissions of one organization and mode for the rest of the transaction: quota
+ * counts, the idempotency lookup and the insert then act as one step (20 identical
+ * concurrent requests → one generation, and the quota is never overrun by a burst).
+ */
+export async function lockAdmission(tx: DbTx, caller: Caller): Promise<void> {
+  const key = `${caller.organizationId}:${caller.mode}`;
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtext(${key}))`;
+}
+
+async function windowCount(tx: DbTx, caller: Caller, sinceMs: number): Promise<{ count: number; oldest: Date | null }> {
+  const since = new Date(clock.nowMs() - sinceMs);
+  const where = { organizationId: caller.organizationId, mode: caller.mode, createdAt: { gt: since } };
+  const [count, oldest] = await Promise.all([
+    tx.generation.count({ where }),
+    tx.generation.findFirst({ where, orderBy: { createdAt: 'asc' }, select: { createdAt: true } }),
+  ]);
+  return { count, oldest: oldest?.createdAt ?? null };
+}
+
+/** Sliding minute and hour, per organization and mode; 429 with the wait until a slot frees. */
+export async function checkGenerationQuota(tx: DbTx, caller: Caller): Promise<{ minute: number; hour: number }> {
+  const tier = tierOf(caller.tier);
+  const [minute, hour] = await Promise.all([windowCount(tx, caller, MINUTE_MS), windowCount(tx, caller, HOUR_MS)]);
+  const now = clock.nowMs();
+  const refuse = (oldest: Date | null, windowMs: number, what: string) => {
+    const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? now) + windowMs - now) / 1000));
+    return new ApiError(429, 'generation_rate_limit_exceeded', `Generation quota exceeded (${what}). Nothing was created or charged.`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  };
+  if (minute.count >= tier.generationsPerMinute) throw refuse(minute.oldest, MINUTE_MS, `${tier.generationsPerMinute} per minute`);
+  if (hour.count >= tier.generationsPerHour) throw refuse(hour.oldest, HOUR_MS, `${tier.generationsPerHour} per hour`);
+  return { minute: minute.count, hour: hour.count };
+}
+
+export function quotaHeaders(caller: Caller, used: { minute: number; hour: number }): QuotaHeaders {
+  const tier = tierOf(caller.tier);
+  return {
+    'x-ratelimit-limit-generations-minute': String(tier.generationsPerMinute),
+    'x-ratelimit-remaining-generations-minute': String(Math.max(0, tier.generationsPerMinute - used.minute)),
+    'x-ratelimit-limit-generations-hour': String(tier.generationsPerHour),
+    'x-ratelimit-remaining-generations-hour': String(Math.max(0, tier.generationsPerHour - used.hour)),
+  };
+}
+
+/** Current usage without admitting anything (idempotent replays). */
+export async function currentQuotaUsage(tx: DbTx, caller: Caller): Promise<{ minute: number; hour: number }> {
+  const [minute, hour] = await Promise.all([windowCount(tx, caller, MINUTE_MS), windowCount(tx, caller, HOUR_MS)]);
+  return { minute: minute.count, hour: hour.count };
+}
+
+/**
+ * Heavy load: live render, edit and decoration are refused while the queue of generations not
+ * yet started is beyond QUEUE_MAX_DEPTH (upscales are cheap and test mode costs nothing).
+ */
+export async function checkLoad(tx: DbTx, caller: Caller, type: GenerationType): Promise<void> {
+  if (caller.mode !== 'live' || type === 'upscale') return;
+  const maxDepth = config().QUEUE_MAX_DEPTH;
+  const depth = await tx.generation.count({ where: { status: 'in_progress', startedAt: null } });
+  if (depth >= maxDepth) {
+    const retryAfter = Math.min(300, Math.max(30, Math.round((30 * depth) / Math.max(1, maxDepth))));
+    throw new ApiError(503, 'overloaded', 'The service is under heavy load; nothing was charged. Retry after the delay given.', {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}
+
+function monthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+/** Live mode: the monthly spend limit (charges net of refunds this calendar month, UTC), then the charge. */
+export async function chargeForGeneration(tx: DbTx, caller: Caller, price: Price, generationId: string, type: GenerationType): Promise<void> {
+  if (caller.mode !== 'live' || price.amount === 0) return;
+  const org = await tx.organization.findUniqueOrThrow({ where: { id: caller.organizationId }, select: { monthlyLimitCents: true } });
+  const limit = org.monthlyLimitCents ?? tierOf(caller.tier).monthlyLimitCents;
+  const spent = await tx.balanceTransaction.aggregate({
+    where: { organizationId: caller.organizationId, type: { in: ['charge', 'refund'] }, createdAt: { gte: monthStart(clock.now()) } },
+    _sum: { amount: true },
+  });
+  const spentCents = -(spent._sum.amount ?? 0);
+  if (spentCents + price.amount > limit) {
+    throw new ApiError(402, 'monthly_limit_reached', `This generation would pass your monthly spending limit of ${limit} cents. Raise it in the console.`);
+  }
+  await chargeBalance(tx, caller.organizationId, price.amount, generationId, `${type} ${generationId}`);
+}

@@ -1,0 +1,295 @@
+import { ApiError, invalidParam } from '@/server/platform/errors';
+import { db, type DbTx } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
+import { newId } from '@/server/platform/ids';
+import { log } from '@/server/platform/logger';
+import { priceFor, type Price } from '@/server/billing/pricing';
+import { blobStore } from '@/server/storage/storage';
+import { analyzeMask, matchLayersToMask } from '@/server/images/mask';
+import { validatePrompt } from '@/server/images/prompt';
+import { moderateInstruction } from '@/server/moderation/moderation';
+import { requireUsableMaterial } from '@/server/reference/reference';
+import { engineSupport } from '@/server/engine/capabilities';
+import { enqueueGeneration } from '@/server/jobs/queue';
+import { waitForGenerationEnd } from '@/server/jobs/notify';
+import { toApiGeneration, type ApiGeneration } from '@/server/generations/serialize';
+import type { TrpcContext, Caller } from '@/server/trpc/context';
+import type { GenerationType } from '@/generated/prisma/enums';
+import type { Generation } from '@/generated/prisma/client';
+import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
+import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, lockAdmission, quotaHeaders } from './admission';
+import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from './schemas';
+
+/** Largest upscale output: WebP's 16383 px cap is not the limit (JPEG takes over), memory is. */
+export const UPSCALE_MAX_OUTPUT_SIDE = 16384;
+export const UPSCALE_MAX_OUTPUT_PIXELS = 64_000_000;
+
+export type CreationInput =
+  | { type: 'render'; input: RenderInput }
+  | { type: 'decoration'; input: DecorationInput }
+  | { type: 'upscale'; input: UpscaleInput }
+  | { type: 'edit'; input: EditInput };
+
+/** What is stored of each received image (never returned to clients). */
+export interface StoredInputImage {
+  param: string;
+  key: string;
+  digest: string;
+  width: number | null;
+  height: number | null;
+}
+
+export interface CreationContext {
+  caller: Caller;
+  channel: TrpcContext['channel'];
+  requestId: string;
+  idempotencyKey: string | null;
+  parts: FileParts;
+  response: TrpcContext['response'];
+  /** When the request arrived (ms): the synchronous wait counts from it, downloads included. */
+  receivedAt: number;
+}
+
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
+
+export function validateIdempotencyKey(value: string | null, param = 'Idempotency-Key'): string | null {
+  if (value === null) return null;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) throw invalidParam(param, `${param} must be 1 to 255 printable ASCII characters.`);
+  return value;
+}
+
+/** The image fields of a request, in a stable order. */
+function imageSources(creation: CreationInput): ImageSource[] {
+  const sources: ImageSource[] = [{ param: 'image', value: creation.input.image }];
+  if (creation.type === 'edit') {
+    if (creation.input.mask !== undefined) sources.push({ param: 'mask', value: creation.input.mask });
+    creation.input.layers?.forEach((layer, i) => {
+      if (layer.action === 'add' || layer.action === 'replace') sources.push({ param: `layers[${i}].element`, value: layer.element });
+    });
+  }
+  return sources;
+}
+
+/** The generation's `input`: settings without images (colours uppercase, finish defaulted). */
+function apiInput(creation: CreationInput): Record<string, unknown> {
+  switch (creation.type) {
+    case 'render':
+      return { quality: creation.input.quality, scale: null, ...(creation.input.style ? { style: creation.input.style } : {}) };
+    case 'decoration':
+      return { quality: creation.input.quality, scale: null, style: creation.input.style, categories: creation.input.categories ?? null };
+    case 'upscale':
+      return { quality: null, scale: creation.input.scale };
+    case 'edit': {
+      const { input } = creation;
+      if (input.mode === 'prompt') return { quality: input.quality, scale: null, mode: 'prompt', prompt: input.prompt ?? '' };
+      return {
+        quality: input.quality,
+        scale: null,
+        mode: 'mask',
+        layers: (input.layers ?? []).map((layer) => {
+          if (layer.action !== 'modify') return { mask_color: layer.mask_color, action: layer.action };
+          if (layer.material !== undefined) return { mask_color: layer.mask_color, action: 'modify', material: layer.material };
+          return { mask_color: layer.mask_color, action: 'modify', color: layer.color, finish: layer.finish ?? 'default' };
+        }),
+      };
+    }
+  }
+}
+
+/** Canonical request fingerprint: settings plus image identities (URL text or file digest). */
+function requestHash(creation: CreationInput, parts: FileParts): string {
+  const canonical = JSON.stringify(creation, (_key, value: unknown) => {
+    if (typeof value === 'string') {
+      const field = parts.fieldOf(value);
+      if (field !== null) {
+        const bytes = parts.resolve(value);
+        return bytes ? `file:${sha256(bytes)}` : value;
+      }
+    }
+    return value;
+  });
+  return sha256(canonical);
+}
+
+function settingsForPrice(creation: CreationInput): { quality?: RenderInput['quality']; scale?: UpscaleInput['scale'] } {
+  return creation.type === 'upscale' ? { scale: creation.input.scale } : { quality: creation.input.quality };
+}
+
+/** Checks that need the database but no image: style and materials exist, prompt rules. */
+async function validateReferences(creation: CreationInput): Promise<void> {
+  if (creation.type === 'decoration' || (creation.type === 'render' && creation.input.style !== undefined)) {
+    const style = creation.input.style as string;
+    const found = await db().style.findUnique({ where: { id: style } });
+    if (!found) throw invalidParam('style', `Unknown style '${style}'. See GET /v1/styles.`);
+  }
+  if (creation.type === 'edit') {
+    if (creation.input.mode === 'prompt') validatePrompt(creation.input.prompt, 'prompt');
+    for (const [i, layer] of (creation.input.layers ?? []).entries()) {
+      if (layer.action === 'modify' && layer.material !== undefined) await requireUsableMaterial(layer.material, `layers[${i}].material`);
+    }
+  }
+}
+
+/** Image rules that depend on the received images: mask analysis, upscale size. */
+async function validateImages(creation: CreationInput, images: Map<string, ReceivedImage>): Promise<void> {
+  const image = images.get('image');
+  if (!image?.info) throw new Error('image missing after intake');
+  if (creation.type === 'upscale') {
+    const factor = creation.input.scale === 'x2' ? 2 : 4;
+    const width = image.info.width * factor;
+    const height = image.info.height * factor;
+    if (Math.max(width, height) > UPSCALE_MAX_OUTPUT_SIDE || width * height > UPSCALE_MAX_OUTPUT_PIXELS) {
+      throw new ApiError(
+        400,
+        'image_dimensions_invalid',
+        `An ${creation.input.scale} upscale of ${image.info.width}×${image.info.height} would be ${width}×${height}; upscales produce at most ${UPSCALE_MAX_OUTPUT_SIDE} pixels a side and ${UPSCALE_MAX_OUTPUT_PIXELS / 1e6} million pixels.`,
+        { param: 'image' },
+      );
+    }
+  }
+  if (creation.type === 'edit') {
+    const mask = images.get('mask');
+    if (mask) {
+      const analysis = await analyzeMask(mask.bytes, { width: image.info.width, height: image.info.height }, 'mask');
+      matchLayersToMask(analysis, (creation.input.layers ?? []).map((l) => l.mask_color), creation.input.mode);
+    }
+  }
+}
+
+function extensionFor(image: ReceivedImage): string {
+  if (image.param === 'mask') return 'png';
+  return image.info?.format === 'jpeg' ? 'jpg' : (image.info?.format ?? 'bin');
+}
+
+async function storeInputs(generationId: string, images: Map<string, ReceivedImage>): Promise<StoredInputImage[]> {
+  const stored: StoredInputImage[] = [];
+  for (const image of images.values()) {
+    const name = image.param.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '');
+    const key = `inputs/${generationId}/${name}.${extensionFor(image)}`;
+    await blobStore().put(key, image.bytes, 'application/octet-stream');
+    stored.push({ param: image.param, key, digest: image.digest, width: image.info?.width ?? null, height: image.info?.height ?? null });
+  }
+  return stored;
+}
+
+async function deleteInputs(stored: StoredInputImage[]): Promise<void> {
+  await Promise.all(stored.map((s) => blobStore().delete(s.key).catch(() => undefined)));
+}
+
+type Admission = { kind: 'created'; generation: Generation; used: { minute: number; hour: number } } | { kind: 'replay'; generationId: string };
+
+/** Same key again: same generation (no second charge), if it is the same request on the same channel. */
+async function replayFor(ctx: CreationContext, hash: string, tx: DbTx = db()): Promise<string | null> {
+  if (!ctx.idempotencyKey) return null;
+  const record = await tx.idempotencyRecord.findUnique({
+    where: { organizationId_mode_key: { organizationId: ctx.caller.organizationId, mode: ctx.caller.mode, key: ctx.idempotencyKey } },
+  });
+  if (!record) return null;
+  const channel = ctx.channel === 'mcp' ? 'mcp' : 'v1';
+  const recordChannel = record.channel === 'mcp' ? 'mcp' : 'v1';
+  if (recordChannel !== channel) {
+    throw new ApiError(409, 'idempotency_key_reused', `This idempotency key was already used on ${recordChannel === 'mcp' ? 'MCP' : '/v1'}; use a new key.`);
+  }
+  if (record.requestHash !== hash) {
+    throw new ApiError(409, 'idempotency_key_mismatch', 'This idempotency key was already used with different parameters; use a new key for a new request.');
+  }
+  return record.generationId;
+}
+
+/**
+ * One creation, whatever the door (/v1, MCP, console playground): validate, receive images,
+ * admit in one transaction (quota, load, price, monthly limit, charge, generation,
+ * idempotency record), enqueue, then answer at the end (200) or in progress (202).
+ */
+export async function createGeneration(ctx: CreationContext, creation: CreationInput, options: { background: boolean; waitMs?: number }): Promise<ApiGeneration> {
+  const { caller } = ctx;
+  const hash = requestHash(creation, ctx.parts);
+
+  const earlyReplay = await replayFor(ctx, hash);
+  if (earlyReplay) return answer(ctx, earlyReplay, options, await currentQuotaUsage(db(), caller));
+
+  await validateReferences(creation);
+  const support = engineSupport(creation.type, creation.input);
+  if (support === 'preview' && caller.mode === 'live') {
+    throw new ApiError(503, 'mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
+  }
+
+  const images = await receiveImages(imageSources(creation), ctx.parts);
+  await validateImages(creation, images);
+  if (creation.type === 'edit' && creation.input.mode === 'prompt' && caller.mode === 'live') {
+    await moderateInstruction(creation.input.prompt ?? '');
+  }
+
+  const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);
+  const generationId = newId('gen');
+  const stored = await storeInputs(generationId, images);
+
+  let admission: Admission;
+  try {
+    admission = await db().$transaction(
+      async (tx): Promise<Admission> => {
+        await lockAdmission(tx, caller);
+        const replay = await replayFor(ctx, hash, tx);
+        if (replay) return { kind: 'replay', generationId: replay };
+        const used = await checkGenerationQuota(tx, caller);
+        await checkLoad(tx, caller, creation.type);
+        await chargeForGeneration(tx, caller, price, generationId, creation.type);
+        const generation = await tx.generation.create({
+          data: {
+            id: generationId,
+            organizationId: caller.organizationId,
+            mode: caller.mode,
+            type: creation.type as GenerationType,
+            channel: ctx.channel,
+            apiKeyId: caller.apiKeyId,
+            input: apiInput(creation) as object,
+            metadata: creation.input.metadata ?? {},
+            inputImages: stored as unknown as object,
+            costAmount: price.amount,
+            discountPercent: price.discountPercent,
+            createdAt: clock.now(),
+          },
+        });
+        if (ctx.idempotencyKey) {
+          await tx.idempotencyRecord.create({
+            data: {
+              organizationId: caller.organizationId,
+              mode: caller.mode,
+              key: ctx.idempotencyKey,
+              channel: ctx.channel,
+              requestHash: hash,
+              generationId,
+              createdAt: clock.now(),
+            },
+          });
+        }
+        return { kind: 'created', generation, used: { minute: used.minute + 1, hour: used.hour + 1 } };
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
+  } catch (error) {
+    await deleteInputs(stored); // images of a refused request are deleted at once
+    throw error;
+  }
+
+  if (admission.kind === 'replay') {
+    await deleteInputs(stored);
+    return answer(ctx, admission.generationId, options, await currentQuotaUsage(db(), caller));
+  }
+  // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
+  // enqueues generations that are in progress, not started and not queued.
+  await enqueueGeneration(generationId).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
+  return answer(ctx, generationId, options, admission.used);
+}
+
+async function answer(ctx: CreationContext, generationId: string, options: { background: boolean; waitMs?: number }, used: { minute: number; hour: number }): Promise<ApiGeneration> {
+  Object.assign(ctx.response.headers, quotaHeaders(ctx.caller, used));
+  if (!options.background) {
+    const budget = (options.waitMs ?? config().SYNC_WAIT_MS) - (Date.now() - ctx.receivedAt);
+    if (budget > 0) await waitForGenerationEnd(generationId, budget);
+  }
+  const row = await db().generation.findUniqueOrThrow({ where: { id: generationId } });
+  ctx.response.status = row.status === 'in_progress' ? 202 : 200;
+  return toApiGeneration(row);
+}

@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '@/server/platform/errors';
+import { clock } from '@/server/platform/clock';
+import { safeDownload, DOWNLOAD_DEADLINE_MS } from '@/server/net/safe-http';
+import { inspectImage, validateImageUrlString, MAX_IMAGE_BYTES, type ImageInfo } from '@/server/images/intake';
+import { blobStore, LocalBlobStore } from '@/server/storage/storage';
+
+/**
+ * Received images of a creation request: file parts of a multipart request, https URLs
+ * downloaded through the SSRF-safe client (all of a request's URLs share one 30 s deadline),
+ * or a valid signed output URL of this service (chaining), read from storage directly.
+ */
+export interface ImageSource {
+  /** image, mask, layers[0].element */
+  param: string;
+  value: string;
+}
+
+export interface ReceivedImage {
+  param: string;
+  bytes: Buffer;
+  /** sha256 of the bytes, for idempotency comparisons and storage names. */
+  digest: string;
+  /** Format and size facts (not for masks, which mask analysis checks itself). */
+  info: ImageInfo | null;
+}
+
+/** Multipart file parts are referenced from the JSON input by an unguessable per-request token. */
+export class FileParts {
+  private readonly token: string;
+  constructor(
+    private readonly files: ReadonlyMap<string, Buffer>,
+    nonce: string,
+  ) {
+    this.token = `multipart-file:${nonce}:`;
+  }
+  reference(field: string): string {
+    return `${this.token}${field}`;
+  }
+  resolve(value: string): Buffer | null {
+    if (!value.startsWith(this.token)) return null;
+    return this.files.get(value.slice(this.token.length)) ?? null;
+  }
+  /** The field name behind a reference (for hashing), or null for a URL. */
+  fieldOf(value: string): string | null {
+    return value.startsWith(this.token) ? value.slice(this.token.length) : null;
+  }
+}
+
+export function sha256(bytes: Buffer | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Fetch every image of the request (in parallel) and check its format and size. */
+export async function receiveImages(sources: ImageSource[], parts: FileParts): Promise<Map<string, ReceivedImage>> {
+  const deadline = AbortSignal.timeout(DOWNLOAD_DEADLINE_MS);
+  const received = await Promise.all(
+    sources.map(async (source): Promise<ReceivedImage> => {
+      const bytes = await fetchImageBytes(source, parts, deadline);
+      // Masks get their own checks (PNG only → mask_invalid) in mask analysis.
+      const info = source.param === 'mask' ? null : await inspectImage(bytes, source.param);
+      return { param: source.param, bytes, digest: sha256(bytes), info };
+    }),
+  );
+  return new Map(received.map((r) => [r.param, r]));
+}
+
+async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: AbortSignal): Promise<Buffer> {
+  const file = parts.resolve(source.value);
+  if (file) return file;
+  const url = validateImageUrlString(source.value, source.param);
+  const store = blobStore();
+  if (store instanceof LocalBlobStore) {
+    const key = store.parseSignedUrl(url, clock.nowSeconds());
+    if (key) {
+      const bytes = await store.get(key);
+      if (!bytes) throw new ApiError(400, 'image_url_unreachable', 'This image has been deleted (images are kept 24 hours after the generation ends).', { param: source.param });
+      return bytes;
+    }
+  }
+  const download = await safeDownload(url, { maxBytes: MAX_IMAGE_BYTES, param: source.param, signal: deadline });
+  return download.body;
+}

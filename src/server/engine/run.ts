@@ -1,0 +1,137 @@
+import sharp from 'sharp';
+import { straighten } from '@/server/images/intake';
+import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
+import { renderSwatch } from '@/server/reference/swatches';
+import type { MaterialTexture } from '@/server/reference/catalog';
+import { db } from '@/server/platform/db';
+import {
+  addElement,
+  applyMaterial,
+  deterministicPreview,
+  encodeOutput,
+  recolorArea,
+  removeArea,
+  replaceElement,
+  upscaleAuto,
+  type Finish,
+  type RawImage,
+} from './builtin';
+import { layerAlpha } from './builtin/masks';
+import { outputSizeForQuality } from './builtin/encode';
+import { engineSupport } from './capabilities';
+import type { EditInput } from '@/server/creations/schemas';
+import type { GenerationType } from '@/generated/prisma/enums';
+
+/**
+ * The engine port: everything a worker needs to turn a generation's stored inputs into an
+ * output image. This is the built-in CPU engine (sharp + our own kernels); a remote model
+ * backend implements the same `runEngine` contract.
+ */
+export interface EngineJob {
+  generationId: string;
+  type: GenerationType;
+  /** The generation's API `input` (settings). */
+  input: Record<string, unknown>;
+  /** Input images by param (image, mask, layers[0].element). */
+  images: Map<string, Buffer>;
+  /** Deterministic seed for previews: same request → same bytes. */
+  seed: string;
+}
+
+export interface EngineOutput {
+  bytes: Buffer;
+  contentType: 'image/webp' | 'image/jpeg' | 'image/png';
+  width: number;
+  height: number;
+  /** What ran, for logs and the gallery (e.g. upscale:lanczos3, edit:recolor). */
+  method: string;
+}
+
+async function decode(bytes: Buffer): Promise<RawImage> {
+  const s = await straighten(bytes);
+  return { data: s.data, width: s.info.width, height: s.info.height, channels: s.info.channels };
+}
+
+async function resizeTo(img: RawImage, width: number, height: number): Promise<RawImage> {
+  if (img.width === width && img.height === height) return img;
+  const { data, info } = await sharp(Buffer.from(img.data.buffer, img.data.byteOffset, img.data.byteLength), {
+    raw: { width: img.width, height: img.height, channels: img.channels },
+  })
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: info.channels as 3 | 4 };
+}
+
+function toRgbImage(img: RawImage): RawImage {
+  if (img.channels === 3) return img;
+  const out = Buffer.alloc(img.width * img.height * 3);
+  for (let i = 0, j = 0; i < img.width * img.height; i++, j += 4) {
+    out[i * 3] = img.data[j]!;
+    out[i * 3 + 1] = img.data[j + 1]!;
+    out[i * 3 + 2] = img.data[j + 2]!;
+  }
+  return { data: out, width: img.width, height: img.height, channels: 3 };
+}
+
+async function swatchFor(materialId: string): Promise<RawImage> {
+  const material = await db().editMaterial.findUniqueOrThrow({ where: { id: materialId } });
+  const swatch = renderSwatch(material.texture as unknown as MaterialTexture, 512, 512, 1);
+  return { data: swatch.data, width: swatch.width, height: swatch.height, channels: 3 };
+}
+
+async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['layers']> }, job: EngineJob): Promise<{ img: RawImage; method: string }> {
+  const source = toRgbImage(await decode(job.images.get('image')!));
+  const target = outputSizeForQuality(source.width, source.height, input.quality);
+  let img = await resizeTo(source, target.width, target.height);
+  const mask = await analyzeMask(job.images.get('mask')!, { width: img.width, height: img.height }, 'mask');
+  const methods: string[] = [];
+  for (const [i, layer] of input.layers.entries()) {
+    const alpha = layerAlpha(mask.labels, MASK_PALETTE.indexOf(layer.mask_color as (typeof MASK_PALETTE)[number]));
+    const area = { alpha };
+    switch (layer.action) {
+      case 'modify':
+        if (layer.color !== undefined) {
+          img = recolorArea(img, area, layer.color, (layer.finish ?? 'default') as Finish);
+          methods.push('recolor');
+        } else {
+          img = applyMaterial(img, area, await swatchFor(layer.material!));
+          methods.push('material');
+        }
+        break;
+      case 'remove':
+        img = removeArea(img, area);
+        methods.push('remove');
+        break;
+      case 'add':
+      case 'replace': {
+        const element = await decode(job.images.get(`layers[${i}].element`)!);
+        img = layer.action === 'add' ? addElement(img, area, element) : replaceElement(img, area, element);
+        methods.push(layer.action);
+        break;
+      }
+    }
+  }
+  return { img, method: `edit:${methods.join('+')}` };
+}
+
+export async function runEngine(job: EngineJob): Promise<EngineOutput> {
+  let result: { img: RawImage; method: string };
+  const support = engineSupport(job.type, job.input);
+  if (job.type === 'upscale') {
+    const source = toRgbImage(await decode(job.images.get('image')!));
+    const scale = job.input.scale === 'x4' ? 4 : 2;
+    const up = await upscaleAuto(source, scale);
+    result = { img: up.img, method: `upscale:${up.method}` };
+  } else if (support === 'real' && job.type === 'edit') {
+    result = await runMaskEdit(job.input as EditInput & { layers: NonNullable<EditInput['layers']> }, job);
+  } else {
+    // Test mode only (live mode refused these at admission): a deterministic preview of the
+    // right size, without any text drawn on it.
+    const source = toRgbImage(await decode(job.images.get('image')!));
+    const target = outputSizeForQuality(source.width, source.height, job.input.quality as '1k' | '2k' | '4k' | '8k');
+    result = { img: deterministicPreview(source, target, job.seed), method: `${job.type}:preview` };
+  }
+  const encoded = await encodeOutput(result.img);
+  return { ...encoded, method: result.method };
+}

@@ -1,0 +1,102 @@
+import { db } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
+import { log } from '@/server/platform/logger';
+import { blobStore } from '@/server/storage/storage';
+import { refundIfCharged } from '@/server/generations/generations';
+import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
+import { recordGenerationEvent } from '@/server/webhooks/events';
+import { runEngine } from '@/server/engine/run';
+import type { StoredInputImage } from '@/server/creations/create';
+import type { Generation } from '@/generated/prisma/client';
+import { notifyGenerationDone } from './notify';
+import type { Step } from './steps';
+
+/**
+ * The generation job: start (one conditional UPDATE, so cancel and start cannot both win),
+ * generate, store, finish. A failure ends the generation as failed with a full refund; a
+ * worker that dies mid-way leaves the job to expire and be retried (steps are idempotent).
+ */
+export async function markStarted(generationId: string): Promise<Generation | null> {
+  const rows = await db().$queryRaw<{ id: string }[]>`
+    update "Generation" set "startedAt" = coalesce("startedAt", ${clock.now()}), attempts = attempts + 1
+    where id = ${generationId} and status = 'in_progress'
+    returning id`;
+  if (rows.length === 0) return null; // canceled (or already ended): nothing to do
+  return db().generation.findUniqueOrThrow({ where: { id: generationId } });
+}
+
+export async function finishSucceeded(generation: Generation, outputs: StoredOutput[]): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const now = clock.now();
+    const updated = await tx.generation.updateMany({
+      where: { id: generation.id, status: 'in_progress' },
+      data: { status: 'succeeded', completedAt: now, expiresAt: new Date(now.getTime() + IMAGE_RETENTION_MS), outputs: outputs as unknown as object },
+    });
+    if (updated.count === 0) return false;
+    await recordGenerationEvent(tx, generation, 'generation.succeeded');
+    await notifyGenerationDone(tx, generation.id);
+    return true;
+  });
+}
+
+export async function finishFailed(generationId: string, code: 'generation_failed' | 'content_policy_violation', message: string): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const generation = await tx.generation.findUnique({ where: { id: generationId } });
+    if (!generation) return false;
+    const now = clock.now();
+    const updated = await tx.generation.updateMany({
+      where: { id: generationId, status: 'in_progress' },
+      data: {
+        status: 'failed',
+        completedAt: now,
+        expiresAt: new Date(now.getTime() + IMAGE_RETENTION_MS),
+        amountRefunded: generation.costAmount,
+        errorCode: code,
+        errorMessage: message,
+      },
+    });
+    if (updated.count === 0) return false;
+    await refundIfCharged(tx, generation);
+    await recordGenerationEvent(tx, generation, 'generation.failed');
+    await notifyGenerationDone(tx, generationId);
+    return true;
+  });
+}
+
+async function loadInputs(generation: Generation): Promise<Map<string, Buffer>> {
+  const images = new Map<string, Buffer>();
+  for (const stored of (generation.inputImages as unknown as StoredInputImage[]) ?? []) {
+    const bytes = await blobStore().get(stored.key);
+    if (!bytes) throw new Error(`input image ${stored.param} is missing from storage`);
+    images.set(stored.param, bytes);
+  }
+  return images;
+}
+
+export async function runGenerationJob(generationId: string, step: Step): Promise<void> {
+  const generation = await step.run('start', () => markStarted(generationId));
+  if (!generation) return;
+  try {
+    const startedAt = Date.now();
+    const output = await step.run('generate', async () => {
+      const images = await loadInputs(generation);
+      const seed = ((generation.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
+      return runEngine({ generationId, type: generation.type, input: generation.input as Record<string, unknown>, images, seed });
+    });
+    const stored = await step.run('store', async () => {
+      const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
+      const key = `outputs/${generationId}/0.${ext}`;
+      await blobStore().put(key, output.bytes, output.contentType);
+      return [{ key, contentType: output.contentType, width: output.width, height: output.height }];
+    });
+    // Optional floor on duration, to emulate a model's timing in tests and demos.
+    const floor = config().BUILTIN_ENGINE_MIN_DURATION_MS - (Date.now() - startedAt);
+    if (floor > 0) await new Promise((r) => setTimeout(r, floor));
+    await step.run('finish', () => finishSucceeded(generation, stored));
+    log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });
+  } catch (error) {
+    log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    await finishFailed(generationId, 'generation_failed', 'The generation failed. You were not charged; start again later.');
+  }
+}

@@ -1,0 +1,96 @@
+import pg from 'pg';
+import { databaseUrl } from '@/server/platform/db';
+import { db } from '@/server/platform/db';
+import { log } from '@/server/platform/logger';
+import type { DbTx } from '@/server/platform/db';
+
+/**
+ * Waking synchronous requests when their generation ends: the worker that finishes a
+ * generation runs pg_notify in the same transaction; every web process holds one LISTEN
+ * connection and resolves its waiters. A slow poll backs it up (a lost connection, a missed
+ * notification), so a waiter is never stuck past its deadline.
+ */
+export const CHANNEL = 'roomtone_generation_done';
+const FALLBACK_POLL_MS = 3_000;
+
+export async function notifyGenerationDone(tx: DbTx, generationId: string): Promise<void> {
+  await tx.$executeRaw`select pg_notify(${CHANNEL}, ${generationId})`;
+}
+
+interface Waiter {
+  resolve: (ended: boolean) => void;
+}
+
+const state = globalThis as unknown as {
+  roomtoneWaiters?: Map<string, Set<Waiter>>;
+  roomtoneListener?: Promise<pg.Client> | null;
+  roomtoneShutdownHook?: boolean;
+};
+const waiters = (state.roomtoneWaiters ??= new Map());
+
+function wake(generationId: string, ended: boolean): void {
+  const set = waiters.get(generationId);
+  if (!set) return;
+  waiters.delete(generationId);
+  for (const w of set) w.resolve(ended);
+}
+
+function listener(): Promise<pg.Client> {
+  state.roomtoneListener ??= (async () => {
+    const client = new pg.Client({ connectionString: databaseUrl() });
+    client.on('notification', (message) => {
+      if (message.channel === CHANNEL && message.payload) wake(message.payload, true);
+    });
+    client.on('error', (error) => {
+      log.warn('LISTEN connection lost; reconnecting on next wait', { error: String(error) });
+      state.roomtoneListener = null;
+    });
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+    return client;
+  })().catch((error: unknown) => {
+    state.roomtoneListener = null;
+    throw error;
+  });
+  return state.roomtoneListener;
+}
+
+// On shutdown, waiting requests answer 202 with the in-progress generation (spec: server restart).
+if (!state.roomtoneShutdownHook) {
+  state.roomtoneShutdownHook = true;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      for (const id of [...waiters.keys()]) wake(id, false);
+    });
+  }
+}
+
+/** Resolve true when the generation has ended, false at the deadline. */
+export async function waitForGenerationEnd(generationId: string, timeoutMs: number): Promise<boolean> {
+  await listener().catch((error: unknown) => log.warn('LISTEN unavailable; polling', { error: String(error) }));
+  const isEnded = async () => {
+    const row = await db().generation.findUnique({ where: { id: generationId }, select: { status: true } });
+    return !row || row.status !== 'in_progress';
+  };
+  if (await isEnded()) return true;
+  return new Promise<boolean>((resolve) => {
+    let settled = false;
+    const waiter: Waiter = {
+      resolve: (ended) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        clearInterval(poll);
+        waiters.get(generationId)?.delete(waiter);
+        resolve(ended);
+      },
+    };
+    let set = waiters.get(generationId);
+    if (!set) waiters.set(generationId, (set = new Set()));
+    set.add(waiter);
+    const deadline = setTimeout(() => waiter.resolve(false), timeoutMs);
+    const poll = setInterval(() => {
+      void isEnded().then((ended) => ended && waiter.resolve(true)).catch(() => undefined);
+    }, FALLBACK_POLL_MS);
+  });
+}

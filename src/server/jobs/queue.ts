@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { PgBoss } from 'pg-boss';
+import { databaseUrl } from '@/server/platform/db';
+import { log } from '@/server/platform/logger';
+
+/**
+ * The jobs port. Job handlers (src/server/jobs/definitions.ts) are plain async functions with
+ * named, idempotent steps; this module is the pg-boss provider that runs them on the
+ * application's PostgreSQL. An Inngest provider would serve the same handlers at
+ * /api/inngest (each `step.run` maps to Inngest's `step.run`).
+ */
+export const QUEUES = {
+  generation: 'generation.run',
+  maintenance: 'maintenance.run',
+} as const;
+
+const SCHEMA = 'pgboss';
+
+const state = globalThis as unknown as { roomtoneBoss?: Promise<PgBoss> };
+
+/**
+ * A send-capable pg-boss instance (no supervision, no cron): what the web process needs to
+ * enqueue. Workers use `startWorkers` instead.
+ */
+export function queueClient(): Promise<PgBoss> {
+  state.roomtoneBoss ??= (async () => {
+    const boss = new PgBoss({ connectionString: databaseUrl(), schema: SCHEMA, supervise: false, schedule: false, max: 3 });
+    boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
+    await boss.start();
+    await ensureQueues(boss);
+    return boss;
+  })().catch((error: unknown) => {
+    state.roomtoneBoss = undefined;
+    throw error;
+  });
+  return state.roomtoneBoss;
+}
+
+export async function ensureQueues(boss: PgBoss): Promise<void> {
+  for (const [name, options] of [
+    // A generation job that outlives 15 minutes is presumed lost with its worker and retried;
+    // the handler is idempotent (conditional start, deterministic output keys).
+    [QUEUES.generation, { retryLimit: 2, retryDelay: 5, expireInSeconds: 15 * 60, deleteAfterSeconds: 7 * 24 * 3600 }],
+    [QUEUES.maintenance, { retryLimit: 1, expireInSeconds: 10 * 60, deleteAfterSeconds: 24 * 3600 }],
+  ] as const) {
+    if (!(await boss.getQueue(name))) await boss.createQueue(name, options).catch(() => undefined);
+  }
+}
+
+/** Deterministic job id per generation: enqueuing twice (sweeper, retries) is a no-op. */
+export function generationJobId(generationId: string): string {
+  const h = createHash('sha256').update(`generation:${generationId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export async function enqueueGeneration(generationId: string): Promise<void> {
+  const boss = await queueClient();
+  await boss.send(QUEUES.generation, { generationId }, { id: generationJobId(generationId) });
+}

@@ -1,0 +1,201 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { clock } from '@/server/platform/clock';
+import { S3BlobStore, s3StoreFromEnv } from './s3';
+
+/**
+ * A small S3-protocol server, path-style (/bucket/key). It does not verify signatures but
+ * refuses any request that is not SigV4-signed, in a header (SDK calls) or in the query
+ * (presigned URLs).
+ */
+const BUCKET = 'roomtone-test';
+const objects = new Map<string, { body: Buffer; contentType: string }>();
+const seen: Array<{ method: string; path: string; authorization: string | undefined; presigned: boolean }> = [];
+let server: http.Server;
+let endpoint = '';
+
+function xmlError(res: http.ServerResponse, status: number, code: string, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/xml' });
+  res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+}
+
+function handle(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const authorization = req.headers.authorization;
+  const presigned = url.searchParams.get('X-Amz-Algorithm') === 'AWS4-HMAC-SHA256' && url.searchParams.has('X-Amz-Signature');
+  seen.push({ method: req.method ?? '', path: url.pathname, authorization, presigned });
+  if (!authorization?.startsWith('AWS4-HMAC-SHA256 ') && !presigned) {
+    return xmlError(res, 403, 'AccessDenied', 'request is not signed with AWS4-HMAC-SHA256');
+  }
+  const [, bucket = '', ...rest] = url.pathname.split('/');
+  const key = rest.map(decodeURIComponent).join('/');
+  if (bucket !== BUCKET) return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
+
+  switch (req.method) {
+    case 'PUT':
+      objects.set(key, { body, contentType: req.headers['content-type'] ?? 'application/octet-stream' });
+      res.writeHead(200, { etag: '"test"' });
+      return void res.end();
+    case 'GET':
+    case 'HEAD': {
+      const object = objects.get(key);
+      if (!object) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
+      res.writeHead(200, { 'content-type': object.contentType, 'content-length': String(object.body.length) });
+      return void res.end(req.method === 'GET' ? object.body : undefined);
+    }
+    case 'DELETE':
+      objects.delete(key);
+      res.writeHead(204);
+      return void res.end();
+    default:
+      return xmlError(res, 405, 'MethodNotAllowed', 'method not allowed');
+  }
+}
+
+const savedEnv = { ...process.env };
+let store: S3BlobStore;
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => handle(req, Buffer.concat(chunks), res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // Through the SDK's default credential chain, as in production.
+  process.env.AWS_ACCESS_KEY_ID = 'AKIAROOMTONETEST';
+  process.env.AWS_SECRET_ACCESS_KEY = 'roomtone-test-secret';
+  store = s3StoreFromEnv({
+    ...process.env,
+    S3_BUCKET: BUCKET,
+    S3_REGION: 'eu-west-3',
+    S3_ENDPOINT: endpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+  });
+});
+
+afterAll(async () => {
+  store?.client.destroy();
+  for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
+    if (savedEnv[name] === undefined) delete process.env[name];
+    else process.env[name] = savedEnv[name];
+  }
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+describe('S3BlobStore against a local S3-protocol server', () => {
+  const bytes = Buffer.from([0x52, 0x49, 0x46, 0x46, 0, 1, 2, 3, 255, 254, 0x57, 0x45, 0x42, 0x50]);
+
+  it('puts, gets and deletes an object for real through the SDK', async () => {
+    const key = 'outputs/gen_abc/0.webp';
+    await store.put(key, bytes, 'image/webp');
+
+    const stored = objects.get(key);
+    expect(stored?.body.equals(bytes)).toBe(true);
+    expect(stored?.contentType).toBe('image/webp');
+    const put = seen.findLast((r) => r.method === 'PUT');
+    expect(put?.path).toBe(`/${BUCKET}/outputs/gen_abc/0.webp`);
+    expect(put?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAROOMTONETEST\/\d{8}\/eu-west-3\/s3\/aws4_request/);
+
+    const got = await store.get(key);
+    expect(got).toBeInstanceOf(Buffer);
+    expect(got?.equals(bytes)).toBe(true);
+
+    await store.delete(key);
+    expect(objects.has(key)).toBe(false);
+    expect(await store.get(key)).toBeNull();
+  });
+
+  it('returns null for a missing key and deletes a missing key quietly', async () => {
+    expect(await store.get('missing/nothing.png')).toBeNull();
+    await expect(store.delete('missing/nothing.png')).resolves.toBeUndefined();
+  });
+
+  it('rethrows errors other than a missing key', async () => {
+    const other = new S3BlobStore({
+      bucket: 'other-bucket',
+      endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+    });
+    await expect(other.get('x.png')).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    other.client.destroy();
+  });
+
+  it('refuses unsafe keys before any request', async () => {
+    const before = seen.length;
+    await expect(store.put('../escape', bytes, 'image/png')).rejects.toThrow(/unsafe storage key/);
+    await expect(store.signedUrl('/abs', clock.nowSeconds() + 60)).rejects.toThrow(/unsafe storage key/);
+    expect(seen.length).toBe(before);
+  });
+
+  it('presigns a GET with the requested expiry that the server serves', async () => {
+    const key = 'outputs/gen_xyz/1.webp';
+    await store.put(key, bytes, 'image/webp');
+    const expiresAt = clock.nowSeconds() + 900;
+    const signed = new URL(await store.signedUrl(key, expiresAt));
+
+    expect(signed.origin).toBe(endpoint);
+    expect(signed.pathname).toBe(`/${BUCKET}/outputs/gen_xyz/1.webp`);
+    expect(signed.searchParams.get('X-Amz-Algorithm')).toBe('AWS4-HMAC-SHA256');
+    expect(Number(signed.searchParams.get('X-Amz-Expires'))).toBeGreaterThanOrEqual(899);
+    expect(Number(signed.searchParams.get('X-Amz-Expires'))).toBeLessThanOrEqual(900);
+    expect(signed.searchParams.get('X-Amz-Signature')).toMatch(/^[0-9a-f]{64}$/);
+
+    // A plain GET, no SDK and no Authorization header: the URL alone is enough.
+    const res = await fetch(signed);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/webp');
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    const get = seen.at(-1);
+    expect(get?.authorization).toBeUndefined();
+    expect(get?.presigned).toBe(true);
+  });
+
+  it('presigns at least one second, and refuses more than the SigV4 week', async () => {
+    const past = new URL(await store.signedUrl('a.png', clock.nowSeconds() - 100));
+    expect(past.searchParams.get('X-Amz-Expires')).toBe('1');
+    await expect(store.signedUrl('a.png', clock.nowSeconds() + 8 * 24 * 3600)).rejects.toThrow(/7 days/);
+  });
+
+  it('measures the expiry on the app clock', async () => {
+    clock.set(new Date('2030-01-01T00:00:00Z'));
+    try {
+      const url = new URL(await store.signedUrl('a.png', clock.nowSeconds() + 600));
+      expect(url.searchParams.get('X-Amz-Expires')).toBe('600');
+    } finally {
+      clock.set(null);
+    }
+  });
+});
+
+describe('s3StoreFromEnv', () => {
+  it('throws a clear error without S3_BUCKET', () => {
+    expect(() => s3StoreFromEnv({})).toThrow(/S3_BUCKET/);
+    expect(() => s3StoreFromEnv({ S3_BUCKET: '  ' })).toThrow(/S3_BUCKET/);
+  });
+
+  it('defaults to us-east-1 and virtual-hosted addressing', async () => {
+    const s = s3StoreFromEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'https://s3.example.com' });
+    expect(await s.client.config.region()).toBe('us-east-1');
+    expect(s.client.config.forcePathStyle).toBe(false);
+    const url = new URL(await s.signedUrl('outputs/a.webp', clock.nowSeconds() + 60));
+    expect(url.host).toBe('media.s3.example.com');
+    expect(url.pathname).toBe('/outputs/a.webp');
+    expect(url.searchParams.get('X-Amz-Credential')).toMatch(/\/us-east-1\/s3\/aws4_request$/);
+    s.client.destroy();
+  });
+
+  it('reads S3_FORCE_PATH_STYLE and S3_REGION', async () => {
+    const s = s3StoreFromEnv({ S3_BUCKET: 'media', S3_REGION: 'auto', S3_FORCE_PATH_STYLE: 'true' });
+    expect(await s.client.config.region()).toBe('auto');
+    expect(s.client.config.forcePathStyle).toBe(true);
+    s.client.destroy();
+  });
+});

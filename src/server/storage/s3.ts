@@ -1,0 +1,118 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+import { clock } from '@/server/platform/clock';
+import { assertSafeKey, type BlobStore } from './storage';
+
+/**
+ * S3-compatible blob store (AWS S3, MinIO, Cloudflare R2, ...). Signed URLs are SigV4
+ * presigned GETs, so clients read outputs straight from the bucket, not through the app.
+ * Credentials come from the SDK's default chain (AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY,
+ * shared config, web identity, instance roles), never from this module.
+ */
+export interface S3BlobStoreOptions {
+  bucket: string;
+  /** Default us-east-1 (what MinIO and R2 accept too; R2 also takes "auto"). */
+  region?: string | undefined;
+  /** For non-AWS services, e.g. http://minio:9000. Unset = AWS. */
+  endpoint?: string | undefined;
+  /** Bucket in the path (http://host/bucket/key) instead of the host; MinIO usually needs it. */
+  forcePathStyle?: boolean | undefined;
+  /** Tests only; production uses the default chain. */
+  credentials?: S3ClientConfig['credentials'];
+}
+
+/** SigV4 presigned URLs cannot outlive a week. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
+export class S3BlobStore implements BlobStore {
+  readonly bucket: string;
+  readonly client: S3Client;
+
+  constructor(options: S3BlobStoreOptions) {
+    if (!options.bucket) throw new Error('S3BlobStore needs a bucket');
+    this.bucket = options.bucket;
+    const custom = Boolean(options.endpoint);
+    this.client = new S3Client({
+      region: options.region || 'us-east-1',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      forcePathStyle: options.forcePathStyle ?? false,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      // Since SDK 3.729 every PutObject carries CRC checksums by default, which several
+      // S3-compatible services reject or mis-handle; on those, only send what S3 requires.
+      ...(custom ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+    });
+  }
+
+  async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
+    assertSafeKey(key);
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }),
+    );
+  }
+
+  async get(key: string): Promise<Buffer | null> {
+    assertSafeKey(key);
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!res.Body) return Buffer.alloc(0);
+      return Buffer.from(await res.Body.transformToByteArray());
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertSafeKey(key);
+    // S3 answers 204 for a missing key too, matching the local store's `rm --force`.
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * Presigned GET valid until `expiresAt` (Unix seconds, the app clock). The signature date
+   * is the real time (S3 checks it), the duration comes from the app clock, so the URL lives
+   * as long as the API says even when tests move the app clock.
+   */
+  async signedUrl(key: string, expiresAt: number): Promise<string> {
+    assertSafeKey(key);
+    const expiresIn = Math.max(1, Math.floor(expiresAt - clock.nowSeconds()));
+    if (expiresIn > MAX_PRESIGN_SECONDS) {
+      throw new Error(`S3 presigned URLs last at most 7 days; asked for ${expiresIn} s`);
+    }
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+  }
+}
+
+/** A missing object; a missing bucket is a misconfiguration and must surface. */
+function isNotFound(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  if (error.name === 'NoSuchKey') return true;
+  // Some S3-compatible services answer a bare 404 without an error document.
+  return error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket';
+}
+
+/**
+ * The store described by S3_BUCKET, S3_REGION, S3_ENDPOINT and S3_FORCE_PATH_STYLE.
+ * Throws when S3_BUCKET is missing, so a misconfigured STORAGE_DRIVER=s3 fails at start.
+ */
+export function s3StoreFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): S3BlobStore {
+  const bucket = env.S3_BUCKET?.trim();
+  if (!bucket) {
+    throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET (and credentials in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)');
+  }
+  const pathStyle = env.S3_FORCE_PATH_STYLE?.trim().toLowerCase();
+  return new S3BlobStore({
+    bucket,
+    region: env.S3_REGION?.trim() || undefined,
+    endpoint: env.S3_ENDPOINT?.trim() || undefined,
+    forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+  });
+}
