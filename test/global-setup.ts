@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase } from '../src/server/platform/embedded-postgres';
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
+import { startImageServer } from './image-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -60,6 +61,10 @@ export default async function setup(project: TestProject) {
 
   if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
 
+  const images = await startImageServer(dataDir);
+  fs.rmSync(images.wwwDir, { recursive: true, force: true });
+  fs.mkdirSync(images.wwwDir, { recursive: true });
+
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const require = createRequire(import.meta.url);
@@ -75,6 +80,14 @@ export default async function setup(project: TestProject) {
       SEED_DEMO: 'false',
       TRUST_PROXY: 'true',
       NODE_ENV: 'production',
+      DEV_ALLOW_LOOPBACK_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: images.caPath,
+      // Jobs finish fast here; tests that need a window to cancel in set a floor per request.
+      UPSCALE_METHOD: 'lanczos3',
+      // Every job holds its worker slot at least this long, so a test can queue a generation
+      // behind two others and cancel it before it starts.
+      BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
+      WORKER_CONCURRENCY: '2',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -94,6 +107,8 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
   project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('imageOrigin', images.origin);
+  project.provide('wwwDir', images.wwwDir);
   process.env.TEST_BASE_URL = baseUrl;
 
   return async () => {
@@ -108,6 +123,7 @@ export default async function setup(project: TestProject) {
         r(undefined);
       });
     });
+    await images.close();
     await cluster.stop();
   };
 }
@@ -117,5 +133,7 @@ declare module 'vitest' {
     baseUrl: string;
     databaseUrl: string;
     adminDatabaseUrl: string;
+    imageOrigin: string;
+    wwwDir: string;
   }
 }

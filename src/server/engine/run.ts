@@ -4,6 +4,7 @@ import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
 import { renderSwatch } from '@/server/reference/swatches';
 import type { MaterialTexture } from '@/server/reference/catalog';
 import { db } from '@/server/platform/db';
+import { config } from '@/server/platform/config';
 import {
   addElement,
   applyMaterial,
@@ -13,6 +14,8 @@ import {
   removeArea,
   replaceElement,
   upscaleAuto,
+  upscaleLanczos3,
+  upscaleNeural,
   type Finish,
   type RawImage,
 } from './builtin';
@@ -121,8 +124,13 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
   if (job.type === 'upscale') {
     const source = toRgbImage(await decode(job.images.get('image')!));
     const scale = job.input.scale === 'x4' ? 4 : 2;
-    const up = await upscaleAuto(source, scale);
-    result = { img: up.img, method: `upscale:${up.method}` };
+    const method = config().UPSCALE_METHOD;
+    if (method === 'lanczos3') result = { img: upscaleLanczos3(source, scale), method: 'upscale:lanczos3' };
+    else if (method === 'neural') result = { img: await upscaleNeural(source, scale), method: 'upscale:neural' };
+    else {
+      const up = await upscaleAuto(source, scale);
+      result = { img: up.img, method: `upscale:${up.method}` };
+    }
   } else if (support === 'real' && job.type === 'edit') {
     result = await runMaskEdit(job.input as EditInput & { layers: NonNullable<EditInput['layers']> }, job);
   } else {

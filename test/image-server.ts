@@ -1,0 +1,116 @@
+/**
+ * The outside world of image URLs, on loopback: an HTTPS server on 127.0.0.1:443 with a
+ * throwaway CA that the service under test trusts (NODE_EXTRA_CA_CERTS) and reaches because
+ * DEV_ALLOW_LOOPBACK_URLS=true. It serves files tests drop in `wwwDir`, plus behaviours:
+ *   /redirect/<n>/<file>   n redirects, then the file
+ *   /to-http/<file>        a redirect to plain http
+ *   /to-private/<file>     a redirect to a private address
+ *   /status/<code>         that status
+ *   /hang                  never answers
+ *   /endless               streams bytes forever
+ *   /as-html/<file>        the file's bytes labelled text/html
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { generate } from 'selfsigned';
+
+export interface ImageServer {
+  origin: string;
+  caPath: string;
+  wwwDir: string;
+  close(): Promise<void>;
+}
+
+export async function startImageServer(dir: string): Promise<ImageServer> {
+  const ca = await generate([{ name: 'commonName', value: 'Roomtone Integration CA' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  const leaf = await generate([{ name: 'commonName', value: 'localhost' }], {
+    keyType: 'ec',
+    algorithm: 'sha256',
+    ca: { key: ca.private, cert: ca.cert },
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+    ],
+  });
+  const wwwDir = path.join(dir, 'www');
+  fs.mkdirSync(wwwDir, { recursive: true });
+  const caPath = path.join(dir, 'test-ca.pem');
+  fs.writeFileSync(caPath, ca.cert);
+
+  const hanging = new Set<import('node:http').ServerResponse>();
+  const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+    const parts = url.pathname.split('/').filter(Boolean);
+    const serveFile = (name: string, type?: string) => {
+      const file = path.join(wwwDir, path.basename(name));
+      if (!fs.existsSync(file)) {
+        res.writeHead(404).end('not found');
+        return;
+      }
+      const bytes = fs.readFileSync(file);
+      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream', 'content-length': bytes.length }).end(bytes);
+    };
+    switch (parts[0]) {
+      case 'redirect': {
+        const n = Number(parts[1]);
+        const file = parts[2] ?? '';
+        if (n > 0) res.writeHead(302, { location: `/redirect/${n - 1}/${file}` }).end();
+        else serveFile(file);
+        return;
+      }
+      case 'to-http':
+        res.writeHead(302, { location: `http://127.0.0.1/${parts[1] ?? ''}` }).end();
+        return;
+      case 'to-private':
+        res.writeHead(302, { location: `https://10.1.2.3/${parts[1] ?? ''}` }).end();
+        return;
+      case 'status':
+        res.writeHead(Number(parts[1]) || 500).end();
+        return;
+      case 'hang':
+        hanging.add(res);
+        return;
+      case 'endless': {
+        res.writeHead(200, { 'content-type': 'image/jpeg' });
+        const chunk = Buffer.alloc(64 * 1024, 0xab);
+        const pump = () => {
+          while (!res.destroyed && res.write(chunk)) {
+            /* keep writing until backpressure */
+          }
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
+      case 'as-html':
+        serveFile(parts[1] ?? '', 'text/html');
+        return;
+      default:
+        serveFile(parts[0] ?? '');
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(443, '127.0.0.1', () => resolve());
+  });
+  return {
+    origin: 'https://127.0.0.1',
+    caPath,
+    wwwDir,
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    },
+  };
+}
