@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { api, createTestOrg, testIp } from './support';
+import { insertGeneration } from './fixtures';
+import { db } from '@/server/platform/db';
+import { createGeneration } from '@/server/creations/create';
+import { FileParts } from '@/server/creations/images';
+import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
+import { chargeBalance } from '@/server/billing/ledger';
+import { newId } from '@/server/platform/ids';
+import sharp from 'sharp';
+
+const root = path.resolve(import.meta.dirname, '..');
+const ip = testIp();
+
+function maintenance(now: Date): Record<string, number> {
+  const result = spawnSync('npx', ['roomtone', 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return JSON.parse(result.stdout.trim()) as Record<string, number>;
+}
+
+describe('retention: roomtone maintenance run --now', () => {
+  it('deletes images 24 h after the end, empties prompts after 30 days, deletes generations after 13 months (ledger stays)', async () => {
+    const org = await createTestOrg({ credit: 1_000 });
+    const created = new Date('2025-01-10T10:00:00Z');
+    const gen = await insertGeneration({ organizationId: org.id, mode: 'live', status: 'succeeded', withOutput: true, createdAt: created, type: 'edit' });
+    await db().generation.update({ where: { id: gen.id }, data: { input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'Warmer light' } } });
+    const before = await api<{ output: { url: string }[] }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    const url = before.body.output[0]!.url;
+    expect((await fetch(url)).status).toBe(200);
+
+    // 23 h after the end: nothing yet.
+    maintenance(new Date(created.getTime() + 23 * 3600_000));
+    expect((await api<{ output: unknown[] }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip })).body.output).toHaveLength(1);
+
+    // 25 h after the end: images gone, output [], the old URL answers 404.
+    const day = maintenance(new Date(created.getTime() + 25 * 3600_000));
+    expect(day.images_deleted).toBeGreaterThanOrEqual(1);
+    const afterDay = await api<{ output: unknown[]; input: { prompt: string } }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    expect(afterDay.body.output).toEqual([]);
+    expect(afterDay.body.input.prompt).toBe('Warmer light');
+    expect((await fetch(url)).status).toBe(404);
+
+    // 31 days: the instruction is emptied.
+    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    const afterMonth = await api<{ input: { prompt: string } }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    expect(afterMonth.body.input.prompt).toBe('');
+
+    // 13 months: the generation is gone (404, not listed); its charge stays in the ledger.
+    const late = maintenance(new Date('2026-02-11T10:00:00Z'));
+    expect(late.generations_deleted).toBeGreaterThanOrEqual(1);
+    expect((await api(`/v1/generations/${gen.id}`, { key: org.liveKey, ip })).status).toBe(404);
+    const list = await api<{ data: { id: string }[] }>('/v1/generations?limit=100', { key: org.liveKey, ip });
+    expect(list.body.data.map((g) => g.id)).not.toContain(gen.id);
+    expect(await db().balanceTransaction.count({ where: { generationId: gen.id } })).toBe(1);
+  });
+
+  it('refuses a bad --now with exit code 2', () => {
+    const result = spawnSync('npx', ['roomtone', 'maintenance', 'run', '--now', 'yesterday', '--json'], { cwd: root, env: process.env, encoding: 'utf8', timeout: 60_000 });
+    expect(result.status).toBe(2);
+    expect(JSON.parse(result.stdout.trim())).toHaveProperty('error.code', 'usage');
+  });
+});
+
+describe('nothing stays in progress forever', () => {
+  it('the sweeper fails and refunds a generation whose worker vanished after starting it', async () => {
+    const org = await createTestOrg({ credit: 100 });
+    const id = newId('gen');
+    const startedAt = new Date(Date.now() - STALE_STARTED_MS - 60_000);
+    await db().$transaction(async (tx) => {
+      await tx.generation.create({ data: { id, organizationId: org.id, mode: 'live', type: 'upscale', channel: 'v1', input: { scale: 'x2', quality: null }, costAmount: 10, createdAt: startedAt, startedAt } });
+      await chargeBalance(tx, org.id, 10, id, 'charge');
+    });
+    await sweepGenerations();
+    const row = await db().generation.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'generation_failed', amountRefunded: 10 });
+    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).balanceCents).toBe(100);
+  });
+});
+
+describe('synchronous wait', () => {
+  it('answers 202 with the in-progress generation when the wait runs out (the generation continues)', async () => {
+    const org = await createTestOrg();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#777' } }).png().toBuffer();
+    const parts = new FileParts(new Map([['image', png]]), 'nonce');
+    const response: { status?: number; headers: Record<string, string> } = { headers: {} };
+    const ctx = {
+      caller: { organizationId: org.id, mode: 'test' as const, permissions: new Set(['upscales' as const]), tier: 9, apiKeyId: null },
+      channel: 'v1' as const,
+      requestId: newId('req'),
+      idempotencyKey: null,
+      parts,
+      response,
+      receivedAt: Date.now(),
+    };
+    const gen = await createGeneration(ctx, { type: 'upscale', input: { image: parts.reference('image'), scale: 'x2' } }, { background: false, waitMs: 200 });
+    expect(gen.status).toBe('in_progress');
+    expect(response.status).toBe(202);
+    expect(response.headers['x-ratelimit-remaining-generations-minute']).toBeDefined();
+    const deadline = Date.now() + 60_000;
+    while ((await db().generation.findUniqueOrThrow({ where: { id: gen.id } })).status === 'in_progress') {
+      if (Date.now() > deadline) throw new Error('did not finish');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await db().generation.findUniqueOrThrow({ where: { id: gen.id } })).status).toBe('succeeded');
+  });
+});
