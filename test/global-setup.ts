@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres, recreateDatabase } from '../src/server/platform/embedded-postgres';
+import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { startImageServer } from './image-server';
@@ -54,8 +54,10 @@ export default async function setup(project: TestProject) {
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
   const adminUrl = cluster.url;
-  const databaseUrl = adminUrl.replace(/\/postgres$/, '/roomtone_test');
-  await recreateDatabase(adminUrl, 'roomtone_test');
+  // One database per run, so two runs on one machine never share (or drop) each other's data.
+  const database = `roomtone_test_${process.pid}`;
+  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
+  await recreateDatabase(adminUrl, database);
   await applyMigrations(databaseUrl);
   process.env.DATABASE_URL = databaseUrl;
 
@@ -124,6 +126,7 @@ export default async function setup(project: TestProject) {
       });
     });
     await images.close();
+    await dropDatabase(adminUrl, database).catch(() => undefined);
     await cluster.stop();
   };
 }

@@ -180,3 +180,14 @@ export async function recreateDatabase(adminUrl: string, database: string): Prom
     await client.end();
   }
 }
+
+/** Drop a database (tests clean up after themselves). */
+export async function dropDatabase(adminUrl: string, database: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${client.escapeIdentifier(database)} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
