@@ -39,7 +39,7 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }] },
+      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
     ],
   });
   const wwwDir = path.join(dir, 'www');
@@ -99,12 +99,25 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
         serveFile(parts[0] ?? '');
     }
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(443, '127.0.0.1', () => resolve());
-  });
+  // Image URLs must use port 443; the dev flag admits exactly 127.0.0.1 and ::1. A second test
+  // run on the same machine takes the other one.
+  const listen = (host: string) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(443, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  let origin = 'https://127.0.0.1';
+  try {
+    await listen('127.0.0.1');
+  } catch {
+    await listen('::1');
+    origin = 'https://[::1]';
+  }
   return {
-    origin: 'https://127.0.0.1',
+    origin,
     caPath,
     wwwDir,
     close: async () => {

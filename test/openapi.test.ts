@@ -12,6 +12,11 @@ describe('GET /v1/openapi.json', () => {
     for (const p of ['/generations', '/generations/{id}', '/generations/{id}/cancel', '/styles', '/edit-materials', '/edit-material-categories']) {
       expect(paths).toContain(p);
     }
+    for (const p of ['/renders', '/edits', '/decorations', '/upscales']) {
+      expect(paths).toContain(p);
+      expect(doc.paths[p].post.responses['202'], `${p} answers 202 in progress`).toBeDefined();
+    }
+    expect(doc.paths['/generations/{id}'].get.responses['202']).toBeUndefined();
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Every operation: an operationId, a 200 response, and errors in the envelope (no tRPC shapes).
