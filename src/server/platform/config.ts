@@ -33,7 +33,7 @@ const envSchema = z.object({
   /** Use this PostgreSQL; unset = start the embedded one under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional().default('.data'),
-  DATABASE_POOL_SIZE: int(10),
+  DATABASE_POOL_SIZE: int(20),
   /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
   APP_SECRET: z.string().min(32).optional(),
   /** Run pg-boss workers inside the web process (default) or only in `roomtone worker`. */

@@ -18,7 +18,7 @@ export function databaseUrl(): string {
 export function db(): PrismaClient {
   const url = databaseUrl();
   if (!globalForDb.roomtoneDb || globalForDb.roomtoneDbUrl !== url) {
-    const max = Number(process.env.DATABASE_POOL_SIZE ?? 10) || 10;
+    const max = Number(process.env.DATABASE_POOL_SIZE ?? 20) || 20;
     globalForDb.roomtoneDb = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
     globalForDb.roomtoneDbUrl = url;
   }

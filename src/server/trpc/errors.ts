@@ -74,6 +74,13 @@ export function apiErrorFromUnknown(error: unknown): ApiError {
     }
     error = error.cause ?? error;
   }
+  // Database saturated (no pooled connection or transaction slot in time): that is load, not a
+  // bug. The transaction rolled back, so nothing was created or charged.
+  const prismaCode = (error as { code?: unknown } | null)?.code;
+  if (prismaCode === 'P2024' || prismaCode === 'P2028') {
+    log.warn('database saturated', { code: prismaCode });
+    return new ApiError(503, 'overloaded', 'The service is under heavy load; nothing was charged. Retry after the delay given.', { headers: { 'retry-after': '30' } });
+  }
   log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged; try again later.');
 }
