@@ -3,7 +3,7 @@
  * file, metadata, moderation in live mode), each with the exact status, code and param, plus
  * what an accepted edit's `input` holds and one mask edit run to the end.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '@/server/platform/db';
 import { createTestOrg, testIp, type ApiResult, type TestOrg } from './support';
@@ -17,6 +17,7 @@ import {
   noiseImage,
   post,
   readGeneration,
+  restoreServedFiles,
   serve,
   waitForEnd,
   type ApiGeneration,
@@ -60,6 +61,9 @@ beforeAll(async () => {
   usableMaterial = usable.id;
   withdrawnMaterial = withdrawn.id;
 });
+
+// The served files live in a directory other test runs may empty.
+beforeEach(() => restoreServedFiles());
 
 type Body = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  * server. Upscales (cheap, real in both modes) carry most checks; edits are used where an
  * upscale has extra rules of its own (large images) or where mask / element fields are needed.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { createTestOrg, testIp, type TestOrg } from './support';
 import {
@@ -13,6 +13,7 @@ import {
   expectAccepted,
   expectError,
   expectNoInputsLeft,
+  restoreServedFiles,
   form,
   halves,
   imageOrigin,
@@ -43,6 +44,9 @@ beforeAll(async () => {
   photoName = serveFile(photo, 'jpg');
   photoUrl = servedUrl(photoName);
 });
+
+// The served files live in a directory other test runs may empty.
+beforeEach(() => restoreServedFiles());
 
 function upscale(image: string, key = org.testKey) {
   return post('/v1/upscales', key, ip, { image, scale: 'x2', background: true });
@@ -95,7 +99,7 @@ describe('Input images: URLs in JSON', () => {
   });
 
   it('accepts an explicit :443', async () => {
-    await expectAccepted(await upscale(`https://127.0.0.1:443/${photoName}`), org.testKey, ip, 'upscale');
+    await expectAccepted(await upscale(`${imageOrigin}:443/${photoName}`), org.testKey, ip, 'upscale');
   });
 
   it.each([

@@ -54,11 +54,27 @@ export function expectError(res: ApiResult<unknown>, status: number, code: strin
   if (param !== undefined) expect(body?.error?.param, detail).toBe(param);
 }
 
+const served = new Map<string, Buffer | string>();
+
 /** Serve `bytes` from the image server under a unique name; returns the name. */
 export function serveFile(bytes: Buffer | string, ext: string): string {
   const name = `ct-${randomUUID()}.${ext}`;
+  fs.mkdirSync(wwwDir, { recursive: true });
   fs.writeFileSync(path.join(wwwDir, name), bytes);
+  served.set(name, bytes);
   return name;
+}
+
+/**
+ * Put back any served file that disappeared: the www directory is shared by every test run
+ * on this machine and a concurrent run's global setup empties it. Call from beforeEach.
+ */
+export function restoreServedFiles(): void {
+  fs.mkdirSync(wwwDir, { recursive: true });
+  for (const [name, bytes] of served) {
+    const file = path.join(wwwDir, name);
+    if (!fs.existsSync(file)) fs.writeFileSync(file, bytes);
+  }
 }
 
 /** URL of a served file (optionally behind a behaviour prefix such as `redirect/5`). */

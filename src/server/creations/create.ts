@@ -210,6 +210,11 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   if (earlyReplay) return answer(ctx, earlyReplay, options, await currentQuotaUsage(db(), caller));
 
   await validateReferences(creation);
+  // Live instructions are moderated first: a refused one must say so (422, do not resend),
+  // never look like a passing outage.
+  if (creation.type === 'edit' && creation.input.mode === 'prompt' && caller.mode === 'live') {
+    await moderateInstruction(creation.input.prompt ?? '');
+  }
   const support = engineSupport(creation.type, creation.input);
   if (support === 'preview' && caller.mode === 'live') {
     throw new ApiError(503, 'mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
@@ -217,9 +222,6 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
 
   const images = await receiveImages(imageSources(creation), ctx.parts);
   await validateImages(creation, images);
-  if (creation.type === 'edit' && creation.input.mode === 'prompt' && caller.mode === 'live') {
-    await moderateInstruction(creation.input.prompt ?? '');
-  }
 
   const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);
   const generationId = newId('gen');

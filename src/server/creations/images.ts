@@ -68,16 +68,18 @@ export async function receiveImages(sources: ImageSource[], parts: FileParts): P
 async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: AbortSignal): Promise<Buffer> {
   const file = parts.resolve(source.value);
   if (file) return file;
-  const url = validateImageUrlString(source.value, source.param);
+  // Our own signed output URL (chaining) is read from storage, whatever its scheme (the local
+  // store's base URL may be http in development).
   const store = blobStore();
   if (store instanceof LocalBlobStore) {
-    const key = store.parseSignedUrl(url, clock.nowSeconds());
+    const key = store.parseSignedUrl(source.value, clock.nowSeconds());
     if (key) {
       const bytes = await store.get(key);
       if (!bytes) throw new ApiError(400, 'image_url_unreachable', 'This image has been deleted (images are kept 24 hours after the generation ends).', { param: source.param });
       return bytes;
     }
   }
+  const url = validateImageUrlString(source.value, source.param);
   const download = await safeDownload(url, { maxBytes: MAX_IMAGE_BYTES, param: source.param, signal: deadline });
   return download.body;
 }

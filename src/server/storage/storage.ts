@@ -64,7 +64,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async delete(key: string): Promise<void> {
-    await fs.rm(this.file(key), { force: true });
+    const file = this.file(key);
+    await fs.rm(file, { force: true });
+    // Drop the per-generation folder once empty (fails harmlessly while other files remain).
+    await fs.rmdir(path.dirname(file)).catch(() => undefined);
   }
 
   async signedUrl(key: string, expiresAt: number): Promise<string> {
