@@ -115,3 +115,21 @@ describe('GET /v1/edit-materials', () => {
     expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param });
   });
 });
+
+describe('withdrawn materials', () => {
+  it('are never listed', async () => {
+    const { EDIT_MATERIALS } = await import('@/server/reference/catalog');
+    const withdrawn = EDIT_MATERIALS.filter((m) => m.withdrawn).map((m) => m.id);
+    expect(withdrawn.length).toBeGreaterThan(0);
+    const listed: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const page: { body: List<Item> } = await api<List<Item>>(`/v1/edit-materials?limit=100${after ? `&after=${after}` : ''}`, { key: org.testKey, ip });
+      listed.push(...page.body.data.map((m) => m.id));
+      if (!page.body.has_more) break;
+      after = page.body.data.at(-1)!.id;
+    }
+    for (const id of withdrawn) expect(listed).not.toContain(id);
+    expect(listed.length).toBe(EDIT_MATERIALS.length - withdrawn.length);
+  });
+});
