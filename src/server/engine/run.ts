@@ -5,20 +5,7 @@ import { renderSwatch } from '@/server/reference/swatches';
 import type { MaterialTexture } from '@/server/reference/catalog';
 import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
-import {
-  addElement,
-  applyMaterial,
-  deterministicPreview,
-  encodeOutput,
-  recolorArea,
-  removeArea,
-  replaceElement,
-  upscaleAuto,
-  upscaleLanczos3,
-  upscaleNeural,
-  type Finish,
-  type RawImage,
-} from './builtin';
+import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type Finish, type RawImage } from './builtin';
 import { layerAlpha } from './builtin/masks';
 import { outputSizeForQuality } from './builtin/encode';
 import { engineSupport } from './capabilities';
@@ -27,7 +14,8 @@ import type { GenerationType } from '@/generated/prisma/enums';
 
 /**
  * The engine port: everything a worker needs to turn a generation's stored inputs into an
- * output image. This is the built-in CPU engine (sharp + our own kernels); a remote model
+ * output image. Pixel work runs on worker threads (runOffThread, the neural upscaler's own
+ * worker) so the process that also serves HTTP keeps answering. This is the built-in CPU engine (sharp + our own kernels); a remote model
  * backend implements the same `runEngine` contract.
  */
 export interface EngineJob {
@@ -91,25 +79,24 @@ async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['l
   const methods: string[] = [];
   for (const [i, layer] of input.layers.entries()) {
     const alpha = layerAlpha(mask.labels, MASK_PALETTE.indexOf(layer.mask_color as (typeof MASK_PALETTE)[number]));
-    const area = { alpha };
     switch (layer.action) {
       case 'modify':
         if (layer.color !== undefined) {
-          img = recolorArea(img, area, layer.color, (layer.finish ?? 'default') as Finish);
+          img = await runOffThread({ op: 'recolor', img, alpha, hex: layer.color, finish: (layer.finish ?? 'default') as Finish });
           methods.push('recolor');
         } else {
-          img = applyMaterial(img, area, await swatchFor(layer.material!));
+          img = await runOffThread({ op: 'material', img, alpha, swatch: await swatchFor(layer.material!) });
           methods.push('material');
         }
         break;
       case 'remove':
-        img = removeArea(img, area);
+        img = await runOffThread({ op: 'remove', img, alpha });
         methods.push('remove');
         break;
       case 'add':
       case 'replace': {
         const element = await decode(job.images.get(`layers[${i}].element`)!);
-        img = layer.action === 'add' ? addElement(img, area, element) : replaceElement(img, area, element);
+        img = await runOffThread({ op: layer.action, img, alpha, element });
         methods.push(layer.action);
         break;
       }
@@ -125,7 +112,7 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
     const source = toRgbImage(await decode(job.images.get('image')!));
     const scale = job.input.scale === 'x4' ? 4 : 2;
     const method = config().UPSCALE_METHOD;
-    if (method === 'lanczos3') result = { img: upscaleLanczos3(source, scale), method: 'upscale:lanczos3' };
+    if (method === 'lanczos3') result = { img: await runOffThread({ op: 'upscaleLanczos3', img: source, scale }), method: 'upscale:lanczos3' };
     else if (method === 'neural') result = { img: await upscaleNeural(source, scale), method: 'upscale:neural' };
     else {
       const up = await upscaleAuto(source, scale);
@@ -138,7 +125,7 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
     // right size, without any text drawn on it.
     const source = toRgbImage(await decode(job.images.get('image')!));
     const target = outputSizeForQuality(source.width, source.height, job.input.quality as '1k' | '2k' | '4k' | '8k');
-    result = { img: deterministicPreview(source, target, job.seed), method: `${job.type}:preview` };
+    result = { img: await runOffThread({ op: 'preview', img: source, target, seed: job.seed }), method: `${job.type}:preview` };
   }
   const encoded = await encodeOutput(result.img);
   return { ...encoded, method: result.method };

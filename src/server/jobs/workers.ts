@@ -8,6 +8,7 @@ import { ensureQueues, QUEUES } from './queue';
 import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { loggingStep } from './steps';
+import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
 /**
  * pg-boss workers on the application's PostgreSQL: generations (WORKER_CONCURRENCY at once
@@ -37,6 +38,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   return {
     async stop() {
       await boss.stop({ graceful: true, timeout: 10_000 });
+      await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },
   };
 }

@@ -1,0 +1,31 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { runOffThread, closeEngineWorkers } from './offthread';
+import { recolorArea } from './recolor';
+import { removeArea } from './remove';
+import { makeInteriorScene } from './fixtures';
+
+afterAll(() => closeEngineWorkers());
+
+describe('runOffThread', () => {
+  const scene = makeInteriorScene(512, 384);
+
+  it('gives the same bytes as the direct call and keeps the event loop free', async () => {
+    const direct = recolorArea(scene.image, { alpha: scene.regions.sofa }, '#B8563A', 'fabric');
+    const viaWorker = await runOffThread({ op: 'recolor', img: scene.image, alpha: scene.regions.sofa, hex: '#B8563A', finish: 'fabric' });
+    expect(Buffer.compare(Buffer.from(viaWorker.data), Buffer.from(direct.data))).toBe(0);
+
+    let ticks = 0;
+    const iv = setInterval(() => ticks++, 5);
+    const t0 = performance.now();
+    const removed = await runOffThread({ op: 'remove', img: scene.image, alpha: scene.regions.sofa });
+    const dt = performance.now() - t0;
+    clearInterval(iv);
+    console.log(`[timing] remove sofa 512x384 in a worker: ${dt.toFixed(0)} ms, event-loop ticks ${ticks}`);
+    expect(Buffer.compare(Buffer.from(removed.data), Buffer.from(removeArea(scene.image, { alpha: scene.regions.sofa }).data))).toBe(0);
+    expect(ticks).toBeGreaterThan(dt / 5 / 4);
+  });
+
+  it('reports errors from the worker', async () => {
+    await expect(runOffThread({ op: 'recolor', img: scene.image, alpha: scene.regions.sofa, hex: 'red', finish: 'default' })).rejects.toThrow(/#RRGGBB/);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Starting the engine's worker threads. Workers are TypeScript files next to this one; in
+ * development, tests and the tsx-run server they are loaded through tsx's ESM hooks, which are
+ * registered inside the worker (Node 20 does not honour `--import` in a worker's execArgv).
+ * A compiled `.js` sibling is preferred when present. ROOMTONE_ENGINE_DIR overrides the folder
+ * (for bundled servers where import.meta.url does not point at the source tree).
+ */
+import { Worker } from 'node:worker_threads';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+function engineDirs(): string[] {
+  const dirs: string[] = [];
+  if (process.env.ROOMTONE_ENGINE_DIR) dirs.push(process.env.ROOMTONE_ENGINE_DIR);
+  try {
+    dirs.push(path.dirname(fileURLToPath(import.meta.url)));
+  } catch {
+    /* bundled: import.meta.url may not be a file URL */
+  }
+  dirs.push(path.join(process.cwd(), 'src', 'server', 'engine', 'builtin'));
+  return dirs;
+}
+
+export function workerFile(name: string): string {
+  for (const d of engineDirs()) {
+    for (const ext of ['.js', '.mjs', '.ts']) {
+      const f = path.join(d, name + ext);
+      if (existsSync(f)) return f;
+    }
+  }
+  throw new Error(`engine worker ${name} not found (set ROOMTONE_ENGINE_DIR)`);
+}
+
+/** ESM entry of tsx's register API (require.resolve would give the CJS one). */
+function tsxEsmApi(): string {
+  let req: NodeJS.Require;
+  try {
+    req = createRequire(import.meta.url);
+  } catch {
+    req = createRequire(path.join(process.cwd(), 'package.json'));
+  }
+  const pkgPath = req.resolve('tsx/package.json');
+  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
+    exports?: Record<string, { import?: { default?: string } } | string>;
+  };
+  const e = pkg.exports?.['./esm/api'];
+  const rel = typeof e === 'object' ? e.import?.default : undefined;
+  if (!rel) throw new Error('tsx/esm/api not found');
+  return path.join(path.dirname(pkgPath), rel);
+}
+
+export function spawnTsWorker(name: string): Worker {
+  const file = workerFile(name);
+  if (!file.endsWith('.ts')) return new Worker(file);
+  const api = pathToFileURL(tsxEsmApi()).href;
+  const entry = pathToFileURL(file).href;
+  const boot =
+    `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })` +
+    `.catch((e) => { setImmediate(() => { throw e; }); });`;
+  return new Worker(boot, { eval: true });
+}
