@@ -1,15 +1,11 @@
 #!/usr/bin/env node
-// `npx roomtone …` from the project root: runs the TypeScript CLI through tsx.
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+// `npx roomtone …` from the project root: loads the TypeScript CLI in this very process (tsx's
+// loader, no wrapper process), so signals reach `roomtone worker` directly and it drains and
+// exits 0.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { register } from 'tsx/esm/api';
 
-const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsxCli = require.resolve('tsx/cli');
-const result = spawnSync(process.execPath, [tsxCli, path.join(root, 'src/cli/main.ts'), ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: process.cwd(),
-});
-process.exit(result.status ?? 1);
+register({ tsconfig: path.join(root, 'tsconfig.json') });
+await import(pathToFileURL(path.join(root, 'src/cli/main.ts')).href);

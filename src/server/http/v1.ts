@@ -1,4 +1,3 @@
-import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
@@ -10,9 +9,9 @@ import { ipLimiter, orgLimiter, perIpLimit, type RateDecision } from '@/server/l
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
-import { v1Router } from '@/server/trpc/v1-router';
 import { parseJsonObject, readBodyText } from './body';
 import { openApiDocument } from './openapi';
+import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
@@ -163,13 +162,10 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
   let files: Record<string, Buffer> = {};
   const nonce = randomBase62(16);
 
-  // Hand the adapter a request whose body we have already read within the limits.
-  let forwarded: Request;
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    forwarded = new Request(url, { method: req.method, headers: req.headers });
-  } else {
+  // The adapter gets the body we have already read and parsed within the limits.
+  let body: Record<string, unknown> | undefined;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
     const contentType = req.headers.get('content-type') ?? '';
-    let body: Record<string, unknown>;
     if (/^multipart\/form-data/i.test(contentType)) {
       if (!isCreation) throw new ApiError(400, 'parameter_invalid', 'multipart/form-data is accepted only by the creation routes.');
       const parsed = await parseMultipart(req);
@@ -180,10 +176,6 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
     } else {
       throw new ApiError(400, 'parameter_invalid', `Unsupported Content-Type '${contentType}': send application/json${isCreation ? ' or multipart/form-data' : ''}.`);
     }
-    const headers = new Headers(req.headers);
-    headers.set('content-type', 'application/json');
-    headers.delete('content-length');
-    forwarded = new Request(url, { method: req.method, headers, body: JSON.stringify(body) });
   }
 
   const ctx: TrpcContext = {
@@ -196,20 +188,10 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
     receivedAt,
   };
 
-  let failure: unknown = null;
-  const response = await createOpenApiFetchHandler({
-    endpoint: '/v1',
-    router: v1Router,
-    req: forwarded,
-    createContext: () => ctx,
-    onError: ({ error }) => {
-      failure = error;
-    },
-    responseMeta: () => ({ status: ctx.response.status ?? 200, headers: ctx.response.headers }),
-  });
-  if (response.status >= 400 || failure) {
-    const apiError = apiErrorFromUnknown(failure ?? new ApiError(response.status, 'internal_error', 'Request failed.'));
-    return errorResponse(apiError);
+  const result = await callOpenApi(req, url, body, ctx);
+  if (result.status >= 400 || result.failure) {
+    return errorResponse(apiErrorFromUnknown(result.failure ?? new ApiError(result.status, 'internal_error', 'Request failed.')));
   }
-  return response;
+  result.headers.set('content-type', 'application/json');
+  return new Response(result.body, { status: result.status, headers: result.headers });
 }

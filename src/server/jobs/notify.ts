@@ -1,5 +1,4 @@
-import pg from 'pg';
-import { databaseUrl } from '@/server/platform/db';
+import { listen } from '@/server/platform/listen';
 import { db } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { DbTx } from '@/server/platform/db';
@@ -23,7 +22,7 @@ interface Waiter {
 
 const state = globalThis as unknown as {
   roomtoneWaiters?: Map<string, Set<Waiter>>;
-  roomtoneListener?: Promise<pg.Client> | null;
+  roomtoneWaitListen?: Promise<unknown> | null;
   roomtoneShutdownHook?: boolean;
 };
 const waiters = (state.roomtoneWaiters ??= new Map());
@@ -35,24 +34,14 @@ function wake(generationId: string, ended: boolean): void {
   for (const w of set) w.resolve(ended);
 }
 
-function listener(): Promise<pg.Client> {
-  state.roomtoneListener ??= (async () => {
-    const client = new pg.Client({ connectionString: databaseUrl() });
-    client.on('notification', (message) => {
-      if (message.channel === CHANNEL && message.payload) wake(message.payload, true);
-    });
-    client.on('error', (error) => {
-      log.warn('LISTEN connection lost; reconnecting on next wait', { error: String(error) });
-      state.roomtoneListener = null;
-    });
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
-    return client;
-  })().catch((error: unknown) => {
-    state.roomtoneListener = null;
+function following(): Promise<unknown> {
+  state.roomtoneWaitListen ??= listen(CHANNEL, (id) => wake(id, true), () => {
+    state.roomtoneWaitListen = null; // the fallback poll covers the gap; re-listen on next wait
+  }).catch((error: unknown) => {
+    state.roomtoneWaitListen = null;
     throw error;
   });
-  return state.roomtoneListener;
+  return state.roomtoneWaitListen;
 }
 
 // On shutdown, waiting requests answer 202 with the in-progress generation (spec: server restart).
@@ -67,7 +56,7 @@ if (!state.roomtoneShutdownHook) {
 
 /** Resolve true when the generation has ended, false at the deadline. */
 export async function waitForGenerationEnd(generationId: string, timeoutMs: number): Promise<boolean> {
-  await listener().catch((error: unknown) => log.warn('LISTEN unavailable; polling', { error: String(error) }));
+  await following().catch((error: unknown) => log.warn('LISTEN unavailable; polling', { error: String(error) }));
   const isEnded = async () => {
     const row = await db().generation.findUnique({ where: { id: generationId }, select: { status: true } });
     return !row || row.status !== 'in_progress';

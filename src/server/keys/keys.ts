@@ -5,6 +5,7 @@ import { newId, randomBase62 } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
 import { PERMISSIONS, type Permission } from './permissions';
+import { announceKeyChange, cachedKeyLookup } from './cache';
 
 /**
  * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
@@ -57,6 +58,17 @@ export async function createApiKey(
   };
 }
 
+interface KeyRow {
+  id: string;
+  organizationId: string;
+  mode: Mode;
+  permissions: string[];
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+  secretHash: string;
+  tier: number;
+}
+
 export interface AuthenticatedKey {
   keyId: string;
   organizationId: string;
@@ -76,9 +88,13 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
     throw new ApiError(401, 'api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
   }
   const hash = hashSecret(secret);
-  const key = await tx.apiKey.findUnique({
-    where: { secretHash: hash },
-    select: { id: true, organizationId: true, mode: true, permissions: true, revokedAt: true, lastUsedAt: true, secretHash: true, organization: { select: { tier: true } } },
+  // One round trip for key and tier (this runs on every /v1 request).
+  const key = await cachedKeyLookup(hash, async () => {
+    const rows = await tx.$queryRaw<KeyRow[]>`
+      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."lastUsedAt", k."secretHash", o.tier
+      from "ApiKey" k join "Organization" o on o.id = k."organizationId"
+      where k."secretHash" = ${hash}`;
+    return rows[0] ?? null;
   });
   // The lookup is by hash of the secret, so timing reveals nothing about stored secrets; the
   // explicit constant-time comparison guards against an index collation surprise.
@@ -88,6 +104,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   const now = clock.now();
   // lastUsedAt is informative; write it at most once a minute per key to keep reads read-only.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    key.lastUsedAt = now; // the cached entry too, so the next minute's requests skip the write
     void tx.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
   }
   return {
@@ -95,7 +112,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
     organizationId: key.organizationId,
     mode: key.mode,
     permissions: new Set(key.permissions as Permission[]),
-    tier: key.organization.tier,
+    tier: key.tier,
   };
 }
 
@@ -103,7 +120,10 @@ export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: strin
   const key = await tx.apiKey.findUnique({ where: { id: keyId } });
   if (!key) throw new ApiError(404, 'resource_not_found', `No API key ${keyId}.`, { param: 'key' });
   const revokedAt = key.revokedAt ?? clock.now();
-  if (!key.revokedAt) await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
+  if (!key.revokedAt) {
+    await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
+    await announceKeyChange(tx, key.secretHash);
+  }
   return { id: keyId, revokedAt };
 }
 

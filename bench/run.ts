@@ -1,0 +1,111 @@
+/**
+ * `npm run bench [-- --only http,validation]`: benchmarks that print figures (not tests).
+ * Each section is a function in bench/sections/<name>.ts; add new ones to SECTIONS. The
+ * markdown goes to stdout (ready for the README), progress to stderr, raw figures to
+ * bench/results/latest.json. Children and PostgreSQL are stopped even on failure.
+ *
+ * Env: BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (10), BENCH_WARMUP (2, per
+ * scenario and target), BENCH_STARTUP_WARMUP (5, once per fresh server), BENCH_REPEATS (3),
+ * BENCH_CPU_PROF=1 (CPU profile of the Roomtone server into bench/results/prof),
+ * BENCH_SERVER_LOGS=1 (servers' output on stderr).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Cleanup, ROOT, envNumber, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
+import { httpSection } from './sections/http';
+import { validationSection } from './sections/validation';
+
+const SECTIONS: Record<string, Section> = {
+  http: httpSection,
+  validation: validationSection,
+};
+
+function selectedSections(argv: string[]): string[] {
+  const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (i === -1) return Object.keys(SECTIONS);
+  const arg = argv[i] ?? '';
+  const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[i + 1] ?? '');
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(n in SECTIONS));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new Error(`--only takes a comma-separated list of: ${Object.keys(SECTIONS).join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}`);
+  }
+  return names;
+}
+
+async function main(): Promise<number> {
+  const names = selectedSections(process.argv.slice(2));
+  // `npm run bench | head` closes stdout early: that must not skip the cleanup.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const cleanup = new Cleanup();
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping servers and PostgreSQL`);
+    void cleanup.run().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  let database: Promise<BenchDatabase> | null = null;
+  const ctx: BenchContext = {
+    settings: {
+      durationSec: envNumber('BENCH_DURATION', 10),
+      warmupSec: envNumber('BENCH_WARMUP', 2),
+      connections: envNumber('BENCH_CONNECTIONS', 10),
+      repeats: envNumber('BENCH_REPEATS', 3),
+    },
+    cleanup,
+    database: () => (database ??= startBenchDatabase(cleanup)),
+    log,
+  };
+
+  const outputs: Record<string, unknown> = {};
+  const markdown: string[] = [];
+  const failures: string[] = [];
+  try {
+    for (const name of names) {
+      const section = SECTIONS[name];
+      if (!section) continue;
+      log(`section ${name}`);
+      const out = await section(ctx);
+      outputs[name] = out.raw;
+      markdown.push(out.markdown);
+      failures.push(...out.failures.map((f) => `[${name}] ${f}`));
+    }
+  } finally {
+    await cleanup.run();
+  }
+
+  const header = `## Benchmarks (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version})`;
+  process.stdout.write(`\n${header}\n\n${markdown.join('\n\n')}\n`);
+
+  const resultsDir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, 'latest.json');
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify({ at: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`,
+  );
+  log(`raw figures: ${path.relative(ROOT, file)}`);
+
+  if (failures.length > 0) {
+    const bar = '!'.repeat(78);
+    process.stderr.write(`\n${bar}\nBENCH RUN INVALID:\n${failures.map((f) => `  - ${f}`).join('\n')}\n${bar}\n`);
+    process.stdout.write(`\n**BENCH RUN INVALID**: ${failures.length} problem(s), see stderr.\n`);
+    return 1;
+  }
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exit(1);
+  },
+);
