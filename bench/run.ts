@@ -15,10 +15,14 @@ import path from 'node:path';
 import { Cleanup, ROOT, envNumber, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
+import { admissionSection } from './sections/admission';
+import { engineSection } from './sections/engine';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
   validation: validationSection,
+  admission: admissionSection,
+  engine: engineSection,
 };
 
 function selectedSections(argv: string[]): string[] {

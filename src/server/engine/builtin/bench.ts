@@ -44,7 +44,7 @@ const marble = makeSwatch('marble', 256);
 const rows: Record<string, Record<string, string>> = {};
 const put = (op: string, size: string, ms: number, extra = ''): void => {
   (rows[op] ??= {})[size] = `${ms.toFixed(0)} wall / ${lastCpu.toFixed(0)} cpu${extra}`;
-  console.log(`${op} @ ${size}: ${ms.toFixed(0)} ms wall, ${lastCpu.toFixed(0)} ms cpu${extra} [load ${os.loadavg()[0]!.toFixed(1)}]`);
+  process.stderr.write(`${op} @ ${size}: ${ms.toFixed(0)} ms wall, ${lastCpu.toFixed(0)} ms cpu${extra} [load ${os.loadavg()[0]!.toFixed(1)}]\n`);
 };
 
 for (const [size, W, H] of [['1k', 1024, 768], ['2k', 2048, 1536], ['4k', 4096, 3072]] as const) {
@@ -93,5 +93,9 @@ if (neural) {
   await closeNeuralWorker();
 }
 
-console.log(`\nload average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}, ${os.cpus().length} cores, runs ${RUNS}`);
-console.log(JSON.stringify(rows, null, 1));
+// A markdown table on stdout (ready for the README); progress went to stderr.
+const sizes = [...new Set(Object.values(rows).flatMap((r) => Object.keys(r)))];
+console.log(`| operation | ${sizes.join(' | ')} |`);
+console.log(`| --- | ${sizes.map(() => '---').join(' | ')} |`);
+for (const [op, bySize] of Object.entries(rows)) console.log(`| ${op.trim()} | ${sizes.map((z) => bySize[z] ?? '–').join(' | ')} |`);
+console.log(`\nms wall / ms CPU; load average ${os.loadavg().map((v) => v.toFixed(2)).join(' ')}, ${os.cpus().length} cores, median of ${RUNS} runs.`);
