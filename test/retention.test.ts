@@ -68,6 +68,25 @@ describe('retention: roomtone maintenance run --now', () => {
   });
 });
 
+describe('retention of idempotency keys and the request log', () => {
+  it('forgets idempotency keys after 24 h and request-log lines after 30 days', async () => {
+    const org = await createTestOrg();
+    const gen = await insertGeneration({ organizationId: org.id, mode: 'test' });
+    const created = new Date('2025-03-01T00:00:00Z');
+    const key = `old-${newId('req')}`;
+    await db().idempotencyRecord.create({ data: { organizationId: org.id, mode: 'test', key, channel: 'v1', requestHash: 'h', generationId: gen.id, createdAt: created } });
+    const logId = newId('req');
+    await db().requestLog.create({ data: { id: logId, organizationId: org.id, method: 'GET', path: '/v1/styles', status: 200, durationMs: 1, createdAt: created } });
+    maintenance(new Date(created.getTime() + 23 * 3600_000));
+    expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(1);
+    maintenance(new Date(created.getTime() + 25 * 3600_000));
+    expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(0);
+    expect(await db().requestLog.count({ where: { id: logId } })).toBe(1);
+    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    expect(await db().requestLog.count({ where: { id: logId } })).toBe(0);
+  });
+});
+
 describe('nothing stays in progress forever', () => {
   it('the sweeper fails and refunds a generation whose worker vanished after starting it', async () => {
     const org = await createTestOrg({ credit: 100 });

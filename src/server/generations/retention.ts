@@ -4,6 +4,10 @@ import { log } from '@/server/platform/logger';
 import type { StoredOutput } from './serialize';
 
 export const PROMPT_RETENTION_DAYS = 30;
+/** Idempotency keys are remembered 24 hours (as Stripe): a retry after that is a new request. */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
+/** The console's request log keeps 30 days. */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
 /** 13 months, counted as calendar months from creation. */
 export function generationRetentionCutoff(now: Date): Date {
   const cutoff = new Date(now);
@@ -19,10 +23,17 @@ interface StoredInputImage {
  * Retention, as of `now` (a scheduled job every few minutes; `roomtone maintenance run --now`):
  * - input and output images deleted at expires_at (end + 24 h) → output becomes [];
  * - edit instructions emptied 30 days after creation;
- * - generations deleted 13 months after creation (their ledger rows stay).
+ * - generations deleted 13 months after creation (their ledger rows stay);
+ * - idempotency keys forgotten after 24 hours, request-log lines after 30 days.
  * Each step is idempotent and works in bounded batches.
  */
-export async function runRetention(now: Date): Promise<{ images_deleted: number; prompts_erased: number; generations_deleted: number }> {
+export async function runRetention(now: Date): Promise<{
+  images_deleted: number;
+  prompts_erased: number;
+  generations_deleted: number;
+  idempotency_keys_deleted: number;
+  request_log_deleted: number;
+}> {
   let imagesDeleted = 0;
   for (;;) {
     const batch = await db().generation.findMany({
@@ -49,5 +60,15 @@ export async function runRetention(now: Date): Promise<{ images_deleted: number;
       and input ? 'prompt' and input->>'prompt' <> ''`;
 
   const generationsDeleted = (await db().generation.deleteMany({ where: { createdAt: { lte: generationRetentionCutoff(now) } } })).count;
-  return { images_deleted: imagesDeleted, prompts_erased: promptsErased, generations_deleted: generationsDeleted };
+  const idempotencyKeysDeleted = (await db().idempotencyRecord.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } } })).count;
+  const requestLogDeleted = (
+    await db().requestLog.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 24 * 3600 * 1000) } } })
+  ).count;
+  return {
+    images_deleted: imagesDeleted,
+    prompts_erased: promptsErased,
+    generations_deleted: generationsDeleted,
+    idempotency_keys_deleted: idempotencyKeysDeleted,
+    request_log_deleted: requestLogDeleted,
+  };
 }
