@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
-import { generate } from 'selfsigned';
+import { makeTestCertificates } from './tls';
 
 export interface ImageServer {
   origin: string;
@@ -23,32 +23,14 @@ export interface ImageServer {
 }
 
 export async function startImageServer(dir: string): Promise<ImageServer> {
-  const ca = await generate([{ name: 'commonName', value: 'Roomtone Integration CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
-  });
-  const leaf = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 2, value: 'localhost' }, { type: 7, ip: '127.0.0.1' }, { type: 7, ip: '::1' }] },
-    ],
-  });
+  const certs = await makeTestCertificates('Roomtone Integration CA');
   const wwwDir = path.join(dir, 'www');
   fs.mkdirSync(wwwDir, { recursive: true });
   const caPath = path.join(dir, 'test-ca.pem');
-  fs.writeFileSync(caPath, ca.cert);
+  fs.writeFileSync(caPath, certs.caPem);
 
   const hanging = new Set<import('node:http').ServerResponse>();
-  const server = https.createServer({ key: leaf.private, cert: leaf.cert }, (req, res) => {
+  const server = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1');
     const parts = url.pathname.split('/').filter(Boolean);
     const serveFile = (name: string, type?: string) => {

@@ -30,12 +30,22 @@ const strictBoolean = z.union([z.literal(true), z.literal(false)], { error: 'mus
 /** An https URL, or (multipart) a file part of the same name. Checked in creations/images.ts. */
 const imageField = z.string({ error: 'must be an https URL or a file sent as multipart/form-data' }).min(1);
 
+/**
+ * metadata: at most 16 string pairs, keys 1–40 and values ≤ 500 characters. Every refusal
+ * names `metadata` (the spec's "metadata limits exceeded") with the offending key in the message.
+ */
 export const metadataSchema = z
-  .record(
-    z.string().min(1, 'metadata keys have 1 to 40 characters').max(40, 'metadata keys have 1 to 40 characters'),
-    z.string({ error: 'metadata values must be strings' }).max(500, 'metadata values have at most 500 characters'),
-  )
-  .refine((m) => Object.keys(m).length <= 16, { message: 'metadata has at most 16 pairs' });
+  .record(z.string(), z.unknown())
+  .meta({ description: 'Up to 16 string pairs; keys 1–40 characters, values at most 500. Returned unchanged.' })
+  .superRefine((metadata, ctx) => {
+  const entries = Object.entries(metadata);
+  if (entries.length > 16) ctx.addIssue({ code: 'custom', message: `metadata has at most 16 pairs (got ${entries.length})` });
+  for (const [key, value] of entries) {
+    if (key.length < 1 || key.length > 40) ctx.addIssue({ code: 'custom', message: `metadata keys have 1 to 40 characters ('${key.slice(0, 50)}' has ${key.length})` });
+    else if (typeof value !== 'string') ctx.addIssue({ code: 'custom', message: `metadata values must be strings (key '${key}')` });
+    else if (value.length > 500) ctx.addIssue({ code: 'custom', message: `metadata values have at most 500 characters (key '${key}')` });
+  }
+}) as unknown as z.ZodType<Record<string, string>>;
 
 const common = {
   metadata: metadataSchema.optional(),

@@ -75,8 +75,13 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
+/** The code of each error response we built, for the request log (no re-parsing of bodies). */
+const errorCodes = new WeakMap<Response, string>();
+
 function errorResponse(error: ApiError): Response {
-  return jsonResponse(error.status, error.toBody(), error.headers);
+  const response = jsonResponse(error.status, error.toBody(), error.headers);
+  errorCodes.set(response, error.code);
+  return response;
 }
 
 function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -101,7 +106,6 @@ export async function handleV1(req: Request): Promise<Response> {
   let key: AuthenticatedKey | null = null;
   let orgDecision: RateDecision | null = null;
   let response: Response;
-  let errorCode: string | null = null;
 
   try {
     // Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from
@@ -130,14 +134,6 @@ export async function handleV1(req: Request): Promise<Response> {
     response = errorResponse(apiError);
   }
 
-  if (response.status >= 400) {
-    errorCode = response.headers.get('x-roomtone-error-code');
-    response.headers.delete('x-roomtone-error-code');
-    if (!errorCode) {
-      const body = (await response.clone().json().catch(() => null)) as { error?: { code?: string } } | null;
-      errorCode = body?.error?.code ?? null;
-    }
-  }
   response.headers.set('request-id', requestId);
   if (orgDecision) for (const [name, value] of Object.entries(rateHeaders(orgDecision))) response.headers.set(name, value);
 
@@ -149,7 +145,7 @@ export async function handleV1(req: Request): Promise<Response> {
     method: req.method,
     path: url.pathname,
     status: response.status,
-    errorCode,
+    errorCode: errorCodes.get(response) ?? null,
     durationMs: Math.round(performance.now() - started),
     ip,
     createdAt: clock.now(),
@@ -159,18 +155,17 @@ export async function handleV1(req: Request): Promise<Response> {
 
 async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number): Promise<Response> {
   const isCreation = req.method === 'POST' && CREATION_PATHS.has(url.pathname);
-  let files: Record<string, Buffer> = {};
-  const nonce = randomBase62(16);
 
   // The adapter gets the body we have already read and parsed within the limits.
   let body: Record<string, unknown> | undefined;
+  let parts = new FileParts(new Map(), randomBase62(16));
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const contentType = req.headers.get('content-type') ?? '';
     if (/^multipart\/form-data/i.test(contentType)) {
       if (!isCreation) throw new ApiError(400, 'parameter_invalid', 'multipart/form-data is accepted only by the creation routes.');
       const parsed = await parseMultipart(req);
-      files = parsed.files;
-      body = multipartToInput(parsed.fields, parsed.files, new FileParts(new Map(), nonce));
+      parts = new FileParts(new Map(Object.entries(parsed.files)), randomBase62(16));
+      body = multipartToInput(parsed.fields, parsed.files, parts);
     } else if (contentType === '' || /^application\/json/i.test(contentType)) {
       body = parseJsonObject(await readBodyText(req));
     } else {
@@ -183,7 +178,7 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
     channel: 'v1',
     requestId,
     response: { headers: {} },
-    parts: new FileParts(new Map(Object.entries(files)), nonce),
+    parts,
     idempotencyKey: isCreation ? validateIdempotencyKey(req.headers.get('idempotency-key')) : null,
     receivedAt,
   };

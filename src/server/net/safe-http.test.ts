@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { generate } from 'selfsigned';
+import { makeTestCertificates } from '../../../test/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { ApiError } from '@/server/platform/errors';
@@ -147,35 +147,9 @@ function listen(srv: https.Server, port: number, host: string): Promise<number> 
 }
 
 beforeAll(async () => {
-  // Throwaway CA + leaf for localhost / 127.0.0.1 / ::1 (EC keys: fast).
-  const ca = await generate([{ name: 'commonName', value: 'Roomtone Test CA' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    extensions: [
-      { name: 'basicConstraints', cA: true, critical: true },
-      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
-    ],
-  });
-  const leaf = await generate([{ name: 'commonName', value: 'localhost' }], {
-    keyType: 'ec',
-    algorithm: 'sha256',
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      {
-        name: 'subjectAltName',
-        altNames: [
-          { type: 2, value: 'localhost' },
-          { type: 7, ip: '127.0.0.1' },
-          { type: 7, ip: '::1' },
-        ],
-      },
-    ],
-  });
-  caPem = ca.cert;
-  server = https.createServer({ key: leaf.private, cert: leaf.cert }, handler);
+  const certs = await makeTestCertificates();
+  caPem = certs.caPem;
+  server = https.createServer({ key: certs.key, cert: certs.cert }, handler);
   // Prefer the real port 443 (the port rule is then exercised as in production); fall back
   // to an ephemeral port plus the loopback-only test hook if 443 is taken or forbidden.
   try {
@@ -185,7 +159,7 @@ beforeAll(async () => {
     portSuffix = `:${testPort}`;
   }
   if (testPort === undefined) {
-    const s6 = https.createServer({ key: leaf.private, cert: leaf.cert }, handler);
+    const s6 = https.createServer({ key: certs.key, cert: certs.cert }, handler);
     try {
       await listen(s6, 443, '::1');
       server6 = s6;

@@ -1,5 +1,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '@/generated/prisma/client';
+import { config } from './config';
 
 export type Db = PrismaClient;
 /** The client or an interactive transaction client: service functions accept either. */
@@ -18,7 +19,7 @@ export function databaseUrl(): string {
 export function db(): PrismaClient {
   const url = databaseUrl();
   if (!globalForDb.roomtoneDb || globalForDb.roomtoneDbUrl !== url) {
-    const max = Number(process.env.DATABASE_POOL_SIZE ?? 20) || 20;
+    const max = config().DATABASE_POOL_SIZE;
     globalForDb.roomtoneDb = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max }) });
     globalForDb.roomtoneDbUrl = url;
   }

@@ -18,8 +18,9 @@ function messageFor(issue: $ZodIssue, param: string): string {
     case 'unrecognized_keys':
       return `Unknown parameter '${param}'.`;
     case 'invalid_type':
-      if (issue.input === undefined) return `Missing required parameter '${param}'.`;
-      return `Invalid type for '${param}': expected ${issue.expected}.`;
+      // zod 4 does not keep the input on issues; its message ends with what it received.
+      if (/received undefined$/.test(issue.message)) return `Missing required parameter '${param}'.`;
+      return `Invalid type for '${param}': expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
     case 'invalid_value':
       return `Invalid value for '${param}': expected one of ${issue.values.map((v) => String(v)).join(', ')}.`;
     default:
