@@ -1,5 +1,5 @@
 import type { DbTx } from '@/server/platform/db';
-import { db } from '@/server/platform/db';
+import { db, sql } from '@/server/platform/db';
 import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
@@ -7,7 +7,7 @@ import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
 import { PERMISSION_FOR_TYPE, type Permission } from '@/server/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
-import { IMAGE_RETENTION_MS } from './serialize';
+import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, type GenerationView } from './serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
 export interface Scope {
@@ -15,10 +15,12 @@ export interface Scope {
   mode: Mode;
 }
 
-export async function getGeneration(scope: Scope, id: string, tx: DbTx = db()): Promise<Generation> {
-  const row = await tx.generation.findFirst({
-    where: { id, organizationId: scope.organizationId, mode: scope.mode },
-  });
+/** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
+const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
+
+export async function getGeneration(scope: Scope, id: string): Promise<GenerationView> {
+  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]);
+  const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id}'.`, 'id');
   return row;
 }
@@ -30,28 +32,28 @@ export interface ListParams {
   status?: GenerationStatus | undefined;
 }
 
-/** Most recent first, with a stable cursor (insertion sequence). */
-export async function listGenerations(scope: Scope, params: ListParams): Promise<{ data: Generation[]; hasMore: boolean }> {
+/**
+ * Most recent first, with a stable cursor (insertion sequence). One statement per combination
+ * of filters, so each is planned for the index that serves it.
+ */
+export async function listGenerations(scope: Scope, params: ListParams): Promise<{ data: GenerationView[]; hasMore: boolean }> {
   let beforeSeq: bigint | undefined;
   if (params.after !== undefined) {
-    const cursor = await db().generation.findFirst({
-      where: { id: params.after, organizationId: scope.organizationId, mode: scope.mode },
-      select: { seq: true },
-    });
-    if (!cursor) throw invalidParam('after', `'after' must be the id of a generation you listed; '${params.after}' is not.`);
-    beforeSeq = cursor.seq;
+    const cursor = await sql<{ seq: bigint }>(`select seq from "Generation" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [
+      params.after,
+      scope.organizationId,
+      scope.mode,
+    ]);
+    if (!cursor[0]) throw invalidParam('after', `'after' must be the id of a generation you listed; '${params.after}' is not.`);
+    beforeSeq = cursor[0].seq;
   }
-  const rows = await db().generation.findMany({
-    where: {
-      organizationId: scope.organizationId,
-      mode: scope.mode,
-      ...(params.type ? { type: params.type } : {}),
-      ...(params.status ? { status: params.status } : {}),
-      ...(beforeSeq !== undefined ? { seq: { lt: beforeSeq } } : {}),
-    },
-    orderBy: { seq: 'desc' },
-    take: params.limit + 1,
-  });
+  const values: unknown[] = [scope.organizationId, scope.mode];
+  const where = ['"organizationId" = $1', 'mode = $2::"Mode"'];
+  if (params.type) where.push(`type = $${values.push(params.type)}::"GenerationType"`);
+  if (params.status) where.push(`status = $${values.push(params.status)}::"GenerationStatus"`);
+  if (beforeSeq !== undefined) where.push(`seq < $${values.push(beforeSeq)}`);
+  const limit = values.push(params.limit + 1);
+  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);
   return { data: rows.slice(0, params.limit), hasMore: rows.length > params.limit };
 }
 
@@ -60,7 +62,7 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
  * a worker starting it at the same moment; the refund is one compensating ledger row in the
  * same transaction.
  */
-export async function cancelGeneration(scope: Scope, id: string, permissions: ReadonlySet<Permission>): Promise<Generation> {
+export async function cancelGeneration(scope: Scope, id: string, permissions: ReadonlySet<Permission>): Promise<GenerationView> {
   const existing = await getGeneration(scope, id);
   const needed = PERMISSION_FOR_TYPE[existing.type];
   if (!permissions.has(needed)) {

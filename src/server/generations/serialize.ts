@@ -10,6 +10,13 @@ export interface StoredOutput {
   height: number;
 }
 
+/** What a generation read needs: the spec's object plus the scope (never the stored input images). */
+export const GENERATION_VIEW_COLUMNS = [
+  'id', 'organizationId', 'mode', 'type', 'status', 'input', 'metadata', 'outputs', 'costAmount', 'discountPercent',
+  'amountRefunded', 'errorCode', 'errorMessage', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'imagesDeletedAt',
+] as const satisfies readonly (keyof Generation)[];
+export type GenerationView = Pick<Generation, (typeof GENERATION_VIEW_COLUMNS)[number]>;
+
 export const OUTPUT_URL_TTL_SECONDS = 15 * 60;
 export const IMAGE_RETENTION_MS = 24 * 3600 * 1000;
 
@@ -35,7 +42,7 @@ export interface ApiGeneration {
  * minutes. expires_at is end + 24 h; while in progress it is provisional (created_at + 24 h,
  * the earliest the images could be deleted) and becomes final when the generation ends.
  */
-export async function toApiGeneration(row: Generation): Promise<ApiGeneration> {
+export async function toApiGeneration(row: GenerationView): Promise<ApiGeneration> {
   const now = clock.nowSeconds();
   const urlExpiresAt = now + OUTPUT_URL_TTL_SECONDS;
   const outputs = row.imagesDeletedAt ? [] : ((row.outputs as unknown as StoredOutput[]) ?? []);

@@ -1,4 +1,4 @@
-import { db } from '@/server/platform/db';
+import { sql } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { Mode } from '@/generated/prisma/enums';
 
@@ -6,6 +6,7 @@ import type { Mode } from '@/generated/prisma/enums';
  * The request log behind the console's "Requests" screen. Entries are buffered and written in
  * batches (one INSERT per 250 ms or 200 requests) so logging never adds a round trip to the
  * request path; a crash can lose at most the last batch of log lines, never business data.
+ * The INSERT is one prepared statement over arrays (unnest), whatever the batch size.
  */
 export interface RequestLogEntry {
   id: string;
@@ -27,6 +28,10 @@ const MAX_BATCH = 200;
 const state = globalThis as unknown as { roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null } };
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
+const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt")
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[])
+  on conflict (id) do nothing`;
+
 export function recordRequest(entry: RequestLogEntry): void {
   rl.buffer.push(entry);
   if (rl.buffer.length >= MAX_BATCH) void flushRequestLog();
@@ -41,8 +46,19 @@ export async function flushRequestLog(): Promise<void> {
   if (rl.flushing) await rl.flushing;
   const batch = rl.buffer.splice(0, rl.buffer.length);
   if (batch.length === 0) return;
-  rl.flushing = db()
-    .requestLog.createMany({ data: batch, skipDuplicates: true })
+  rl.flushing = sql(INSERT_BATCH, [
+    batch.map((e) => e.id),
+    batch.map((e) => e.organizationId),
+    batch.map((e) => e.apiKeyId),
+    batch.map((e) => e.mode),
+    batch.map((e) => e.method),
+    batch.map((e) => e.path),
+    batch.map((e) => e.status),
+    batch.map((e) => e.errorCode),
+    batch.map((e) => e.durationMs),
+    batch.map((e) => e.ip),
+    batch.map((e) => e.createdAt.toISOString().replace('T', ' ').replace('Z', '')),
+  ])
     .then(() => undefined)
     .catch((error: unknown) => log.error('request log write failed', { error: String(error), lost: batch.length }))
     .finally(() => {

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseUtcTimestamp } from './db';
+
+/** What PostgreSQL sends for a `timestamp(3)` column, from the UTC instant. */
+function pgText(date: Date): string {
+  const iso = date.toISOString(); // YYYY-MM-DDTHH:MM:SS.mmmZ
+  const [day, time] = iso.slice(0, -1).split('T') as [string, string];
+  // PostgreSQL drops trailing zeros of the fraction, and the fraction when it is zero.
+  const trimmed = time.replace(/\.?0+$/, '');
+  return `${day} ${trimmed.includes('.') || trimmed.length > 8 ? trimmed : time.slice(0, 8)}`;
+}
+
+describe('parseUtcTimestamp', () => {
+  it('reads PostgreSQL timestamp text as the same UTC instant, to the millisecond', () => {
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 5_000; i++) {
+      const instant = new Date(Math.floor(random() * Date.UTC(2200, 0, 1)));
+      expect(parseUtcTimestamp(pgText(instant)).getTime()).toBe(instant.getTime());
+    }
+  });
+
+  it('handles fractions of every length and whole seconds', () => {
+    expect(parseUtcTimestamp('2026-11-22 15:04:05').toISOString()).toBe('2026-11-22T15:04:05.000Z');
+    expect(parseUtcTimestamp('2026-11-22 15:04:05.1').toISOString()).toBe('2026-11-22T15:04:05.100Z');
+    expect(parseUtcTimestamp('2026-11-22 15:04:05.12').toISOString()).toBe('2026-11-22T15:04:05.120Z');
+    expect(parseUtcTimestamp('2026-11-22 15:04:05.123').toISOString()).toBe('2026-11-22T15:04:05.123Z');
+    expect(parseUtcTimestamp('2026-12-31 23:59:59.9996').toISOString()).toBe('2027-01-01T00:00:00.000Z');
+  });
+
+  it('takes the general path for years before 1000', () => {
+    expect(parseUtcTimestamp('0099-03-04 05:06:07.5').toISOString()).toBe('0099-03-04T05:06:07.500Z');
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * The generation reads are written in SQL (prepared statements, no Prisma on the hot path).
+ * They must return exactly what Prisma returns for the same rows: dates in UTC to the
+ * millisecond, JSON parsed, nulls as null, and the same rows in the same order for every
+ * combination of filters and cursor, scoped by organization and mode.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '@/server/platform/db';
+import { getGeneration, listGenerations, type Scope } from '@/server/generations/generations';
+import { GENERATION_VIEW_COLUMNS } from '@/server/generations/serialize';
+import type { GenerationStatus, GenerationType } from '@/generated/prisma/enums';
+import { createTestOrg, type TestOrg } from './support';
+import { insertGeneration } from './fixtures';
+
+const select = Object.fromEntries(GENERATION_VIEW_COLUMNS.map((c) => [c, true])) as Record<(typeof GENERATION_VIEW_COLUMNS)[number], true>;
+
+describe('SQL generation reads match Prisma', () => {
+  let org: TestOrg;
+  let other: TestOrg;
+  let scope: Scope;
+  const ids: string[] = [];
+  const types: GenerationType[] = ['render', 'edit', 'decoration', 'upscale'];
+  const statuses: GenerationStatus[] = ['in_progress', 'succeeded', 'failed', 'canceled'];
+
+  beforeAll(async () => {
+    org = await createTestOrg();
+    other = await createTestOrg();
+    scope = { organizationId: org.id, mode: 'test' };
+    // Odd milliseconds and a date far from now: a parser that drops ms or uses local time fails.
+    const base = Date.UTC(2026, 0, 31, 23, 59, 58, 7);
+    for (let i = 0; i < 12; i++) {
+      const g = await insertGeneration({
+        organizationId: org.id,
+        mode: 'test',
+        type: types[i % 4],
+        status: statuses[(i * 3) % 4],
+        withOutput: i % 5 === 0,
+        metadata: i % 2 ? { order: `o${i}`, note: 'ünïcode ✓' } : {},
+        createdAt: new Date(base + i * 1_001 + (i % 3)),
+      });
+      ids.push(g.id);
+    }
+    await insertGeneration({ organizationId: org.id, mode: 'live' });
+    await insertGeneration({ organizationId: other.id, mode: 'test' });
+  });
+
+  it('getGeneration returns the row Prisma returns, and nothing outside the scope', async () => {
+    for (const id of ids) {
+      const expected = await db().generation.findUniqueOrThrow({ where: { id }, select });
+      expect(await getGeneration(scope, id)).toStrictEqual(expected);
+    }
+    await expect(getGeneration({ organizationId: other.id, mode: 'test' }, ids[0]!)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
+    await expect(getGeneration({ organizationId: org.id, mode: 'live' }, ids[0]!)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
+  });
+
+  it.each([
+    {},
+    { type: 'render' as const },
+    { status: 'succeeded' as const },
+    { type: 'edit' as const, status: 'canceled' as const },
+  ])('listGenerations(%o) pages exactly like Prisma, with and without a cursor', async (filters) => {
+    const where = { organizationId: org.id, mode: 'test' as const, ...filters };
+    const all = await db().generation.findMany({ where, orderBy: { seq: 'desc' }, select });
+    expect(all.length).toBeGreaterThan(0);
+    const first = await listGenerations(scope, { limit: 2, ...filters });
+    expect(first.data).toStrictEqual(all.slice(0, 2));
+    expect(first.hasMore).toBe(all.length > 2);
+    if (all.length > 1) {
+      const rest = await listGenerations(scope, { limit: 100, after: all[0]!.id, ...filters });
+      expect(rest.data).toStrictEqual(all.slice(1));
+      expect(rest.hasMore).toBe(false);
+    }
+  });
+});
