@@ -26,7 +26,8 @@ const nodeHandler = createOpenApiNodeHttpHandler({
 
 export interface OpenApiResult {
   status: number;
-  headers: Headers;
+  /** Lower-case names. */
+  headers: Record<string, string>;
   body: string;
   /** The error a procedure (or input validation) raised, if any. */
   failure: unknown;
@@ -57,12 +58,11 @@ export function callOpenApi(req: Request, url: URL, body: Record<string, unknown
     },
   });
   return new Promise((resolve) => {
-    const headers = new Headers();
+    const headers: Record<string, string> = {};
     let status = 200;
     const res = {
       setHeader(name: string, value: string | string[]) {
-        if (typeof value === 'string') headers.set(name, value);
-        else for (const v of value) headers.append(name, v);
+        headers[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
       },
       get statusCode() {
         return status;

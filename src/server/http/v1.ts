@@ -5,7 +5,7 @@ import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
 import { tierOf } from '@/server/billing/pricing';
-import { ipLimiter, orgLimiter, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
+import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
@@ -71,17 +71,25 @@ export function clientIp(req: Request): string | null {
   return req.headers.get(CLIENT_IP_HEADER);
 }
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+/**
+ * What the /v1 door answers, before it becomes bytes: the launcher's node:http server writes it
+ * directly, the App Router route wraps it in a Response. (A Response per request was measured
+ * as a visible share of a read's CPU: its body stream is built even for a string.)
+ */
+export interface V1Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The code of an error reply, for the request log. */
+  errorCode: string | null;
 }
 
-/** The code of each error response we built, for the request log (no re-parsing of bodies). */
-const errorCodes = new WeakMap<Response, string>();
+function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): V1Reply {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null };
+}
 
-function errorResponse(error: ApiError): Response {
-  const response = jsonResponse(error.status, error.toBody(), error.headers);
-  errorCodes.set(response, error.code);
-  return response;
+function errorReply(error: ApiError): V1Reply {
+  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code };
 }
 
 function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -98,6 +106,12 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
 export async function handleV1(req: Request): Promise<Response> {
+  const reply = await serveV1(req);
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** handleV1 without the Response: what the launcher's HTTP server calls. */
+export async function serveV1(req: Request): Promise<V1Reply> {
   const started = performance.now();
   const receivedAt = Date.now();
   const requestId = newId('req');
@@ -105,7 +119,7 @@ export async function handleV1(req: Request): Promise<Response> {
   const ip = clientIp(req);
   let key: AuthenticatedKey | null = null;
   let orgDecision: RateDecision | null = null;
-  let response: Response;
+  let response: V1Reply;
 
   try {
     // Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from
@@ -113,15 +127,15 @@ export async function handleV1(req: Request): Promise<Response> {
     if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
       throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
     }
-    const ipDecision = ipLimiter.hit(ip ?? 'unknown', perIpLimit());
+    const ipDecision = await hitRateLimit('ip', ip ?? 'unknown', perIpLimit());
     if (!ipDecision.allowed) {
       throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(ipDecision.resetSeconds) } });
     }
     if (req.method === 'GET' && url.pathname === '/v1/openapi.json') {
-      response = jsonResponse(200, openApiDocument(config().publicBaseUrl));
+      response = jsonReply(200, openApiDocument(config().publicBaseUrl));
     } else {
       key = await authenticateBearer(db(), req.headers.get('authorization'));
-      orgDecision = orgLimiter.hit(key.organizationId, tierOf(key.tier).requestsPerMinute);
+      orgDecision = await hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
       if (!orgDecision.allowed) {
         throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${orgDecision.limit}/min) exceeded.`, {
           headers: { 'retry-after': String(orgDecision.resetSeconds) },
@@ -131,11 +145,11 @@ export async function handleV1(req: Request): Promise<Response> {
     }
   } catch (error) {
     const apiError = apiErrorFromUnknown(error);
-    response = errorResponse(apiError);
+    response = errorReply(apiError);
   }
 
-  response.headers.set('request-id', requestId);
-  if (orgDecision) for (const [name, value] of Object.entries(rateHeaders(orgDecision))) response.headers.set(name, value);
+  response.headers['request-id'] = requestId;
+  if (orgDecision) Object.assign(response.headers, rateHeaders(orgDecision));
 
   recordRequest({
     id: requestId,
@@ -145,7 +159,7 @@ export async function handleV1(req: Request): Promise<Response> {
     method: req.method,
     path: url.pathname,
     status: response.status,
-    errorCode: errorCodes.get(response) ?? null,
+    errorCode: response.errorCode,
     durationMs: Math.round(performance.now() - started),
     ip,
     createdAt: clock.now(),
@@ -153,7 +167,7 @@ export async function handleV1(req: Request): Promise<Response> {
   return response;
 }
 
-async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number): Promise<Response> {
+async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number): Promise<V1Reply> {
   const isCreation = req.method === 'POST' && CREATION_PATHS.has(url.pathname);
 
   // The adapter gets the body we have already read and parsed within the limits.
@@ -185,8 +199,7 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
 
   const result = await callOpenApi(req, url, body, ctx);
   if (result.status >= 400 || result.failure) {
-    return errorResponse(apiErrorFromUnknown(result.failure ?? new ApiError(result.status, 'internal_error', 'Request failed.')));
+    return errorReply(apiErrorFromUnknown(result.failure ?? new ApiError(result.status, 'internal_error', 'Request failed.')));
   }
-  result.headers.set('content-type', 'application/json');
-  return new Response(result.body, { status: result.status, headers: result.headers });
+  return { status: result.status, headers: { ...result.headers, 'content-type': 'application/json' }, body: result.body, errorCode: null };
 }

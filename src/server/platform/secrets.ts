@@ -25,7 +25,16 @@ export function appSecret(): string {
   return secret;
 }
 
+const derivedKeys = new Map<string, Buffer>();
+
 /** A sub-key per purpose, so one leaked derived key does not expose the others. */
 export function derivedKey(purpose: string): Buffer {
-  return createHmac('sha256', appSecret()).update(purpose).digest();
+  const secret = appSecret();
+  const memo = `${purpose}\0${secret}`;
+  let key = derivedKeys.get(memo);
+  if (!key) {
+    key = createHmac('sha256', secret).update(purpose).digest();
+    derivedKeys.set(memo, key);
+  }
+  return key;
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
-import { CLIENT_IP_HEADER, handleV1 } from '@/server/http/v1';
+import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -29,24 +29,12 @@ function toWebRequest(req: http.IncomingMessage): Request {
   } as RequestInit);
 }
 
-async function sendWebResponse(response: Response, res: http.ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  if (!response.body) {
-    res.writeHead(response.status, headers).end();
-    return;
-  }
-  // API bodies are small JSON: send them in one write with a Content-Length.
-  const body = Buffer.from(await response.arrayBuffer());
-  headers['content-length'] = String(body.length);
-  res.writeHead(response.status, headers).end(body);
-}
-
-async function serveV1(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function serveV1Request(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   try {
-    await sendWebResponse(await handleV1(toWebRequest(req)), res);
+    const reply = await serveV1(toWebRequest(req));
+    // API bodies are small JSON: one write with a Content-Length.
+    const body = Buffer.from(reply.body);
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) }).end(body);
   } catch {
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }));
@@ -61,7 +49,7 @@ export async function startWebServer(options: { root: string; port: number; host
     // The client IP comes from the socket only; a header of that name from outside is dropped.
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
     const path = req.url ?? '/';
-    if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1(req, res);
+    if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1Request(req, res);
     else void handle(req, res);
   });
   // Synchronous creations may wait 4 min 30 s plus downloads: keep the socket that long.
