@@ -1,29 +1,120 @@
 /**
  * `npm start`: the zero-setup service. Embedded PostgreSQL (unless DATABASE_URL), migrations,
  * reference data, a demo organization on first run, the production build (built if missing or
- * stale), the web server and the job workers, in one process.
+ * stale), the web server and the job workers.
+ *
+ * Processes: with WEB_PROCESSES = 1, everything runs in this one process. With more (default:
+ * one per core), this process is the primary: it prepares the runtime, forks the web processes
+ * (node:cluster; they share the port), runs the job workers and holds the request-rate
+ * counters the web processes ask over IPC. One Node thread per core is what lets the /v1
+ * read path use the machine (bench/: the web process's single thread was the limit).
  */
+import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
 import path from 'node:path';
+import type http from 'node:http';
 import { config } from '@/server/platform/config';
 import { prepareRuntime } from '@/server/platform/runtime';
 import { ensureProductionBuild } from '@/server/platform/build';
 import { startWebServer } from '@/server/platform/web-server';
 import { seedDemoIfEmpty } from '@/server/seed/seed';
-import { db } from '@/server/platform/db';
+import { closeDb, db } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
 import { loopbackWarning } from '@/server/net/safe-http';
+import { SHARED_LIMITS_ENV, serveRateLimits } from '@/server/limits/request-rate';
+
+const root = path.resolve(import.meta.dirname, '..');
+const STOP_MESSAGE = { roomtone: 'web-stop' } as const;
+const DRAIN_MS = 10_000;
+
+/** Stop accepting, let in-flight requests finish (bounded), write the last log lines. */
+async function drain(server: http.Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
+  await flushRequestLog();
+}
+
+/** A web process forked by the primary: the web server only. */
+async function runWebProcess(): Promise<void> {
+  const c = config();
+  const server = await startWebServer({ root, port: c.PORT, host: c.HOST });
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await drain(server);
+    await closeDb();
+    process.exit(0);
+  };
+  process.on('message', (message: { roomtone?: string }) => {
+    if (message?.roomtone === STOP_MESSAGE.roomtone) void stop();
+  });
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  // The primary is gone (killed): do not linger as an orphan holding the port.
+  process.on('disconnect', () => void stop());
+}
+
+interface WebFleet {
+  stop(): Promise<void>;
+}
+
+/** Fork `count` web processes and resolve once every one listens; replace any that dies. */
+async function forkWebProcesses(count: number): Promise<WebFleet> {
+  let stopping = false;
+  const fork = (): Promise<Worker> =>
+    new Promise((resolve, reject) => {
+      const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
+      serveRateLimits(worker);
+      const failed = (code: number | null) => reject(new Error(`web process ${worker.process.pid} exited with ${code} while starting`));
+      worker.once('exit', failed);
+      worker.once('listening', () => {
+        worker.off('exit', failed);
+        worker.once('exit', (code, signal) => {
+          if (stopping) return;
+          log.error('web process died; starting a new one', { pid: worker.process.pid, code, signal });
+          fork().catch((error: unknown) => log.error('could not replace a web process', { error: String(error) }));
+        });
+        resolve(worker);
+      });
+    });
+  await Promise.all(Array.from({ length: count }, fork));
+  return {
+    async stop() {
+      stopping = true;
+      const exits = Object.values(cluster.workers ?? {}).map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (!worker || worker.isDead()) return resolve();
+            const timer = setTimeout(() => worker.kill('SIGKILL'), DRAIN_MS + 5_000).unref();
+            worker.once('exit', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            if (worker.isConnected()) worker.send(STOP_MESSAGE);
+          }),
+      );
+      await Promise.all(exits);
+    },
+  };
+}
 
 async function main(): Promise<void> {
-  const root = path.resolve(import.meta.dirname, '..');
   process.chdir(root);
+  if (cluster.isWorker) return runWebProcess();
+
   const c = config();
   const runtime = await prepareRuntime();
   const demo = process.env.SEED_DEMO === 'false' ? null : await seedDemoIfEmpty(db());
   const loopback = loopbackWarning();
   if (loopback) log.warn(loopback);
   if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
-  const server = await startWebServer({ root, port: c.PORT, host: c.HOST });
+
+  const webProcesses = c.WEB_PROCESSES || Math.min(4, os.availableParallelism());
+  const server = webProcesses === 1 ? await startWebServer({ root, port: c.PORT, host: c.HOST }) : null;
+  const fleet = webProcesses === 1 ? null : await forkWebProcesses(webProcesses);
 
   let workers: { stop(): Promise<void> } | null = null;
   if (c.WORKERS_IN_PROCESS) {
@@ -32,7 +123,7 @@ async function main(): Promise<void> {
   }
 
   const consoleUrl = c.publicBaseUrl;
-  const lines = [`Roomtone is up: ${consoleUrl}  (API ${consoleUrl}/v1, health ${consoleUrl}/healthz)`];
+  const lines = [`Roomtone is up: ${consoleUrl}  (API ${consoleUrl}/v1, health ${consoleUrl}/healthz; ${webProcesses} web process${webProcesses > 1 ? 'es' : ''})`];
   if (runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
   if (demo) {
     lines.push(
@@ -53,7 +144,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    server.close();
+    await Promise.all([server ? drain(server) : null, fleet?.stop()]);
     await workers?.stop().catch(() => undefined);
     await flushRequestLog();
     await runtime.shutdown();

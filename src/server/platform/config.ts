@@ -36,6 +36,8 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: int(20),
   /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
   APP_SECRET: z.string().min(32).optional(),
+  /** Web server processes of `npm start`; 0 = one per CPU core, at most 4. With more than one, the launcher's primary process runs the job workers and holds the rate-limit counters. */
+  WEB_PROCESSES: int(0),
   /** Run pg-boss workers inside the web process (default) or only in `roomtone worker`. */
   WORKERS_IN_PROCESS: z.enum(['true', 'false']).optional().default('true').transform((v) => v === 'true'),
   WORKER_CONCURRENCY: int(2),
