@@ -4,10 +4,9 @@
  * BenchContext from bench/run.ts and return their table plus raw figures.
  */
 import fs from 'node:fs';
-import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -305,7 +304,18 @@ export async function startChildServer(options: ChildServerOptions): Promise<Chi
 }
 
 /**
- * Start the real server (`scripts/start.ts`, exactly as the tests do) as a child process
+ * The arguments of `npm start`'s node command (package.json is the one place that holds the
+ * production node flags), with `extraFlags` added after `node`.
+ */
+function startCommandArgs(extraFlags: string[]): string[] {
+  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+  const [command, ...args] = (scripts.start ?? '').split(/\s+/).filter(Boolean);
+  if (command !== 'node') throw new Error(`package.json "start" must be a plain node command, not: ${scripts.start}`);
+  return [...extraFlags, ...args.map((arg) => (arg.endsWith('.ts') ? path.join(ROOT, arg) : arg))];
+}
+
+/**
+ * Start the real server (`npm start`'s command, as the tests run the same script) as a child process
  * against the bench database, with `env` on top of the defaults. PUBLIC_BASE_URL must match
  * what this process uses when it computes signed URLs, so the port is chosen by the caller.
  */
@@ -313,17 +323,13 @@ export async function startRoomtoneServer(options: {
   port: number;
   databaseUrl: string;
   env?: Record<string, string>;
-  /** Node flags (e.g. --cpu-prof). Node refuses those in NODE_OPTIONS and the tsx CLI runs
-   * the script in a grandchild, so with flags the script runs as `node <flags> --import tsx`. */
+  /** Extra node flags (e.g. --cpu-prof; Node refuses those in NODE_OPTIONS). */
   nodeFlags?: string[];
 }): Promise<ChildServer> {
-  const require = createRequire(import.meta.url);
   const baseUrl = `http://127.0.0.1:${options.port}`;
-  const script = path.join(ROOT, 'scripts/start.ts');
-  const flags = options.nodeFlags ?? [];
   return startChildServer({
     name: 'roomtone',
-    args: flags.length > 0 ? [...flags, '--import', 'tsx', script] : [require.resolve('tsx/cli'), script],
+    args: startCommandArgs(options.nodeFlags ?? []),
     port: options.port,
     env: {
       PORT: String(options.port),
@@ -451,21 +457,38 @@ export interface PacedFigures {
  * load for half of every second. A server that cannot keep up would make the backlog drain
  * for minutes: whatever is unanswered `graceSec` after the last due time is cut off and
  * counted at its age then (a lower bound).
+ *
+ * The client is as light as autocannon's (keep-alive sockets, requests pre-encoded, responses
+ * framed by Content-Length): Node's http client costs several times more CPU per request, and
+ * on a 2-core machine that CPU is taken from the server being measured.
  */
 export async function runPaced(options: LoadOptions & { overallRate: number; graceSec?: number }): Promise<PacedFigures> {
   const target = new URL(options.url);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const port = Number(target.port || 80);
+  const headerLines = Object.entries({ host: target.host, ...options.headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  const encoded = options.paths.map((p) => Buffer.from(`GET ${p} HTTP/1.1\r\n${headerLines}\r\n`));
   const total = Math.max(1, Math.floor(options.overallRate * options.durationSec));
   const interval = 1000 / options.overallRate;
   const latencies: number[] = [];
-  const pending = new Map<number, number>();
-  const requests = new Set<http.ClientRequest>();
   let non2xx = 0;
   let errors = 0;
   let unfinished = 0;
   let completed = 0;
-  const t0 = performance.now() + 20;
   let finished = 0;
+  const t0 = performance.now() + 20;
+
+  interface Conn {
+    socket: net.Socket;
+    /** The request in flight (its index), or -1 when idle. */
+    current: number;
+    buffered: Buffer;
+  }
+  const idle: Conn[] = [];
+  const waiting: number[] = [];
+  const inFlight = new Set<number>();
+  const sockets: net.Socket[] = [];
 
   await new Promise<void>((resolve) => {
     let settled = false;
@@ -476,56 +499,98 @@ export async function runPaced(options: LoadOptions & { overallRate: number; gra
       clearTimeout(cutoff);
       resolve();
     };
-    const complete = (i: number) => {
-      if (!pending.delete(i) || settled) return;
+    const send = (conn: Conn, i: number) => {
+      conn.current = i;
+      inFlight.add(i);
+      conn.socket.write(encoded[i % encoded.length] as Buffer);
+    };
+    const done = (conn: Conn, status: number) => {
+      const i = conn.current;
+      conn.current = -1;
+      if (settled || !inFlight.delete(i)) return;
+      if (status >= 200 && status < 300) {
+        const latency = performance.now() - (t0 + i * interval);
+        latencies.push(latency);
+        if (latency > 50 && process.env.BENCH_SLOW_LOG === '1') log(`slow: request due at +${Math.round(i * interval)} ms took ${Math.round(latency)} ms`);
+      }
+      else non2xx += 1;
       completed += 1;
+      const next = waiting.shift();
+      if (next !== undefined) send(conn, next);
+      else idle.push(conn);
       if (completed + unfinished === total) settle();
     };
-    const fire = (i: number) => {
-      const due = t0 + i * interval;
-      pending.set(i, due);
-      const path = options.paths[i % options.paths.length] ?? '/';
-      const req = http.get({ agent, host: target.hostname, port: target.port, path, headers: options.headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (settled) return;
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) latencies.push(performance.now() - due);
-          else non2xx += 1;
-          complete(i);
-        });
-      });
-      requests.add(req);
-      req.on('close', () => requests.delete(req));
-      req.on('error', () => {
-        if (settled) return;
-        errors += 1;
-        complete(i);
-      });
+    const onData = (conn: Conn, chunk: Buffer) => {
+      conn.buffered = conn.buffered.length ? Buffer.concat([conn.buffered, chunk]) : chunk;
+      for (;;) {
+        const headEnd = conn.buffered.indexOf('\r\n\r\n');
+        if (headEnd === -1) return;
+        const head = conn.buffered.subarray(0, headEnd).toString('latin1');
+        const status = Number(head.slice(9, 12));
+        const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+        if (!length) {
+          // Both servers frame every response by Content-Length; anything else is a failure.
+          errors += 1;
+          conn.socket.destroy();
+          return;
+        }
+        const end = headEnd + 4 + Number(length[1]);
+        if (conn.buffered.length < end) return;
+        conn.buffered = conn.buffered.subarray(end);
+        done(conn, status);
+      }
     };
+    for (let c = 0; c < options.connections; c++) {
+      const socket = net.connect({ host: target.hostname, port, noDelay: true });
+      const conn: Conn = { socket, current: -1, buffered: Buffer.alloc(0) };
+      sockets.push(socket);
+      socket.on('data', (chunk: Buffer) => onData(conn, chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        // A broken connection fails its request; the load goes on with the others.
+        const i = conn.current;
+        if (i !== -1 && inFlight.delete(i) && !settled) {
+          errors += 1;
+          completed += 1;
+          if (completed + unfinished === total) settle();
+        }
+        const at = idle.indexOf(conn);
+        if (at !== -1) idle.splice(at, 1);
+      });
+      socket.once('connect', () => {
+        const queued = waiting.shift();
+        if (queued !== undefined) send(conn, queued);
+        else idle.push(conn);
+      });
+    }
     let next = 0;
     const tick = () => {
       const now = performance.now();
-      while (next < total && t0 + next * interval <= now) fire(next++);
+      while (next < total && t0 + next * interval <= now) {
+        const conn = idle.pop();
+        if (conn) send(conn, next);
+        else waiting.push(next);
+        next += 1;
+      }
       if (next < total) setTimeout(tick, Math.max(0, t0 + next * interval - performance.now()));
     };
     setTimeout(tick, 20);
     const cutoff = setTimeout(
       () => {
         const now = performance.now();
-        // Not yet sent counts too: it was due and is still waiting.
-        for (let i = next; i < total; i++) pending.set(i, t0 + i * interval);
+        // Not yet sent, or sent and unanswered: both were due and are still waiting.
+        for (let i = next; i < total; i++) waiting.push(i);
         next = total;
-        for (const due of pending.values()) latencies.push(now - due);
-        unfinished = pending.size;
-        pending.clear();
+        for (const i of [...inFlight, ...waiting]) latencies.push(now - (t0 + i * interval));
+        unfinished = inFlight.size + waiting.length;
+        inFlight.clear();
+        waiting.length = 0;
         settle();
       },
       options.durationSec * 1000 + 20 + (options.graceSec ?? 5) * 1000,
     );
   });
-  for (const req of requests) req.destroy();
-  agent.destroy();
+  for (const socket of sockets) socket.destroy();
   const durationSec = (finished - t0) / 1000;
   return {
     targetRate: options.overallRate,
