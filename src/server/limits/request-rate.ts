@@ -64,38 +64,52 @@ const localLimiters = (globalLimiters.roomtoneLimiters ??= { ip: new FixedWindow
 /** Set in the environment of web processes forked by `npm start`: their counters are the primary's. */
 export const SHARED_LIMITS_ENV = 'ROOMTONE_SHARED_RATE_LIMITS';
 
-interface HitMessage {
-  roomtone: 'rate-hit';
+interface Hit {
   id: number;
   limiter: LimiterName;
   key: string;
   limit: number;
 }
-interface DecisionMessage {
-  roomtone: 'rate-decision';
-  id: number;
-  decision: RateDecision;
+interface HitsMessage {
+  roomtone: 'rate-hits';
+  hits: Hit[];
+}
+interface DecisionsMessage {
+  roomtone: 'rate-decisions';
+  decisions: { id: number; decision: RateDecision }[];
 }
 
 const pendingHits = new Map<number, (decision: RateDecision) => void>();
+let queuedHits: Hit[] = [];
 let nextHitId = 0;
 let listening = false;
 
+/**
+ * Hits are sent in batches, one IPC message per event-loop turn: each message is a write on
+ * the channel in both processes, and under load many requests arrive in the same turn.
+ */
+function flushHits(): void {
+  const hits = queuedHits;
+  queuedHits = [];
+  if (!process.send) throw new Error(`${SHARED_LIMITS_ENV} is set but this process has no IPC channel to its primary`);
+  process.send({ roomtone: 'rate-hits', hits } satisfies HitsMessage);
+}
+
 function remoteHit(limiter: LimiterName, key: string, limit: number): Promise<RateDecision> {
-  const send = process.send?.bind(process);
-  if (!send) throw new Error(`${SHARED_LIMITS_ENV} is set but this process has no IPC channel to its primary`);
   if (!listening) {
     listening = true;
-    process.on('message', (message: DecisionMessage) => {
-      if (message?.roomtone !== 'rate-decision') return;
-      pendingHits.get(message.id)?.(message.decision);
-      pendingHits.delete(message.id);
+    process.on('message', (message: DecisionsMessage) => {
+      if (message?.roomtone !== 'rate-decisions') return;
+      for (const { id, decision } of message.decisions) {
+        pendingHits.get(id)?.(decision);
+        pendingHits.delete(id);
+      }
     });
   }
   const id = ++nextHitId;
   return new Promise((resolve) => {
     pendingHits.set(id, resolve);
-    send({ roomtone: 'rate-hit', id, limiter, key, limit } satisfies HitMessage);
+    if (queuedHits.push({ id, limiter, key, limit }) === 1) setImmediate(flushHits);
   });
 }
 
@@ -105,12 +119,12 @@ export function hitRateLimit(limiter: LimiterName, key: string, limit: number): 
   return localLimiters[limiter].hit(key, limit);
 }
 
-/** In the primary: answer a web process's hits from the counters held here. */
+/** In the primary: answer a web process's hits from the counters held here (in order). */
 export function serveRateLimits(worker: Worker): void {
-  worker.on('message', (message: HitMessage) => {
-    if (message?.roomtone !== 'rate-hit') return;
-    const decision = localLimiters[message.limiter].hit(message.key, message.limit);
-    worker.send({ roomtone: 'rate-decision', id: message.id, decision } satisfies DecisionMessage);
+  worker.on('message', (message: HitsMessage) => {
+    if (message?.roomtone !== 'rate-hits') return;
+    const decisions = message.hits.map((hit) => ({ id: hit.id, decision: localLimiters[hit.limiter].hit(hit.key, hit.limit) }));
+    worker.send({ roomtone: 'rate-decisions', decisions } satisfies DecisionsMessage);
   });
 }
 

@@ -60,13 +60,25 @@ export function db(): PrismaClient {
 
 /**
  * UTC, as Prisma writes it: DateTime columns are `timestamp(3)` without zone, sent as
- * `YYYY-MM-DD HH:MM:SS[.fff]` (read by position: several times faster than Date's string
- * parser, measured on list pages). Anything else (BC dates, infinity) takes the slow path.
+ * `YYYY-MM-DD HH:MM:SS[.fff]`. Read by character codes (no substrings, no Date string parser:
+ * measured as a visible share of a list page's CPU). Anything else (years before 1000, BC
+ * dates, infinity) takes the general path.
  */
 export function parseUtcTimestamp(text: string): Date {
-  if (text.length >= 19 && text.length <= 26 && text[4] === '-' && text[10] === ' ' && text[0] !== '0') {
-    const ms = text.length > 20 ? Math.round(Number(`0${text.slice(19)}`) * 1000) : 0;
-    return new Date(Date.UTC(+text.slice(0, 4), +text.slice(5, 7) - 1, +text.slice(8, 10), +text.slice(11, 13), +text.slice(14, 16), +text.slice(17, 19), ms));
+  const length = text.length;
+  if (length >= 19 && length <= 26 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 32 && text.charCodeAt(0) !== 48) {
+    const digits = (from: number, count: number) => {
+      let value = 0;
+      for (let i = from; i < from + count; i++) value = value * 10 + (text.charCodeAt(i) - 48);
+      return value;
+    };
+    let ms = 0;
+    if (length > 20) {
+      // Fraction: up to 6 digits after the dot at 19; milliseconds rounded.
+      const fraction = digits(20, length - 20);
+      ms = Math.round(fraction / 10 ** (length - 20 - 3));
+    }
+    return new Date(Date.UTC(digits(0, 4), digits(5, 2) - 1, digits(8, 2), digits(11, 2), digits(14, 2), digits(17, 2), ms));
   }
   return new Date(`${text.replace(' ', 'T')}Z`);
 }
