@@ -78,6 +78,9 @@ export default async function setup(project: TestProject) {
       // behind two others and cancel it before it starts.
       BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
       WORKER_CONCURRENCY: '2',
+      // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
+      // both (rate-limit tests send over 100 parallel connections, spread over the two).
+      WEB_PROCESSES: '2',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -89,6 +92,12 @@ export default async function setup(project: TestProject) {
   });
   try {
     await waitForHealth(baseUrl, child, 120_000);
+    // Health answers once one web process listens; the banner comes when all of them do.
+    const bannerBy = Date.now() + 60_000;
+    while (!output.includes('2 web processes')) {
+      if (Date.now() > bannerBy || child.exitCode !== null) throw new Error('the server did not report its 2 web processes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.slice(-4000)}`);

@@ -72,7 +72,9 @@ describe('retention of idempotency keys and the request log', () => {
   it('forgets idempotency keys after 24 h and request-log lines after 30 days', async () => {
     const org = await createTestOrg();
     const gen = await insertGeneration({ organizationId: org.id, mode: 'test' });
-    const created = new Date('2025-03-01T00:00:00Z');
+    // Created now: the server's own retention job (every minute, real clock) must not be the one
+    // that deletes them while this test runs maintenance with a clock moved ahead.
+    const created = new Date();
     const key = `old-${newId('req')}`;
     await db().idempotencyRecord.create({ data: { organizationId: org.id, mode: 'test', key, channel: 'v1', requestHash: 'h', generationId: gen.id, createdAt: created } });
     const logId = newId('req');
