@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@/server/platform/ports';
@@ -11,8 +12,8 @@ const require = createRequire(import.meta.url);
 
 
 /** `npm start` as a new user runs it: no DATABASE_URL, an empty DATA_DIR. */
-async function startService(dataDir: string, port: number) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SKIP_BUILD: '1', LOG_LEVEL: 'warn' };
+async function startService(dataDir: string, port: number, extraEnv: Record<string, string> = {}) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SKIP_BUILD: '1', LOG_LEVEL: 'warn', ...extraEnv };
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.PUBLIC_BASE_URL;
@@ -32,7 +33,35 @@ async function startService(dataDir: string, port: number) {
       child.once('exit', (code) => resolve(code));
       child.kill('SIGTERM');
     });
-  return { stdout: () => stdout, stop };
+  return { stdout: () => stdout, stderr: () => stderr, pid: child.pid as number, stop };
+}
+
+/** GET on a connection of its own (no keep-alive), with a timeout. */
+function statusOnNewConnection(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { agent: false, timeout: 10_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} in 10 s`)));
+    req.on('error', reject);
+  });
+}
+
+/** Processes running scripts/start.ts whose parent is `ppid` (from /proc). */
+function startProcessesUnder(ppid: number): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === ppid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('scripts/start.ts')) found.push(Number(entry));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return found;
 }
 
 describe('zero-setup start', () => {
@@ -69,4 +98,48 @@ describe('zero-setup start', () => {
       await first.stop().catch(() => undefined);
     }
   }, 240_000);
+
+  it.runIf(process.platform === 'linux')('runs its web processes under a primary: one that dies is replaced, the service keeps answering, SIGTERM stops them all', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-procs-'));
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const service = await startService(dataDir, port, { WEB_PROCESSES: '2', SEED_DEMO: 'false' });
+    try {
+      expect(service.stdout()).toContain('2 web processes');
+      // tsx's CLI runs the script in a child: that child is the primary.
+      const [primary] = startProcessesUnder(service.pid);
+      expect(primary).toBeDefined();
+      const web = startProcessesUnder(primary!);
+      expect(web).toHaveLength(2);
+
+      process.kill(web[0]!, 'SIGKILL');
+      const deadline = Date.now() + 60_000;
+      let replaced: number[] = [];
+      while (Date.now() < deadline) {
+        replaced = startProcessesUnder(primary!);
+        if (replaced.length === 2 && !replaced.includes(web[0]!)) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(replaced).toHaveLength(2);
+      expect(replaced).not.toContain(web[0]);
+      expect(service.stderr()).toContain('web process died; starting a new one');
+      // Both processes serve again: fresh connections (a client's connection to the killed
+      // process is lost with it, as with any crash) all answer.
+      for (let i = 0; i < 10; i++) expect(await statusOnNewConnection(`${base}/healthz`)).toBe(200);
+      expect(await statusOnNewConnection(`${base}/v1/styles`)).toBe(401);
+
+      expect(await service.stop()).toBe(0);
+      expect(startProcessesUnder(primary!)).toEqual([]);
+    } finally {
+      // Whatever failed above, leave no process behind.
+      for (const pid of [...startProcessesUnder(service.pid).flatMap((p) => [p, ...startProcessesUnder(p)])]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }
+      await service.stop().catch(() => undefined);
+    }
+  }, 150_000);
 });
