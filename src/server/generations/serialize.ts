@@ -43,18 +43,31 @@ export interface ApiGeneration {
  * the earliest the images could be deleted) and becomes final when the generation ends.
  */
 export async function toApiGeneration(row: GenerationView): Promise<ApiGeneration> {
-  const now = clock.nowSeconds();
-  const urlExpiresAt = now + OUTPUT_URL_TTL_SECONDS;
-  const outputs = row.imagesDeletedAt ? [] : ((row.outputs as unknown as StoredOutput[]) ?? []);
-  const output = await Promise.all(
-    outputs.map(async (o) => ({
-      url: await blobStore().signedUrl(o.key, urlExpiresAt),
-      url_expires_at: urlExpiresAt,
-      content_type: o.contentType,
-      width: o.width,
-      height: o.height,
-    })),
+  return (await toApiGenerations([row]))[0] as ApiGeneration;
+}
+
+/** A page of generations: every output URL of the page signed in one pass. */
+export async function toApiGenerations(rows: readonly GenerationView[]): Promise<ApiGeneration[]> {
+  const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
+  const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : ((row.outputs as unknown as StoredOutput[] | null) ?? [])));
+  const store = blobStore();
+  const urls = await Promise.all(outputsOf.flat().map((o) => store.signedUrl(o.key, urlExpiresAt)));
+  let nextUrl = 0;
+  return rows.map((row, i) =>
+    apiGeneration(
+      row,
+      (outputsOf[i] ?? []).map((o) => ({
+        url: urls[nextUrl++] as string,
+        url_expires_at: urlExpiresAt,
+        content_type: o.contentType,
+        width: o.width,
+        height: o.height,
+      })),
+    ),
   );
+}
+
+function apiGeneration(row: GenerationView, output: ApiGeneration['output']): ApiGeneration {
   const expiresAt = row.expiresAt ?? new Date(row.createdAt.getTime() + IMAGE_RETENTION_MS);
   return {
     object: 'generation',

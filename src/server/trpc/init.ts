@@ -28,6 +28,6 @@ export function permittedProcedure(...needed: Permission[]) {
     if (missing.length > 0) {
       throw new ApiError(403, 'permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
     }
-    return next({ ctx: { ...ctx, caller } });
+    return next({ ctx: { caller } }); // tRPC merges it into the context
   });
 }

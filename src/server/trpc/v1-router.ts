@@ -4,7 +4,7 @@ import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
 import { cancelGeneration, getGeneration, listGenerations } from '@/server/generations/generations';
-import { toApiGeneration } from '@/server/generations/serialize';
+import { toApiGeneration, toApiGenerations } from '@/server/generations/serialize';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
 
 const TAG_GENERATIONS = 'Generations';
@@ -38,7 +38,7 @@ export const generationsRouter = router({
     .output(listSchema(apiGenerationSchema, 'GenerationList'))
     .query(async ({ ctx, input }) => {
       const page = await listGenerations(ctx.caller, input);
-      return { object: 'list' as const, data: await Promise.all(page.data.map(toApiGeneration)), has_more: page.hasMore };
+      return { object: 'list' as const, data: await toApiGenerations(page.data), has_more: page.hasMore };
     }),
 
   cancel: permittedProcedure('generations_read')
