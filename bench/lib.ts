@@ -477,6 +477,7 @@ export async function runPaced(options: LoadOptions & { overallRate: number; gra
   let unfinished = 0;
   let completed = 0;
   let finished = 0;
+  const logSlow = process.env.BENCH_SLOW_LOG === '1';
   const t0 = performance.now() + 20;
 
   interface Conn {
@@ -511,7 +512,7 @@ export async function runPaced(options: LoadOptions & { overallRate: number; gra
       if (status >= 200 && status < 300) {
         const latency = performance.now() - (t0 + i * interval);
         latencies.push(latency);
-        if (latency > 50 && process.env.BENCH_SLOW_LOG === '1') log(`slow: request due at +${Math.round(i * interval)} ms took ${Math.round(latency)} ms`);
+        if (latency > 50 && logSlow) log(`slow: request due at +${Math.round(i * interval)} ms took ${Math.round(latency)} ms`);
       }
       else non2xx += 1;
       completed += 1;

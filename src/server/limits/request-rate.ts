@@ -113,9 +113,12 @@ function remoteHit(limiter: LimiterName, key: string, limit: number): Promise<Ra
   });
 }
 
+/** Fixed for the life of the process (set when the primary forks it): decided once, not per hit. */
+const countersInPrimary = cluster.isWorker && process.env[SHARED_LIMITS_ENV] === '1';
+
 /** Count one request of `key` against `limit` per minute. */
 export function hitRateLimit(limiter: LimiterName, key: string, limit: number): RateDecision | Promise<RateDecision> {
-  if (cluster.isWorker && process.env[SHARED_LIMITS_ENV] === '1') return remoteHit(limiter, key, limit);
+  if (countersInPrimary) return remoteHit(limiter, key, limit);
   return localLimiters[limiter].hit(key, limit);
 }
 

@@ -92,10 +92,11 @@ const SQL_TYPES = {
 } as pg.CustomTypesConfig;
 
 /**
- * A read in plain SQL, for the few queries on every request's path (generation reads): Prisma's
- * per-call query compilation and result mapping cost more CPU than the query itself there
- * (bench/). Values come back as Prisma returns them (Date in UTC, BigInt for int8, parsed
- * JSON), so callers map rows to the Prisma model types. Everything else goes through Prisma.
+ * A statement in plain SQL, for the few on every request's path (generation reads, the request
+ * log's batch insert): Prisma's per-call query compilation and result mapping cost more CPU
+ * than the query itself there (bench/). Values come back as Prisma returns them (Date in UTC,
+ * BigInt for int8, parsed JSON), so callers map rows to the Prisma model types. Everything
+ * else goes through Prisma.
  */
 export async function sql<Row>(text: string, values: readonly unknown[]): Promise<Row[]> {
   const result = await database().pool.query<Row & pg.QueryResultRow>({ name: statementName(text), text, values: values as unknown[], types: SQL_TYPES });
