@@ -75,7 +75,9 @@ async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['l
   const source = toRgbImage(await decode(job.images.get('image')!));
   const target = outputSizeForQuality(source.width, source.height, input.quality);
   let img = await resizeTo(source, target.width, target.height);
-  const mask = await analyzeMask(job.images.get('mask')!, { width: img.width, height: img.height }, 'mask');
+  // Admission checked the mask against the received image; at the output size the same rule
+  // would refuse a small image's own-size mask (spec: allowed), so compare with the source.
+  const mask = await analyzeMask(job.images.get('mask')!, { width: img.width, height: img.height }, 'mask', source);
   const methods: string[] = [];
   for (const [i, layer] of input.layers.entries()) {
     const alpha = layerAlpha(mask.labels, MASK_PALETTE.indexOf(layer.mask_color as (typeof MASK_PALETTE)[number]));

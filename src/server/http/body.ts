@@ -14,7 +14,10 @@ export async function readBodyText(req: Request, limit = JSON_BODY_LIMIT): Promi
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that goes away mid-body gets a 400 no one reads, not an "unexpected" 500.
+    const { done, value } = await reader.read().catch(() => {
+      throw new ApiError(400, 'parameter_invalid', 'The request body was cut off.');
+    });
     if (done) break;
     received += value.byteLength;
     if (received > limit) {

@@ -57,7 +57,7 @@ export function callOpenApi(req: Request, url: URL, body: Record<string, unknown
       return prop === 'body' ? body !== undefined : Reflect.has(target, prop);
     },
   });
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {};
     let status = 200;
     const res = {
@@ -74,6 +74,7 @@ export function callOpenApi(req: Request, url: URL, body: Record<string, unknown
         resolve({ status, headers, body: text ?? '', failure: FAILURE.get(proxied) ?? null });
       },
     };
-    void (nodeHandler as unknown as (req: unknown, res: unknown) => Promise<void>)(proxied, res);
+    // A throw inside the library must reach the door (a 500 in the envelope), never hang.
+    (nodeHandler as unknown as (req: unknown, res: unknown) => Promise<void>)(proxied, res).catch(reject);
   });
 }

@@ -10,6 +10,7 @@ import { recordRequest } from '@/server/requestlog/requestlog';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
+import { clientIp } from './client-ip';
 import { openApiDocument } from './openapi';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
@@ -60,17 +61,6 @@ export function multipartToInput(fields: Record<string, string>, files: Record<s
   return input;
 }
 
-/** Header the launcher's HTTP server sets from the socket (any client-sent copy is dropped). */
-export const CLIENT_IP_HEADER = 'x-roomtone-client-ip';
-
-export function clientIp(req: Request): string | null {
-  if (config().TRUST_PROXY) {
-    const forwarded = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return req.headers.get(CLIENT_IP_HEADER);
-}
-
 /**
  * What the /v1 door answers, before it becomes bytes: the launcher's node:http server writes it
  * directly, the App Router route wraps it in a Response. (A Response per request was measured
@@ -111,10 +101,9 @@ export async function handleV1(req: Request): Promise<Response> {
 }
 
 /** handleV1 without the Response: what the launcher's HTTP server calls. */
-export async function serveV1(req: Request): Promise<V1Reply> {
+export async function serveV1(req: Request, requestId = newId('req')): Promise<V1Reply> {
   const started = performance.now();
   const receivedAt = Date.now();
-  const requestId = newId('req');
   const url = new URL(req.url);
   const ip = clientIp(req);
   let key: AuthenticatedKey | null = null;
@@ -144,8 +133,7 @@ export async function serveV1(req: Request): Promise<V1Reply> {
       response = await dispatch(req, url, key, requestId, receivedAt);
     }
   } catch (error) {
-    const apiError = apiErrorFromUnknown(error);
-    response = errorReply(apiError);
+    response = errorReply(apiErrorFromUnknown(error, { requestId, route: `${req.method} ${url.pathname}` }));
   }
 
   response.headers['request-id'] = requestId;
@@ -199,7 +187,7 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
 
   const result = await callOpenApi(req, url, body, ctx);
   if (result.status >= 400 || result.failure) {
-    return errorReply(apiErrorFromUnknown(result.failure ?? new ApiError(result.status, 'internal_error', 'Request failed.')));
+    return errorReply(apiErrorFromUnknown(result.failure ?? new ApiError(result.status, 'internal_error', 'Request failed.'), { requestId, route: `${req.method} ${url.pathname}` }));
   }
   return { status: result.status, headers: { ...result.headers, 'content-type': 'application/json' }, body: result.body, errorCode: null };
 }

@@ -116,6 +116,8 @@ export async function analyzeMask(
   maskBytes: Buffer,
   image: { width: number; height: number },
   param = 'mask',
+  /** The image the minimum-size rule compares with: the received one (the job resizes first). */
+  received: { width: number; height: number } = image,
 ): Promise<MaskAnalysis> {
   if (maskBytes.length > MAX_IMAGE_BYTES) {
     throw new ApiError(413, 'image_too_large', `The mask is larger than 10 MB (${MAX_IMAGE_BYTES} bytes).`, { param });
@@ -143,7 +145,7 @@ export async function analyzeMask(
       `The mask (${mw}×${mh}) must have the image's proportions (${iw}×${ih}) within 1%.`,
     );
   }
-  const needed = Math.min(MASK_MIN_LONG_SIDE, Math.max(iw, ih));
+  const needed = Math.min(MASK_MIN_LONG_SIDE, Math.max(received.width, received.height));
   if (Math.max(mw, mh) < needed) {
     throw dimensionsMismatch(param, `The mask's long side must be at least ${needed} pixels (it is ${Math.max(mw, mh)}).`);
   }

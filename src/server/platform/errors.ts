@@ -19,6 +19,7 @@ export type ApiErrorCode =
   | 'monthly_limit_reached'
   | 'resource_not_found'
   | 'route_not_found'
+  | 'url_invalid'
   | 'method_not_allowed'
   | 'generation_not_cancelable'
   | 'idempotency_key_reused'

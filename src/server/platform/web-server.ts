@@ -1,7 +1,13 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
-import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
+import { serveV1 } from '@/server/http/v1';
+import { stampClientIp } from '@/server/http/client-ip';
+import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply, type DoorReply } from '@/server/http/front-door';
+import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
+import { ApiError } from '@/server/platform/errors';
+import { newId } from '@/server/platform/ids';
+import { apiErrorFromUnknown } from '@/server/trpc/errors';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -11,10 +17,13 @@ import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
  * /v1 is served by its wrapper directly, not through Next's app-route pipeline: measured, that
  * pipeline cost about half of the CPU of a /v1 read (bench/), and /v1 needs nothing from Next.
  * The App Router route (app/v1/[[...path]]/route.ts) calls the same handler, so `next start`
- * alone serves the same API.
+ * alone serves the same API. /files and /swatches are served directly too (same handlers as
+ * their App Router routes).
+ *
+ * Every request URL is built from the fixed origin (PUBLIC_BASE_URL) and the request path,
+ * never from the Host header (issue 12: a Host with a path changed which route was served).
  */
-function toWebRequest(req: http.IncomingMessage): Request {
-  const url = `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`;
+function toWebRequest(req: http.IncomingMessage, origin: string, path: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -22,35 +31,81 @@ function toWebRequest(req: http.IncomingMessage): Request {
     else headers.set(name, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(url, {
+  return new Request(`${origin}${path}`, {
     method: req.method,
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
   } as RequestInit);
 }
 
-async function serveV1Request(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+/** Answer whatever `serve` resolves to; anything it throws in the envelope with the request-id. */
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, route: string, requestId: string, serve: () => Promise<DoorReply>): Promise<void> {
+  let reply: DoorReply;
   try {
-    const reply = await serveV1(toWebRequest(req));
-    // API bodies are small JSON: one write with a Content-Length.
-    const body = Buffer.from(reply.body);
-    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) }).end(body);
-  } catch {
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }));
+    reply = await serve();
+  } catch (error) {
+    reply = errorDoorReply(apiErrorFromUnknown(error, { requestId, route }), requestId);
+  }
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeDoorReply(res, { ...reply, headers: { ...reply.headers, 'request-id': requestId } }, req.method);
+}
+
+function routeOf(pathname: string): string {
+  return pathname.split('/').slice(0, 3).join('/');
+}
+
+export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): void {
+  // The client IP comes from the socket only; a header of that name from outside is dropped.
+  stampClientIp(req);
+  const requestId = newId('req');
+  const method = req.method ?? '';
+  const target = checkTarget(req);
+  if (target instanceof ApiError) {
+    writeDoorReply(res, errorDoorReply(target, requestId), method);
+    return;
+  }
+  const origin = fixedOrigin();
+  const { path } = target;
+  const queryAt = path.indexOf('?');
+  const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
+  const search = new URLSearchParams(queryAt === -1 ? '' : path.slice(queryAt + 1));
+  const route = `${method} ${routeOf(pathname)}`;
+  if (pathname === '/v1' || pathname.startsWith('/v1/')) {
+    void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
+  } else if (pathname.startsWith('/files/')) {
+    void answer(req, res, route, requestId, () => serveSignedFile(method, pathname.slice('/files/'.length), search));
+  } else if (pathname.startsWith('/swatches/')) {
+    void answer(req, res, route, requestId, () => serveSwatch(method, pathname.slice('/swatches/'.length), search));
+  } else {
+    // Next.js sees our own origin and the checked path, whatever the client sent.
+    req.url = path;
+    req.headers.host = origin.host;
+    res.setHeader('request-id', requestId);
+    handleNext(req, res).catch((error: unknown) => {
+      const apiError = apiErrorFromUnknown(error, { requestId, route });
+      if (res.headersSent) res.destroy();
+      else writeDoorReply(res, errorDoorReply(apiError, requestId), method);
+    });
   }
 }
 
 export async function startWebServer(options: { root: string; port: number; host: string }): Promise<http.Server> {
   const app = next({ dev: false, dir: options.root, hostname: options.host, port: options.port });
   await app.prepare();
-  const handle = app.getRequestHandler();
-  const server = http.createServer((req, res) => {
-    // The client IP comes from the socket only; a header of that name from outside is dropped.
-    req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
-    const path = req.url ?? '/';
-    if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1Request(req, res);
-    else void handle(req, res);
+  const handleNext = app.getRequestHandler();
+  const server = http.createServer((req, res) => handleRequest(req, res, handleNext));
+  server.on('clientError', answerClientError);
+  // `Expect` other than 100-continue: 417 in the envelope (Node's default has no body).
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const error = new ApiError(417, 'parameter_invalid', 'Only Expect: 100-continue is supported.', { param: 'Expect' });
+    writeDoorReply(res, errorDoorReply(error, newId('req')), req.method);
+  });
+  // CONNECT (a proxy's method) would otherwise close the socket without an answer.
+  server.on('connect', (req: http.IncomingMessage, socket: import('node:net').Socket) => {
+    answerClientError(Object.assign(new Error('CONNECT'), { code: 'CONNECT' }), socket);
   });
   // Synchronous creations may wait 4 min 30 s plus downloads: keep the socket that long.
   server.requestTimeout = 6 * 60_000;

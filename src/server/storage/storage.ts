@@ -79,8 +79,15 @@ export class LocalBlobStore implements BlobStore {
   /** Is `url` one of ours (chaining without leaving the process)? Returns the key if valid. */
   parseSignedUrl(url: string, nowSeconds: number): string | null {
     if (!url.startsWith(`${this.baseUrl}/files/`)) return null;
-    const parsed = new URL(url);
-    const key = decodeURIComponent(parsed.pathname.slice('/files/'.length));
+    let parsed: URL;
+    let key: string;
+    try {
+      parsed = new URL(url);
+      key = parsed.pathname.slice('/files/'.length).split('/').map(decodeURIComponent).join('/');
+    } catch {
+      // Malformed: like any URL that is not a valid signed file of ours.
+      return null;
+    }
     const expires = Number(parsed.searchParams.get('expires'));
     const sig = parsed.searchParams.get('signature') ?? '';
     return verifyFileSignature(key, expires, sig, nowSeconds) ? key : null;

@@ -51,8 +51,18 @@ function isZodError(value: unknown): value is Error & { issues: $ZodIssue[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
 }
 
-/** Whatever went wrong, as an ApiError; anything unexpected is logged and becomes a 500. */
-export function apiErrorFromUnknown(error: unknown): ApiError {
+/** Where an error reached a door: logged with it. */
+export interface ErrorContext {
+  requestId?: string;
+  /** e.g. `POST /v1/upscales`. */
+  route?: string;
+}
+
+/**
+ * Whatever went wrong, as an ApiError; anything unexpected is logged once (with the request
+ * id, route and stack the door gives) and becomes a 500 internal_error.
+ */
+export function apiErrorFromUnknown(error: unknown, context: ErrorContext = {}): ApiError {
   if (isApiError(error)) return error;
   if (error instanceof TRPCError) {
     if (isApiError(error.cause)) return error.cause;
@@ -79,9 +89,9 @@ export function apiErrorFromUnknown(error: unknown): ApiError {
   // bug. The transaction rolled back, so nothing was created or charged.
   const prismaCode = (error as { code?: unknown } | null)?.code;
   if (prismaCode === 'P2024' || prismaCode === 'P2028') {
-    log.warn('database saturated', { code: prismaCode });
+    log.warn('database saturated', { code: prismaCode, ...context });
     return new ApiError(503, 'overloaded', 'The service is under heavy load; nothing was charged. Retry after the delay given.', { headers: { 'retry-after': '30' } });
   }
-  log.error('unexpected error', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  log.error('unexpected error', { ...context, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return new ApiError(500, 'internal_error', 'An unexpected error occurred. It has been logged; try again later.');
 }
