@@ -1,13 +1,19 @@
 /**
  * Request rate limits (spec "Limits"): a one-minute window opened by the first request and
- * restarting from zero. The counters live in one process: the web process itself, or, when
- * `npm start` runs several web processes (WEB_PROCESSES), their primary, which every web
- * process asks over the cluster IPC channel (~10 µs a hit, measured) so the limits stay exact.
- * Several machines would need a shared counter (PostgreSQL/Redis) behind the same interface.
+ * restarting from zero. Where the counters live (RATE_LIMIT_STORE):
+ *  - memory: in one process: the web process itself, or, when `npm start` runs several web
+ *    processes (WEB_PROCESSES), their primary, which every web process asks over the cluster
+ *    IPC channel (~10 µs a hit, measured) so the limits stay exact on one machine. If the
+ *    primary does not answer within RATE_LIMIT_IPC_TIMEOUT_MS the web process counts that hit
+ *    locally (documented fallback: requests keep being served, each process then enforces the
+ *    limit on its own share until the primary answers again);
+ *  - postgres: in the database (limits/shared-counter.ts), exact across every instance on it.
  */
 import cluster, { type Worker } from 'node:cluster';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
+import { log } from '@/server/platform/logger';
+import { hitShared } from './shared-counter';
 
 const WINDOW_MS = 60_000;
 
@@ -56,7 +62,7 @@ export class FixedWindowLimiter {
   }
 }
 
-type LimiterName = 'ip' | 'org';
+export type LimiterName = 'ip' | 'org';
 
 const globalLimiters = globalThis as unknown as { roomtoneLimiters?: Record<LimiterName, FixedWindowLimiter> };
 const localLimiters = (globalLimiters.roomtoneLimiters ??= { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() });
@@ -91,8 +97,33 @@ let listening = false;
 function flushHits(): void {
   const hits = queuedHits;
   queuedHits = [];
-  if (!process.send) throw new Error(`${SHARED_LIMITS_ENV} is set but this process has no IPC channel to its primary`);
-  process.send({ roomtone: 'rate-hits', hits } satisfies HitsMessage);
+  try {
+    if (!process.send || !process.connected) throw new Error('no IPC channel to the primary');
+    process.send({ roomtone: 'rate-hits', hits } satisfies HitsMessage);
+  } catch (error) {
+    countLocally(hits, String(error));
+    return;
+  }
+  // One timer per batch (not per hit): whatever is still unanswered then is counted here.
+  setTimeout(() => countLocally(hits, 'the primary did not answer in time'), config().RATE_LIMIT_IPC_TIMEOUT_MS).unref();
+}
+
+let lastFallbackWarning = 0;
+
+/** The fallback when the primary is stalled or gone: count in this process, keep serving. */
+function countLocally(hits: Hit[], reason: string): void {
+  let counted = 0;
+  for (const hit of hits) {
+    const resolve = pendingHits.get(hit.id);
+    if (!resolve) continue;
+    pendingHits.delete(hit.id);
+    resolve(localLimiters[hit.limiter].hit(hit.key, hit.limit));
+    counted++;
+  }
+  if (counted > 0 && clock.nowMs() - lastFallbackWarning > 60_000) {
+    lastFallbackWarning = clock.nowMs();
+    log.warn('rate-limit counters: counting in this web process', { reason, hits: counted });
+  }
 }
 
 function remoteHit(limiter: LimiterName, key: string, limit: number): Promise<RateDecision> {
@@ -114,10 +145,18 @@ function remoteHit(limiter: LimiterName, key: string, limit: number): Promise<Ra
 }
 
 /** Fixed for the life of the process (set when the primary forks it): decided once, not per hit. */
-const countersInPrimary = cluster.isWorker && process.env[SHARED_LIMITS_ENV] === '1';
+const countersInPrimary = cluster.isWorker && config().ROOMTONE_SHARED_RATE_LIMITS;
 
-/** Count one request of `key` against `limit` per minute. */
+/** Decided once per process (on first use): the database's counters, the primary's, or this process's. */
+let store: 'memory' | 'postgres' | undefined;
+
+/**
+ * Count one request of `key` against `limit` per minute. The one entry point for every door
+ * (/v1, MCP, console sign-in): the signature stays stable whatever the store.
+ */
 export function hitRateLimit(limiter: LimiterName, key: string, limit: number): RateDecision | Promise<RateDecision> {
+  store ??= config().rateLimitStore;
+  if (store === 'postgres') return hitShared(limiter, key, limit);
   if (countersInPrimary) return remoteHit(limiter, key, limit);
   return localLimiters[limiter].hit(key, limit);
 }

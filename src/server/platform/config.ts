@@ -66,9 +66,23 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
   TRUST_PROXY: bool,
+  // --- Hardening and scale-out (issue 12) ---
+  /** Where request-rate counters live: auto = postgres with an external DATABASE_URL, else memory. */
+  RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).optional().default('auto'),
+  /** A web process waits this long for the primary's counters, then counts the hit itself. */
+  RATE_LIMIT_IPC_TIMEOUT_MS: int(1000),
+  /** Bearer token for GET /metrics; unset = /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** Set by the launcher: the database is the embedded one (this machine only). */
+  ROOMTONE_EMBEDDED_DATABASE: bool,
+  /** Set by the launcher in the web processes it forks: their rate counters are the primary's. */
+  ROOMTONE_SHARED_RATE_LIMITS: bool,
+  /** Worker threads of the built-in engine (default cores − 1) and where their sources are. */
+  ROOMTONE_ENGINE_WORKERS: int(0),
+  ROOMTONE_ENGINE_DIR: z.string().optional(),
 });
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string };
+export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string; rateLimitStore: 'memory' | 'postgres' };
 
 let cached: Config | null = null;
 
@@ -83,6 +97,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
     publicBaseUrl: (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    // Several instances can only share a database they did not each embed.
+    rateLimitStore: c.RATE_LIMIT_STORE === 'auto' ? (c.DATABASE_URL && !c.ROOMTONE_EMBEDDED_DATABASE ? 'postgres' : 'memory') : c.RATE_LIMIT_STORE,
   };
 }
 

@@ -24,6 +24,7 @@ export async function prepareRuntime(options: { migrate?: boolean; seed?: boolea
   if (!c.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(c.dataDir, { fast: options.fastDatabase ?? false });
     process.env.DATABASE_URL = embedded.url;
+    process.env.ROOMTONE_EMBEDDED_DATABASE = 'true';
     resetConfigCache();
   }
   const databaseUrl = process.env.DATABASE_URL as string;

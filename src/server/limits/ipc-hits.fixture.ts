@@ -1,0 +1,17 @@
+/**
+ * A web process for request-rate.test.ts: forked by the test (its cluster primary), it counts
+ * the hits it is asked for through hitRateLimit and reports the decisions and how long they took.
+ */
+import { hitRateLimit } from './request-rate';
+
+process.on('message', (message: { hits?: number; limit: number; key: string }) => {
+  // The primary's rate-limit answers arrive on the same channel.
+  const hits = message.hits;
+  if (typeof hits !== 'number') return;
+  void (async () => {
+    const started = performance.now();
+    const decisions = await Promise.all(Array.from({ length: hits }, () => hitRateLimit('ip', message.key, message.limit)));
+    process.send?.({ decisions, ms: performance.now() - started });
+  })();
+});
+process.send?.({ ready: true });
