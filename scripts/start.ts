@@ -23,6 +23,9 @@ import { log } from '@/server/platform/logger';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
 import { loopbackWarning } from '@/server/net/safe-http';
 import { SHARED_LIMITS_ENV, serveRateLimits } from '@/server/limits/request-rate';
+import { answerQuestions } from '@/server/platform/primary-ipc';
+import { localMetricsJson, mergedMetricsText } from '@/server/observability/metrics';
+import { workersRunning } from '@/server/jobs/workers-state';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STOP_MESSAGE = { roomtone: 'web-stop' } as const;
@@ -39,6 +42,7 @@ async function drain(server: http.Server): Promise<void> {
 /** A web process forked by the primary: the web server only. */
 async function runWebProcess(): Promise<void> {
   const c = config();
+  answerQuestions(process as never, { metrics: localMetricsJson });
   const server = await startWebServer({ root, port: c.PORT, host: c.HOST });
   let stopping = false;
   const stop = async () => {
@@ -68,6 +72,7 @@ async function forkWebProcesses(count: number): Promise<WebFleet> {
     new Promise((resolve, reject) => {
       const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
       serveRateLimits(worker);
+      answerQuestions(worker, { 'metrics-merged': mergedMetricsText, workers: async () => workersRunning() });
       const failed = (code: number | null) => reject(new Error(`web process ${worker.process.pid} exited with ${code} while starting`));
       worker.once('exit', failed);
       worker.once('listening', () => {

@@ -2,7 +2,7 @@
  * Issue 12 §1 as a rule: a seeded corpus of hostile requests over every route — odd methods,
  * Host headers, request targets, paths, query strings, headers, malformed JSON and multipart,
  * hostile image URLs — through the real server over raw sockets. No request may get a 5xx or
- * go unanswered, and the server must stay healthy. Bounded: FUZZ_COUNT requests (default 400),
+ * go unanswered, and the server must stay healthy. Bounded: FUZZ_COUNT requests (default 300),
  * FUZZ_SEED (default fixed, so a failure replays); the seed is in every failure message.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -11,9 +11,10 @@ import { rawRequest } from './raw-http';
 import { fuzzCase, prng } from './helpers/fuzz-corpus';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
-const COUNT = Number(process.env.FUZZ_COUNT ?? 400);
+const COUNT = Number(process.env.FUZZ_COUNT ?? 300);
 const CONCURRENCY = Number(process.env.FUZZ_CONCURRENCY ?? 6);
-const ANSWER_WITHIN_MS = 20_000;
+// A hang is forever; this bound only has to tell one from a slow answer on a loaded machine.
+const ANSWER_WITHIN_MS = 60_000;
 
 describe(`fuzz: ${COUNT} hostile requests (seed ${SEED})`, () => {
   let keys: string[] = [];

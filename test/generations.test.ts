@@ -67,11 +67,15 @@ describe('GET /v1/generations/{id}', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('refuses a malformed id with 400 parameter_invalid naming id', async () => {
-    const res = await api('/v1/generations/not-an-id', { key: org.testKey, ip });
-    expect(res.status).toBe(400);
-    expectErrorShape(res.body);
-    expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'id' });
+  it.each(['not-an-id', 'mat_oak_herringbone', 'gen_', `gen_${'x'.repeat(300)}`, '%C3%A9'])('an id that is not a generation id (%s) is an unknown generation: 404 resource_not_found', async (id) => {
+    const read = await api(`/v1/generations/${id}`, { key: org.testKey, ip });
+    expect(read.status).toBe(404);
+    expectErrorShape(read.body);
+    expect(read.body.error.code).toBe('resource_not_found');
+    const cancel = await api(`/v1/generations/${id}/cancel`, { key: org.testKey, ip, method: 'POST' });
+    expect(cancel.status).toBe(404);
+    expectErrorShape(cancel.body);
+    expect(cancel.body.error.code).toBe('resource_not_found');
   });
 
   it('needs generations_read (403 permission_denied)', async () => {

@@ -77,7 +77,7 @@ function apiInput(creation: CreationInput): Record<string, unknown> {
     case 'render':
       return { quality: creation.input.quality, scale: null, ...(creation.input.style ? { style: creation.input.style } : {}) };
     case 'decoration':
-      return { quality: creation.input.quality, scale: null, style: creation.input.style, categories: creation.input.categories ?? null };
+      return { quality: creation.input.quality, scale: null, style: creation.input.style ?? null, categories: creation.input.categories ?? null };
     case 'upscale':
       return { quality: null, scale: creation.input.scale };
     case 'edit': {
@@ -118,8 +118,8 @@ function settingsForPrice(creation: CreationInput): { quality?: RenderInput['qua
 
 /** Checks that need the database but no image: style and materials exist, prompt rules. */
 async function validateReferences(creation: CreationInput): Promise<void> {
-  if (creation.type === 'decoration' || (creation.type === 'render' && creation.input.style !== undefined)) {
-    const style = creation.input.style as string;
+  const style = creation.type === 'decoration' || creation.type === 'render' ? creation.input.style : undefined;
+  if (style !== undefined) {
     const found = await db().style.findUnique({ where: { id: style } });
     if (!found) throw invalidParam('style', `Unknown style '${style}'. See GET /v1/styles.`);
   }
@@ -281,6 +281,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   }
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
+  log.info('generation accepted', { generationId });
   await enqueueGeneration(generationId).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
   return answer(ctx, generationId, options, admission.used);
 }

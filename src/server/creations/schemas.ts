@@ -47,6 +47,15 @@ export const metadataSchema = z
   }
 }) as unknown as z.ZodType<Record<string, string>>;
 
+/**
+ * Fields the spec leaves "not shown" have defaults, so a request with only the fields the spec
+ * shows succeeds (issue 12 §4): render and decoration `quality` 2k (the output's long side
+ * 2048 px), decoration `style` optional (without it the room keeps its current style),
+ * upscale `scale` x2. Edits keep `quality` required: the spec says so.
+ */
+export const DEFAULT_QUALITY = '2k' as const;
+export const DEFAULT_SCALE = 'x2' as const;
+
 const common = {
   metadata: metadataSchema.optional(),
   background: strictBoolean.optional(),
@@ -54,7 +63,7 @@ const common = {
 
 export const renderInput = z.strictObject({
   image: imageField,
-  quality: z.enum(QUALITIES),
+  quality: z.enum(QUALITIES).default(DEFAULT_QUALITY),
   /** Optional decoration style id (GET /v1/styles) to steer the render's furnishing and mood. */
   style: z.string().min(1).max(64).optional(),
   ...common,
@@ -62,9 +71,9 @@ export const renderInput = z.strictObject({
 
 export const decorationInput = z.strictObject({
   image: imageField,
-  quality: z.enum(QUALITIES),
-  /** Style id from GET /v1/styles. */
-  style: z.string().min(1).max(64),
+  quality: z.enum(QUALITIES).default(DEFAULT_QUALITY),
+  /** Style id from GET /v1/styles; without it the room keeps its current style. */
+  style: z.string().min(1).max(64).optional(),
   /** Accessory categories to add; default: all that suit the style. */
   categories: z.array(z.enum(ACCESSORY_CATEGORIES)).min(1).max(ACCESSORY_CATEGORIES.length).optional(),
   ...common,
@@ -72,7 +81,7 @@ export const decorationInput = z.strictObject({
 
 export const upscaleInput = z.strictObject({
   image: imageField,
-  scale: z.enum(SCALES),
+  scale: z.enum(SCALES).default(DEFAULT_SCALE),
   ...common,
 });
 

@@ -21,7 +21,7 @@ const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`)
 export async function getGeneration(scope: Scope, id: string): Promise<GenerationView> {
   const rows = await sql<GenerationView>(`${SELECT_GENERATION} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]);
   const row = rows[0];
-  if (!row) throw notFound(`No such generation: '${id}'.`, 'id');
+  if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;
 }
 

@@ -18,7 +18,15 @@ export function pageLimitParam() {
     });
 }
 
-/** An id with its prefix, e.g. gen_…; anything else cannot exist, so it is refused early. */
+/**
+ * The id in a resource path (/v1/generations/{id}): any text. An id that is not one of ours
+ * names no resource, so it is answered 404 resource_not_found like any unknown id (as Stripe).
+ */
+export function resourceIdParam() {
+  return z.string();
+}
+
+/** An id with its prefix, e.g. gen_… (cursors: a malformed `after` is 400 parameter_invalid). */
 export function prefixedIdParam(prefix: string) {
   return z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z_]{1,64}$`), `must be an id starting with ${prefix}_`);
 }

@@ -7,6 +7,8 @@ import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
 import { tierOf } from '@/server/billing/pricing';
 import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
+import { withLogContext } from '@/server/platform/logger';
+import { observeV1Reply } from '@/server/observability/metrics';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
@@ -130,7 +132,8 @@ export async function serveV1(req: Request, requestId = newId('req')): Promise<V
           headers: { 'retry-after': String(orgDecision.resetSeconds) },
         });
       }
-      response = await dispatch(req, url, key, requestId, receivedAt);
+      const authenticated = key;
+      response = await withLogContext({ requestId, organizationId: key.organizationId }, () => dispatch(req, url, authenticated, requestId, receivedAt));
     }
   } catch (error) {
     response = errorReply(apiErrorFromUnknown(error, { requestId, route: `${req.method} ${url.pathname}` }));
@@ -139,6 +142,7 @@ export async function serveV1(req: Request, requestId = newId('req')): Promise<V
   response.headers['request-id'] = requestId;
   if (orgDecision) Object.assign(response.headers, rateHeaders(orgDecision));
 
+  observeV1Reply(req.method, url.pathname, response.status, response.errorCode);
   recordRequest({
     id: requestId,
     organizationId: key?.organizationId ?? null,

@@ -7,6 +7,7 @@ import { refundIfCharged } from '@/server/generations/generations';
 import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
+import { observeGenerationEnd } from '@/server/observability/metrics';
 import type { StoredInputImage } from '@/server/creations/create';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
@@ -95,8 +96,10 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     if (floor > 0) await new Promise((r) => setTimeout(r, floor));
     await step.run('finish', () => finishSucceeded(generation, stored));
     log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });
+    observeGenerationEnd(generation.type, 'succeeded', { method: output.method, seconds: (Date.now() - startedAt) / 1000 });
   } catch (error) {
     log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     await finishFailed(generationId, 'generation_failed', 'The generation failed. You were not charged; start again later.');
+    observeGenerationEnd(generation.type, 'failed');
   }
 }

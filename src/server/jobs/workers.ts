@@ -7,6 +7,7 @@ import { runRetention } from '@/server/generations/retention';
 import { ensureQueues, QUEUES } from './queue';
 import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
+import { setWorkersRunning } from './workers-state';
 import { loggingStep } from './steps';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
@@ -34,9 +35,11 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
     await runRetention(clock.now());
   });
   await boss.schedule(QUEUES.maintenance, '* * * * *');
+  setWorkersRunning(true);
 
   return {
     async stop() {
+      setWorkersRunning(false);
       await boss.stop({ graceful: true, timeout: 10_000 });
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },

@@ -45,7 +45,7 @@ const envSchema = z.object({
   /** Queue depth beyond which live render/edit/decoration is refused with 503 overloaded. */
   QUEUE_MAX_DEPTH: int(200),
   BUILTIN_ENGINE_MIN_DURATION_MS: int(0),
-  /** auto: neural super-resolution when it fits the time budget, else Lanczos3 (see engine/builtin/upscale.ts). */
+  /** auto: the most faithful method within the time budget — Lanczos3 (see engine/builtin/upscale.ts); neural on request. */
   UPSCALE_METHOD: z.enum(['auto', 'lanczos3', 'neural']).optional().default('auto'),
   DEV_ALLOW_LOOPBACK_URLS: bool,
   STORAGE_DRIVER: z.enum(['local', 's3']).optional().default('local'),

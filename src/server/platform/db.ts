@@ -103,6 +103,12 @@ export async function sql<Row>(text: string, values: readonly unknown[]): Promis
   return result.rows;
 }
 
+/** Connections of this process's pool (metrics); null before the first use. */
+export function poolStats(): { total: number; idle: number; waiting: number } | null {
+  const pool = globalForDb.roomtoneDb?.pool;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null;
+}
+
 export async function closeDb(): Promise<void> {
   const current = globalForDb.roomtoneDb;
   if (current) {

@@ -1,4 +1,10 @@
-/** Minimal structured logger: one JSON line per event on stderr (stdout is kept for CLI output). */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * Minimal structured logger: one JSON line per event on stderr (stdout is kept for CLI output).
+ * Lines written while a request is served carry its request-id (and whatever else the door put
+ * in the context) without every caller passing it: see `withLogContext`.
+ */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
@@ -7,9 +13,16 @@ function threshold(): number {
   return order[level] ?? order.info;
 }
 
+const context = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Run `fn` with `fields` (e.g. requestId) added to every log line written inside it. */
+export function withLogContext<T>(fields: Record<string, unknown>, fn: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, fn);
+}
+
 function write(level: Level, msg: string, fields?: Record<string, unknown>): void {
   if (order[level] < threshold()) return;
-  const line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields });
+  const line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...context.getStore(), ...fields });
   process.stderr.write(`${line}\n`);
 }
 

@@ -5,6 +5,8 @@ import { serveV1 } from '@/server/http/v1';
 import { stampClientIp } from '@/server/http/client-ip';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply, type DoorReply } from '@/server/http/front-door';
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
+import { serveMetrics, serveReadiness } from '@/server/http/ops';
+import { observeHttp } from '@/server/observability/metrics';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
@@ -73,12 +75,24 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
   const search = new URLSearchParams(queryAt === -1 ? '' : path.slice(queryAt + 1));
   const route = `${method} ${routeOf(pathname)}`;
+  const started = performance.now();
+  res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
   if (pathname === '/v1' || pathname.startsWith('/v1/')) {
     void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
   } else if (pathname.startsWith('/files/')) {
     void answer(req, res, route, requestId, () => serveSignedFile(method, pathname.slice('/files/'.length), search));
+  } else if (pathname === '/readyz') {
+    void answer(req, res, route, requestId, () => serveReadiness(method));
+  } else if (pathname === '/metrics') {
+    void answer(req, res, route, requestId, () => serveMetrics(method, req.headers.authorization));
   } else if (pathname.startsWith('/swatches/')) {
     void answer(req, res, route, requestId, () => serveSwatch(method, pathname.slice('/swatches/'.length), search));
+  } else if (method === 'POST' && /^multipart\//i.test(req.headers['content-type'] ?? '') && req.headers['next-action'] === undefined) {
+    // Next.js parses any multipart POST to a page as a possible no-JS server action, buffering
+    // and decoding the whole body (fuzzing: seconds of a web process's CPU per request). No
+    // page of ours takes one; server actions sent by the console's JS carry Next-Action.
+    const refusal = new ApiError(415, 'parameter_invalid', 'multipart/form-data is accepted by the /v1 creation routes only.');
+    writeDoorReply(res, errorDoorReply(refusal, requestId), method);
   } else {
     // Next.js sees our own origin and the checked path, whatever the client sent.
     req.url = path;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { router, permittedProcedure } from './init';
 import { creationsRouter } from './creations-router';
-import { pageLimitParam, prefixedIdParam, textQueryParam } from '@/server/http/params';
+import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
 import { cancelGeneration, getGeneration, listGenerations } from '@/server/generations/generations';
 import { toApiGeneration, toApiGenerations } from '@/server/generations/serialize';
@@ -21,7 +21,7 @@ const materialSchema = z
 export const generationsRouter = router({
   get: permittedProcedure('generations_read')
     .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true } })
-    .input(z.strictObject({ id: prefixedIdParam('gen') }))
+    .input(z.strictObject({ id: resourceIdParam() }))
     .output(apiGenerationSchema)
     .query(async ({ ctx, input }) => toApiGeneration(await getGeneration(ctx.caller, input.id))),
 
@@ -52,7 +52,7 @@ export const generationsRouter = router({
         protect: true,
       },
     })
-    .input(z.strictObject({ id: prefixedIdParam('gen') }))
+    .input(z.strictObject({ id: resourceIdParam() }))
     .output(apiGenerationSchema)
     .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.caller, input.id, ctx.caller.permissions))),
 });
