@@ -81,6 +81,8 @@ export default async function setup(project: TestProject) {
       // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
       // both (rate-limit tests send over 100 parallel connections, spread over the two).
       WEB_PROCESSES: '2',
+      // /metrics is on only with a token (test/ops.test.ts).
+      METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -8,6 +8,7 @@ import { ensureQueues, QUEUES } from './queue';
 import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { setWorkersRunning } from './workers-state';
+import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { loggingStep } from './steps';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
@@ -33,6 +34,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   await boss.work(QUEUES.maintenance, async () => {
     await sweepGenerations();
     await runRetention(clock.now());
+    await deleteClosedWindows();
   });
   await boss.schedule(QUEUES.maintenance, '* * * * *');
   setWorkersRunning(true);
