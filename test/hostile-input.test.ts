@@ -161,34 +161,23 @@ describe('the client IP is the socket address unless TRUST_PROXY (x-roomtone-cli
 });
 
 describe('a small image with a mask of its own size (spec: allowed below 512 px)', () => {
-  it('a 64×48 mask-mode edit with a 64×48 mask succeeds', async () => {
+  /** A mask-mode edit of a 64×48 image with a mask of `maskWidth`×`maskHeight` (left half red). */
+  async function smallEdit(maskWidth: number, maskHeight: number) {
     const image = serve(await solidImage(64, 48), 'png');
-    const mask = serve(await maskPng(64, 48, [{ x: 0, y: 0, w: 32, h: 48, color: '#FF0000' }]), 'png');
-    const res = await post('/v1/edits', org.testKey, ip, {
-      image,
-      mask,
-      mode: 'mask',
-      quality: '1k',
-      background: true,
-      layers: [{ mask_color: '#FF0000', action: 'modify', color: '#6B8E7F' }],
-    });
+    const mask = serve(await maskPng(maskWidth, maskHeight, [{ x: 0, y: 0, w: maskWidth / 2, h: maskHeight, color: '#FF0000' }]), 'png');
+    const layers = [{ mask_color: '#FF0000', action: 'modify', color: '#6B8E7F' }];
+    return post('/v1/edits', org.testKey, ip, { image, mask, mode: 'mask', quality: '1k', background: true, layers });
+  }
+
+  it('a 64×48 mask-mode edit with a 64×48 mask succeeds', async () => {
+    const res = await smallEdit(64, 48);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     const gen = await waitForEnd((res.body as { id: string }).id, org.testKey, ip);
     expect(gen.status, JSON.stringify(gen.error)).toBe('succeeded');
   });
 
   it('a 32×24 mask for a 64×48 image is refused at admission', async () => {
-    const image = serve(await solidImage(64, 48), 'png');
-    const mask = serve(await maskPng(32, 24, [{ x: 0, y: 0, w: 16, h: 24, color: '#FF0000' }]), 'png');
-    const res = await post('/v1/edits', org.testKey, ip, {
-      image,
-      mask,
-      mode: 'mask',
-      quality: '1k',
-      background: true,
-      layers: [{ mask_color: '#FF0000', action: 'modify', color: '#6B8E7F' }],
-    });
-    expectError(res, 400, 'mask_dimensions_mismatch', 'mask');
+    expectError(await smallEdit(32, 24), 400, 'mask_dimensions_mismatch', 'mask');
   });
 });
 

@@ -45,7 +45,7 @@ describe('shared rate-limit counters in PostgreSQL', () => {
     }
     const row = await db().rateLimitCounter.findUniqueOrThrow({ where: { subject: `ip:${key}` } });
     expect(row.count).toBe(600);
-  }, 60_000);
+  }, 240_000);
 
   it("the server's per-IP counter is a row in the database (auto: an external DATABASE_URL means postgres)", async () => {
     const ip = testIp();

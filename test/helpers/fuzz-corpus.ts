@@ -4,17 +4,8 @@
  */
 import { serverAddress } from '../raw-http';
 
-/** mulberry32: small, seeded, good enough to pick from lists. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The engine's seeded generator (mulberry32): the corpus only picks from lists. */
+export { rng as prng } from '@/server/engine/builtin/noise';
 
 
 const ROUTES = [

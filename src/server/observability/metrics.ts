@@ -90,9 +90,10 @@ export function observeGenerationEnd(type: string, status: 'succeeded' | 'failed
 /** Queue depth and oldest waiting job per pg-boss queue: one query, only where metrics are merged. */
 async function queueMetrics(): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
   const rows = await sql<{ name: string; waiting: bigint; oldest: number | null }>(
-    `select name, count(*) filter (where state in ('created', 'retry')) as waiting,
-            extract(epoch from now() - min(created_on) filter (where state in ('created', 'retry')))::float8 as oldest
-       from pgboss.job group by name`,
+    // Every queue, with 0 when nothing waits (jobs of a queue are rows of pgboss.job).
+    `select q.name, count(j.id) filter (where j.state in ('created', 'retry')) as waiting,
+            coalesce(extract(epoch from now() - min(j.created_on) filter (where j.state in ('created', 'retry'))), 0)::float8 as oldest
+       from pgboss.queue q left join pgboss.job j on j.name = q.name group by q.name`,
     [],
   );
   const registry = new client.Registry();

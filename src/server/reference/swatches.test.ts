@@ -115,7 +115,7 @@ describe('renderSwatch', () => {
     }
   });
 
-  it('renders 1024×1024 (timing printed, loosely bounded)', () => {
+  it('renders 1024×1024 (timing printed)', () => {
     const heavy = ['mat_carrara_marble', 'mat_oak_herringbone', 'mat_zellige_emerald', 'mat_terrazzo_classic_white', 'mat_paint_sage_green'];
     for (const id of heavy) renderSwatch(EDIT_MATERIALS.find((m) => m.id === id)!.texture, 128, 128, 1); // JIT warm-up
     const lines: string[] = [];
@@ -124,9 +124,8 @@ describe('renderSwatch', () => {
       const img = renderSwatch(EDIT_MATERIALS.find((m) => m.id === id)!.texture, 1024, 1024, 1);
       const ms = performance.now() - t0;
       expect(img.data.length).toBe(1024 * 1024 * 3);
+      // Printed only: timing belongs in benchmarks, not in a unit test's verdict.
       lines.push(`${id}: ${ms.toFixed(0)} ms`);
-      // Generous bound: this runs on shared CI machines; the real budget is checked by hand.
-      expect(ms).toBeLessThan(5000);
     }
     console.log(`1024×1024 swatch render times:\n  ${lines.join('\n  ')}`);
   });
