@@ -1,0 +1,122 @@
+/**
+ * Fair and fast scheduling (issue 12 §3) against a server of its own: heavy generations are
+ * emulated as slow (BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS), so one organization's flood holds
+ * every heavy slot for a long time. Another organization's cheap generations must start at
+ * once (their own queue and slots), and its heavy ones at the next free heavy slot (round-robin
+ * across organizations), not after the flood. Timings are read from the generations' own
+ * created/started timestamps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { form, maskPng } from './images-support';
+import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { closeDb, db } from '@/server/platform/db';
+
+const ip = testIp();
+const HEAVY_MS = 8_000;
+let database: TestDatabase;
+let server: TestProcess;
+let image: Buffer;
+let mask: Buffer;
+
+beforeAll(async () => {
+  database = await freshDatabase('fair');
+  process.env.DATABASE_URL = database.url; // db() and createTestOrg in this file use it
+  server = await startServer(database.url, {
+    WORKER_CONCURRENCY: '2',
+    WORKER_LIGHT_CONCURRENCY: '2',
+    BUILTIN_ENGINE_MIN_DURATION_MS: '0',
+    BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: String(HEAVY_MS),
+  });
+  image = await sharp({ create: { width: 512, height: 384, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).png().toBuffer();
+  mask = await maskPng(512, 384, [{ x: 200, y: 150, w: 64, h: 64, color: '#FF0000' }]);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await closeDb();
+  await database?.drop();
+});
+
+/** A mask-mode edit: `remove` is heavy (PatchMatch), `modify` by colour is light. */
+async function submitEdit(org: TestOrg, action: 'remove' | 'modify'): Promise<string> {
+  const layer = action === 'remove' ? { mask_color: '#FF0000', action } : { mask_color: '#FF0000', action, color: '#6B8E7F' };
+  const body = form([
+    ['image', image],
+    ['mask', mask],
+    ['mode', 'mask'],
+    ['quality', '1k'],
+    ['layers', JSON.stringify([layer])],
+    ['background', 'true'],
+  ]);
+  const res = await api<{ id: string }>('/v1/edits', { base: server.url, key: org.testKey, ip, method: 'POST', rawBody: body });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.id;
+}
+
+async function rows(ids: string[]) {
+  return db().generation.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true, startedAt: true, completedAt: true, status: true } });
+}
+
+async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('fair scheduling: one organization floods heavy work, another submits after it', () => {
+  it('the other organization’s cheap generations start within seconds, its heavy ones at the next free heavy slot; the flood’s remaining jobs cancel before starting', async () => {
+    const a = await createTestOrg({ name: 'Flooding org' });
+    const b = await createTestOrg({ name: 'Second org' });
+    const flood: string[] = [];
+    for (let i = 0; i < 40; i++) flood.push(await submitEdit(a, 'remove'));
+    // The flood holds both heavy slots before B arrives.
+    await waitFor('the flood to occupy the heavy slots', async () => (await rows(flood)).filter((g) => g.startedAt).length >= 2);
+
+    const cheap: string[] = [];
+    for (let i = 0; i < 5; i++) cheap.push(await submitEdit(b, 'modify'));
+    const heavy = [await submitEdit(b, 'remove'), await submitEdit(b, 'remove')];
+
+    const cheapDone = await waitFor('B’s cheap generations to end', async () => {
+      const r = await rows(cheap);
+      return r.every((g) => g.status !== 'in_progress') && r;
+    });
+    for (const g of cheapDone) {
+      expect(g.status).toBe('succeeded');
+      // Queue wait: from acceptance to start, behind 38 waiting heavy jobs of A.
+      expect(g.startedAt!.getTime() - g.createdAt.getTime(), `generation ${g.id} waited`).toBeLessThan(3_000);
+      expect(g.completedAt!.getTime() - g.createdAt.getTime(), `generation ${g.id} took`).toBeLessThan(10_000);
+    }
+    const lastCheapStart = Math.max(...cheapDone.map((g) => g.startedAt!.getTime()));
+    const floodAtThatTime = await rows(flood);
+    expect(floodAtThatTime.filter((g) => !g.startedAt || g.startedAt.getTime() > lastCheapStart).length).toBeGreaterThanOrEqual(34);
+
+    // B's heavy jobs take the next heavy slots that free up: each starts after at most the
+    // two A jobs running when it arrived and one more per slot (not after A's 38 waiting ones).
+    const heavyStarted = await waitFor('B’s heavy generations to start', async () => {
+      const r = await rows(heavy);
+      return r.every((g) => g.startedAt) && r;
+    }, 4 * HEAVY_MS + 30_000);
+    const floodNow = await rows(flood);
+    for (const g of heavyStarted) {
+      const aheadOfIt = floodNow.filter((f) => f.startedAt && f.startedAt.getTime() < g.startedAt!.getTime()).length;
+      expect(aheadOfIt, `A's jobs started before B's heavy ${g.id}`).toBeLessThanOrEqual(4);
+    }
+
+    // Cancel before start still works for jobs waiting in the new queues.
+    const waiting = floodNow.filter((g) => !g.startedAt).map((g) => g.id);
+    expect(waiting.length).toBeGreaterThan(30);
+    for (const id of waiting.slice(0, 5)) {
+      const res = await api<{ status: string }>(`/v1/generations/${id}/cancel`, { base: server.url, key: a.testKey, ip, method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('canceled');
+    }
+    const canceled = await rows(waiting.slice(0, 5));
+    expect(canceled.every((g) => g.status === 'canceled' && g.startedAt === null)).toBe(true);
+  }, 180_000);
+});
