@@ -86,26 +86,28 @@ describe('fair scheduling: one organization floods heavy work, another submits a
       const r = await rows(cheap);
       return r.every((g) => g.status !== 'in_progress') && r;
     });
-    for (const g of cheapDone) {
-      expect(g.status).toBe('succeeded');
-      // Queue wait: from acceptance to start, behind 38 waiting heavy jobs of A.
-      expect(g.startedAt!.getTime() - g.createdAt.getTime(), `generation ${g.id} waited`).toBeLessThan(3_000);
-      expect(g.completedAt!.getTime() - g.createdAt.getTime(), `generation ${g.id} took`).toBeLessThan(10_000);
-    }
+    // Queue wait (acceptance to start) behind 38 waiting heavy jobs of A: a few seconds at most
+    // (the light slots and the light engine thread may start cold), less than one heavy job
+    // lasts; in FIFO order it would be about 19 heavy rounds (150 s).
+    const waits = cheapDone.map((g) => g.startedAt!.getTime() - g.createdAt.getTime());
+    expect(cheapDone.map((g) => g.status)).toEqual(Array(5).fill('succeeded'));
+    expect(Math.max(...waits), `waits ${waits.join(', ')} ms`).toBeLessThan(5_000);
+    const took = cheapDone.map((g) => g.completedAt!.getTime() - g.createdAt.getTime());
+    expect(Math.max(...took), `created to completed ${took.join(', ')} ms`).toBeLessThan(HEAVY_MS);
     const lastCheapStart = Math.max(...cheapDone.map((g) => g.startedAt!.getTime()));
     const floodAtThatTime = await rows(flood);
     expect(floodAtThatTime.filter((g) => !g.startedAt || g.startedAt.getTime() > lastCheapStart).length).toBeGreaterThanOrEqual(34);
 
-    // B's heavy jobs take the next heavy slots that free up: each starts after at most the
-    // two A jobs running when it arrived and one more per slot (not after A's 38 waiting ones).
+    // B's heavy jobs take the next heavy slots that free up: between B's acceptance and its
+    // start, at most one of A's waiting jobs per rank ahead of it starts (not A's 30-odd).
     const heavyStarted = await waitFor('B’s heavy generations to start', async () => {
       const r = await rows(heavy);
       return r.every((g) => g.startedAt) && r;
     }, 4 * HEAVY_MS + 30_000);
     const floodNow = await rows(flood);
     for (const g of heavyStarted) {
-      const aheadOfIt = floodNow.filter((f) => f.startedAt && f.startedAt.getTime() < g.startedAt!.getTime()).length;
-      expect(aheadOfIt, `A's jobs started before B's heavy ${g.id}`).toBeLessThanOrEqual(4);
+      const overtaking = floodNow.filter((f) => f.startedAt && f.startedAt > g.createdAt && f.startedAt < g.startedAt!).length;
+      expect(overtaking, `A's jobs started while B's heavy ${g.id} waited`).toBeLessThanOrEqual(2);
     }
 
     // Cancel before start still works for jobs waiting in the new queues.

@@ -12,7 +12,7 @@ function claimOrder(jobs: { org: string; tier: number; ahead: number; at: number
 
 describe('weighted round-robin across organizations', () => {
   it('a later organization’s jobs interleave with a flood instead of waiting behind it', () => {
-    // A queued 40 (2 of them already running: 38 waiting, 2–39 ahead), then B queues 5.
+    // A queued 40 at once (0–39 waiting ahead of each); the first 2 run, 38 wait. Then B queues 5.
     const a = Array.from({ length: 38 }, (_, i) => ({ org: 'A', tier: 1, ahead: i + 2, at: i }));
     const b = Array.from({ length: 5 }, (_, i) => ({ org: 'B', tier: 1, ahead: i, at: 100 + i }));
     const order = claimOrder([...a, ...b]);

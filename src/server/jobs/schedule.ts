@@ -9,11 +9,11 @@ import type { StoredInputImage } from '@/server/creations/create';
  * - cost classes: light and heavy generations have their own queues and their own worker
  *   slots, so a recolour never waits behind a neural upscale or a PatchMatch fill;
  * - weighted round-robin across organizations: a job's pg-boss priority falls with the number of
- *   its organization's generations already waiting or running (divided by the tier's weight).
- *   Workers claim by priority, then age, so an organization's k-th job ranks with every other
- *   organization's k-th job: a flood from one organization cannot push another's first job
- *   back by more than one job per worker slot. Nothing is reserved, so one organization alone
- *   still gets every slot.
+ *   its organization's generations already waiting to start (divided by the tier's weight).
+ *   Workers claim by priority, then age, so every organization's k-th waiting job ranks with
+ *   every other organization's k-th: a flood from one organization puts at most one of its jobs
+ *   (per weight) before another organization's first. Nothing is capped, so one organization
+ *   alone still gets every slot.
  * JOB_SCHEDULING=fifo turns both off (one queue, oldest first), for comparisons.
  */
 export interface Placement {
@@ -21,7 +21,7 @@ export interface Placement {
   priority: number;
 }
 
-/** Jobs ahead counted per organization; beyond this they all rank last (and among themselves by age). */
+/** Waiting jobs ahead counted per organization; beyond this they all rank last (and among themselves by age). */
 const RANK_LIMIT = 10_000;
 /** Share of the workers by tier, relative to tier 1: a tier-4 organization's first 8 jobs rank first. */
 const TIER_WEIGHTS: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 4, 4: 8 };
@@ -43,7 +43,7 @@ export async function placeGeneration(generationId: string): Promise<Placement |
     select g.type, g.input, g."inputImages", o.tier,
       (select count(*)::int from (
         select 1 from "Generation" p
-        where p."organizationId" = g."organizationId" and p.status = 'in_progress' and p."createdAt" < g."createdAt"
+        where p."organizationId" = g."organizationId" and p.status = 'in_progress' and p."startedAt" is null and p."createdAt" < g."createdAt"
         limit ${RANK_LIMIT}) ahead) as ahead
     from "Generation" g join "Organization" o on o.id = g."organizationId"
     where g.id = ${generationId}`;

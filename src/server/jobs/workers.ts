@@ -23,10 +23,10 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   await ensureQueues(boss);
 
   const c = config();
-  // fifo (comparisons): every generation waits in the heavy queue, on all the slots; one light
-  // slot drains what was queued there before the switch.
+  // fifo (the behaviour before cost classes, for comparisons): every generation waits in one
+  // queue on WORKER_CONCURRENCY slots; one light slot drains what was queued before the switch.
   const fifo = c.JOB_SCHEDULING === 'fifo';
-  const slots = { heavy: c.WORKER_CONCURRENCY + (fifo ? c.WORKER_LIGHT_CONCURRENCY : 0), light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY };
+  const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY };
   for (const costClass of ['heavy', 'light'] as const) {
     if (slots[costClass] === 0) continue; // this process leaves the class to other workers
     await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5 }, async ([job]) => {
