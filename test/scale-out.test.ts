@@ -17,7 +17,7 @@ import { STALE_STARTED_MS, sweepGenerations } from '@/server/jobs/sweeper';
 const ip = testIp();
 let database: TestDatabase;
 let servers: TestProcess[] = [];
-let workers: TestProcess[] = [];
+const workers: TestProcess[] = [];
 let image: Buffer;
 
 beforeAll(async () => {
