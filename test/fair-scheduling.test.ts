@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form, maskPng } from './images-support';
-import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db } from '@/server/platform/db';
 
 const ip = testIp();
@@ -61,15 +61,6 @@ async function rows(ids: string[]) {
   return db().generation.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true, startedAt: true, completedAt: true, status: true } });
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('fair scheduling: one organization floods heavy work, another submits after it', () => {
   it('the other organization’s cheap generations start within seconds, its heavy ones at the next free heavy slot; the flood’s remaining jobs cancel before starting', async () => {
@@ -102,7 +93,7 @@ describe('fair scheduling: one organization floods heavy work, another submits a
     const heavyStarted = await waitFor('B’s heavy generations to start', async () => {
       const r = await rows(heavy);
       return r.every((g) => g.startedAt) && r;
-    }, 4 * HEAVY_MS + 30_000);
+    }, 240_000); // a heavy round is 8 s on a quiet machine, much more when the shared cores are loaded
     const floodNow = await rows(flood);
     for (const g of heavyStarted) {
       const overtaking = floodNow.filter((f) => f.startedAt && f.startedAt > g.createdAt && f.startedAt < g.startedAt!).length;
@@ -119,5 +110,5 @@ describe('fair scheduling: one organization floods heavy work, another submits a
     }
     const canceled = await rows(waiting.slice(0, 5));
     expect(canceled.every((g) => g.status === 'canceled' && g.startedAt === null)).toBe(true);
-  }, 180_000);
+  }, 420_000);
 });

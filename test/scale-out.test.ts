@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form, maskPng } from './images-support';
-import { freshDatabase, startServer, startWorker, type TestDatabase, type TestProcess } from './server-processes';
+import { freshDatabase, startServer, startWorker, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { STALE_STARTED_MS, sweepGenerations } from '@/server/jobs/sweeper';
@@ -29,7 +29,12 @@ beforeAll(async () => {
   // Workers log each job step (debug), so the test can tell which one runs what. Heavy
   // generations take 60 s, so a worker can be killed in the middle of one.
   const worker = { LOG_LEVEL: 'debug', WORKER_CONCURRENCY: '2', BUILTIN_ENGINE_MIN_DURATION_MS: '0', BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: '60000' };
-  [servers[1], workers[0], workers[1]] = await Promise.all([startServer(database.url, web), startWorker(database.url, worker), startWorker(database.url, worker)]);
+  // Behind one load balancer every instance has the same public base URL (here: the first's).
+  [servers[1], workers[0], workers[1]] = await Promise.all([
+    startServer(database.url, { ...web, PUBLIC_BASE_URL: servers[0]!.url }),
+    startWorker(database.url, worker),
+    startWorker(database.url, worker),
+  ]);
   image = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).png().toBuffer();
 }, 240_000);
 
@@ -54,15 +59,6 @@ function startedBy(worker: TestProcess): string[] {
   return [...worker.output().matchAll(/"msg":"job step","job":"generation","id":"(gen_[^"]+)","step":"start"/g)].map((m) => m[1]!);
 }
 
-async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe('two server instances and two workers on one PostgreSQL', () => {
   it('a burst through both instances: the tier’s quota exactly, one charge per generation, each generation run once, readable on both', async () => {
@@ -104,6 +100,16 @@ describe('two server instances and two workers on one PostgreSQL', () => {
       expect(one!.body.status).toBe('succeeded');
       expect(two!.body).toEqual(one!.body);
     }
+    // Output files are signed once and served by either instance (shared blob store).
+    const { output } = (await api<{ output: { url: string }[] }>(`/v1/generations/${accepted[0]}`, { base: servers[0]!.url, key: org.liveKey, ip })).body;
+    const file = new URL(output[0]!.url);
+    const bytes = await Promise.all(servers.map(async (s) => {
+      const res = await fetch(`${s.url}${file.pathname}${file.search}`);
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    }));
+    expect((await sharp(bytes[0]!).metadata()).width).toBe(320);
+    expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
     const [listOne, listTwo] = await Promise.all(servers.map((s) => api<{ data: { id: string }[] }>('/v1/generations?limit=20', { base: s.url, key: org.liveKey, ip })));
     expect(listOne!.body.data.map((g) => g.id).sort()).toEqual([...accepted].sort());
     expect(listTwo!.body).toEqual(listOne!.body);

@@ -90,6 +90,17 @@ async function until(what: string, proc: TestProcess, ready: () => Promise<boole
   }
 }
 
+/** Poll `fn` every 200 ms until it returns something truthy; fail after `timeoutMs`. */
+export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 /** Settings every process of these tests shares (as test/global-setup.ts gives the main server). */
 function commonEnv(databaseUrl: string): Record<string, string> {
   return { DATABASE_URL: databaseUrl, SEED_DEMO: 'false', NODE_ENV: 'production', TRUST_PROXY: 'true', UPSCALE_METHOD: 'lanczos3', LOG_LEVEL: 'info' };

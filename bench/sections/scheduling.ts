@@ -1,6 +1,7 @@
 /**
  * Scheduling under one organization's flood (issue 12 §3): organization A submits N heavy
- * generations (mask-mode remove: PatchMatch, real CPU work), then organization B submits cheap
+ * generations (mask-mode remove: PatchMatch, real CPU work, held to BENCH_SCHED_HEAVY_MS like a slow
+ * model), then organization B submits cheap
  * ones (recolour) in two waves, right after the flood and once half of it has run. Run once with
  * JOB_SCHEDULING=fifo (one queue, oldest first, as before cost classes) and once with the
  * default fair scheduling, each on a fresh production server. Figures come from the
@@ -41,18 +42,28 @@ async function organization(name: string): Promise<string> {
   return (await createApiKey(db(), { organizationId: org.id, mode: 'test', name })).secret;
 }
 
-async function runOnce(ctx: BenchContext, databaseUrl: string, mode: Mode, heavyCount: number, cheapPerWave: number, images: { image: Buffer; mask: Buffer }): Promise<RunFigures> {
+interface Workload {
+  heavyCount: number;
+  cheapPerWave: number;
+  /** Floor on a heavy generation's duration (a slow model), ms. */
+  heavyMs: number;
+  image: Buffer;
+  mask: Buffer;
+}
+
+async function runOnce(ctx: BenchContext, databaseUrl: string, mode: Mode, workload: Workload): Promise<RunFigures> {
+  const { heavyCount, cheapPerWave, heavyMs } = workload;
   const keyA = await organization(`Bench flood (${mode})`);
   const keyB = await organization(`Bench second (${mode})`);
   const port = await freePort();
-  const server = await startRoomtoneServer({ port, databaseUrl, env: { JOB_SCHEDULING: mode, UPSCALE_METHOD: 'lanczos3' } });
+  const server = await startRoomtoneServer({ port, databaseUrl, env: { JOB_SCHEDULING: mode, UPSCALE_METHOD: 'lanczos3', BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: String(heavyMs) } });
   ctx.cleanup.add(`roomtone server (scheduling ${mode})`, () => server.stop());
   const failures: string[] = [];
   const submit = async (key: string, action: 'remove' | 'modify'): Promise<string> => {
     const layer = action === 'remove' ? { mask_color: '#FF0000', action } : { mask_color: '#FF0000', action, color: '#6B8E7F' };
     const body = new FormData();
-    body.set('image', new Blob([new Uint8Array(images.image)]), 'room.png');
-    body.set('mask', new Blob([new Uint8Array(images.mask)]), 'mask.png');
+    body.set('image', new Blob([new Uint8Array(workload.image)]), 'room.png');
+    body.set('mask', new Blob([new Uint8Array(workload.mask)]), 'mask.png');
     body.set('mode', 'mask');
     body.set('quality', '1k');
     body.set('layers', JSON.stringify([layer]));
@@ -100,13 +111,14 @@ async function runOnce(ctx: BenchContext, databaseUrl: string, mode: Mode, heavy
 export async function schedulingSection(ctx: BenchContext): Promise<SectionOutput> {
   const heavyCount = envNumber('BENCH_SCHED_HEAVY', 40);
   const cheapPerWave = envNumber('BENCH_SCHED_CHEAP', 5);
+  const heavyMs = envNumber('BENCH_SCHED_HEAVY_MS', 3000);
   const database = await ctx.database();
   process.env.DATABASE_URL = database.url;
   resetConfigCache();
   const image = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } }).blur(1.2).png().toBuffer();
-  const mask = await redRectangleMask(1024, 768, { x: 420, y: 300, w: 200, h: 150 });
+  const mask = await redRectangleMask(1024, 768, { x: 460, y: 340, w: 100, h: 75 });
   const runs: RunFigures[] = [];
-  for (const mode of ['fifo', 'fair'] as const) runs.push(await runOnce(ctx, database.url, mode, heavyCount, cheapPerWave, { image, mask }));
+  for (const mode of ['fifo', 'fair'] as const) runs.push(await runOnce(ctx, database.url, mode, { heavyCount, cheapPerWave, heavyMs, image, mask }));
   const [fifo, fair] = runs as [RunFigures, RunFigures];
   const rows = runs.map((r) => [
     r.mode === 'fair' ? 'fair (default)' : 'fifo (before)',
@@ -129,7 +141,7 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
     markdown: [
       '### Scheduling under one organization’s flood',
       '',
-      `Organization A submits ${heavyCount} heavy generations (mask-mode remove of a 200×150 area, 1024×768, PatchMatch on the CPU), then organization B submits ${cheapPerWave} cheap ones (recolour) at once and ${cheapPerWave} more when half of A’s have ended. One production server each (2 web processes, workers in the primary: WORKER_CONCURRENCY=2, WORKER_LIGHT_CONCURRENCY=2); FIFO is one queue on the 2 slots, as before cost classes. Waits are started − created; throughput counts every generation from the first acceptance to the last completion.`,
+      `Organization A submits ${heavyCount} heavy generations (mask-mode remove of a 100×75 area of 1024×768: PatchMatch on the CPU, held to at least ${fmt(heavyMs / 1000, 1)} s each by BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS, as a slow model would be), then organization B submits ${cheapPerWave} cheap ones (recolour) at once and ${cheapPerWave} more when half of A’s have ended. One production server each (2 web processes, workers in the primary: WORKER_CONCURRENCY=2, WORKER_LIGHT_CONCURRENCY=2); FIFO is one queue on the 2 slots, as before cost classes. Waits are started − created; throughput counts every generation from the first acceptance to the last completion.`,
       '',
       markdownTable(['Scheduling', 'B wait p50 s', 'B wait p95 s', 'B wait max s', 'A wait median s', 'run s', 'generations/min'], rows),
       '',
