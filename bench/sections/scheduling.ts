@@ -56,7 +56,7 @@ async function runOnce(ctx: BenchContext, databaseUrl: string, mode: Mode, workl
   const keyA = await organization(`Bench flood (${mode})`);
   const keyB = await organization(`Bench second (${mode})`);
   const port = await freePort();
-  const server = await startRoomtoneServer({ port, databaseUrl, env: { JOB_SCHEDULING: mode, UPSCALE_METHOD: 'lanczos3', BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: String(heavyMs) } });
+  const server = await startRoomtoneServer({ port, databaseUrl, env: { JOB_SCHEDULING: mode, UPSCALE_METHOD: 'lanczos3', BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: String(heavyMs) }, timeoutMs: 600_000 });
   ctx.cleanup.add(`roomtone server (scheduling ${mode})`, () => server.stop());
   const failures: string[] = [];
   const submit = async (key: string, action: 'remove' | 'modify'): Promise<string> => {
