@@ -36,7 +36,7 @@ beforeAll(async () => {
     startWorker(database.url, worker),
   ]);
   image = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).png().toBuffer();
-}, 480_000);
+}, 900_000);
 
 afterAll(async () => {
   await Promise.all([...servers, ...workers].map((p) => p?.stop()));

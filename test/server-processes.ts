@@ -79,7 +79,7 @@ function launch(args: string[], env: Record<string, string>, url: string): { chi
   return { child, proc };
 }
 
-async function until(what: string, proc: TestProcess, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+async function until(what: string, proc: TestProcess, ready: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await ready().catch(() => false))) {
     if (!proc.alive() || Date.now() > deadline) {
