@@ -325,12 +325,15 @@ export async function startRoomtoneServer(options: {
   env?: Record<string, string>;
   /** Extra node flags (e.g. --cpu-prof; Node refuses those in NODE_OPTIONS). */
   nodeFlags?: string[];
+  /** How long to wait for it to become healthy (default 120 s). */
+  timeoutMs?: number;
 }): Promise<ChildServer> {
   const baseUrl = `http://127.0.0.1:${options.port}`;
   return startChildServer({
     name: 'roomtone',
     args: startCommandArgs(options.nodeFlags ?? []),
     port: options.port,
+    timeoutMs: options.timeoutMs,
     env: {
       PORT: String(options.port),
       HOST: '127.0.0.1',

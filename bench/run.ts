@@ -19,6 +19,7 @@ import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
 import { engineSection } from './sections/engine';
 import { rateLimitSection } from './sections/ratelimit';
+import { schedulingSection } from './sections/scheduling';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -26,6 +27,7 @@ const SECTIONS: Record<string, Section> = {
   admission: admissionSection,
   engine: engineSection,
   ratelimit: rateLimitSection,
+  scheduling: schedulingSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -26,7 +26,7 @@ export interface ApiResult<T = Record<string, unknown>> {
 
 export async function api<T = Record<string, unknown>>(
   path: string,
-  options: { key?: string | null; method?: string; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string>; ip?: string } = {},
+  options: { key?: string | null; method?: string; body?: unknown; rawBody?: BodyInit; headers?: Record<string, string>; ip?: string; base?: string } = {},
 ): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
@@ -36,7 +36,7 @@ export async function api<T = Record<string, unknown>>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${baseUrl}${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, duplex: 'half' } as RequestInit);
+  const res = await fetch(`${options.base ?? baseUrl}${path}`, { method: options.method ?? (body ? 'POST' : 'GET'), headers, body, duplex: 'half' } as RequestInit);
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -4,8 +4,15 @@ import { MAX_IMAGE_BYTES } from '@/server/images/intake';
 import { ApiError } from '@/server/platform/errors';
 import { MAX_TEXT_FIELDS_BYTES, parseMultipart } from './multipart';
 
-function formRequest(form: FormData): Request {
-  return new Request('http://localhost/v1/edits', { method: 'POST', body: form });
+/**
+ * The form encoded to bytes first: a Request whose body is a FormData keeps feeding its stream
+ * after the parser has refused the request and cancelled it, which Node 24's undici reports as
+ * an unhandled "ReadableStream is already closed" (servers receive bytes, never a FormData).
+ */
+async function formRequest(form: FormData): Promise<Request> {
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  return new Request('http://localhost/v1/edits', { method: 'POST', body, headers: { 'content-type': encoded.headers.get('content-type')! } });
 }
 
 function rawRequest(body: string | Uint8Array | ReadableStream<Uint8Array>, contentType: string): Request {
@@ -45,7 +52,7 @@ describe('parseMultipart: accepted bodies', () => {
     form.set('layers[0].element', blob(10), 'a.png');
     form.set('layers[1].element', blob(11), 'b.png');
     form.set('layers[2].element', blob(12), 'c.png');
-    const { fields, files } = await parseMultipart(formRequest(form));
+    const { fields, files } = await parseMultipart(await formRequest(form));
     expect({ ...fields }).toEqual({
       mode: 'mask',
       quality: '2k',
@@ -61,7 +68,7 @@ describe('parseMultipart: accepted bodies', () => {
     const form = new FormData();
     form.set('image', blob(5), 'x.webp');
     form.set('mask', 'https://cdn.example.com/mask.png');
-    const { fields, files } = await parseMultipart(formRequest(form));
+    const { fields, files } = await parseMultipart(await formRequest(form));
     expect(fields.mask).toBe('https://cdn.example.com/mask.png');
     expect(files.image?.length).toBe(5);
     expect(files.mask).toBeUndefined();
@@ -70,14 +77,14 @@ describe('parseMultipart: accepted bodies', () => {
   it('a file of exactly 10 MB is accepted', async () => {
     const form = new FormData();
     form.set('image', blob(MAX_IMAGE_BYTES), 'big.png');
-    const { files } = await parseMultipart(formRequest(form));
+    const { files } = await parseMultipart(await formRequest(form));
     expect(files.image?.length).toBe(MAX_IMAGE_BYTES);
   });
 
   it('a field named __proto__ is just a key', async () => {
     const form = new FormData();
     form.set('__proto__', 'x');
-    const { fields } = await parseMultipart(formRequest(form));
+    const { fields } = await parseMultipart(await formRequest(form));
     expect(fields.__proto__).toBe('x');
     expect(Object.getPrototypeOf(fields)).toBeNull();
   });
@@ -88,7 +95,7 @@ describe('parseMultipart: refusals', () => {
     for (const name of ['photo', 'layers[3].element', 'layers[0].mask', 'images', 'layers[0].element.x']) {
       const form = new FormData();
       form.set(name, blob(4), 'x.png');
-      await expectRefused(parseMultipart(formRequest(form)), 400, 'parameter_invalid', name);
+      await expectRefused(parseMultipart(await formRequest(form)), 400, 'parameter_invalid', name);
     }
   });
 
@@ -96,38 +103,38 @@ describe('parseMultipart: refusals', () => {
     const form = new FormData();
     form.append('image', blob(4), 'a.png');
     form.append('image', blob(4), 'b.png');
-    await expectRefused(parseMultipart(formRequest(form)), 400, 'parameter_invalid', 'image');
+    await expectRefused(parseMultipart(await formRequest(form)), 400, 'parameter_invalid', 'image');
   });
 
   it('a text field twice, or text and file under one name → 400 parameter_invalid', async () => {
     const twice = new FormData();
     twice.append('mode', 'mask');
     twice.append('mode', 'prompt');
-    await expectRefused(parseMultipart(formRequest(twice)), 400, 'parameter_invalid', 'mode');
+    await expectRefused(parseMultipart(await formRequest(twice)), 400, 'parameter_invalid', 'mode');
     const mixed = new FormData();
     mixed.append('image', 'https://example.com/a.png');
     mixed.append('image', blob(3), 'a.png');
-    await expectRefused(parseMultipart(formRequest(mixed)), 400, 'parameter_invalid', 'image');
+    await expectRefused(parseMultipart(await formRequest(mixed)), 400, 'parameter_invalid', 'image');
   });
 
   it('10 MB + 1 byte file → 413 image_too_large with the field as param', async () => {
     const form = new FormData();
     form.set('mode', 'prompt');
     form.set('layers[1].element', blob(MAX_IMAGE_BYTES + 1), 'big.png');
-    await expectRefused(parseMultipart(formRequest(form)), 413, 'image_too_large', 'layers[1].element');
+    await expectRefused(parseMultipart(await formRequest(form)), 413, 'image_too_large', 'layers[1].element');
   });
 
   it('text fields over 64 KB in total → 413 request_too_large', async () => {
     const one = new FormData();
     one.set('metadata', 'x'.repeat(MAX_TEXT_FIELDS_BYTES + 1));
-    await expectRefused(parseMultipart(formRequest(one)), 413, 'request_too_large');
+    await expectRefused(parseMultipart(await formRequest(one)), 413, 'request_too_large');
     const many = new FormData();
     for (let i = 0; i < 5; i++) many.set(`f${i}`, 'y'.repeat(14 * 1024)); // 70 KB together
-    await expectRefused(parseMultipart(formRequest(many)), 413, 'request_too_large');
+    await expectRefused(parseMultipart(await formRequest(many)), 413, 'request_too_large');
     // Just under the limit is fine (names count too).
     const fits = new FormData();
     fits.set('p', 'z'.repeat(MAX_TEXT_FIELDS_BYTES - 1));
-    await expect(parseMultipart(formRequest(fits))).resolves.toBeDefined();
+    await expect(parseMultipart(await formRequest(fits))).resolves.toBeDefined();
   });
 
   it('more than five files → 413 request_too_large', async () => {
@@ -136,7 +143,7 @@ describe('parseMultipart: refusals', () => {
       form.set(name, blob(2), 'x.png');
     }
     form.append('layers[2].element', blob(2), 'y.png');
-    await expectRefused(parseMultipart(formRequest(form)), 413, 'request_too_large');
+    await expectRefused(parseMultipart(await formRequest(form)), 413, 'request_too_large');
   });
 
   it('malformed multipart → 400 parameter_invalid', async () => {

@@ -12,6 +12,7 @@ import type { StoredInputImage } from '@/server/creations/create';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import type { Step } from './steps';
+import { generationCostClass } from './schedule';
 
 /**
  * The generation job: start (one conditional UPDATE, so cancel and start cannot both win),
@@ -75,6 +76,12 @@ async function loadInputs(generation: Generation): Promise<Map<string, Buffer>> 
   return images;
 }
 
+function minDurationMs(generation: Generation): number {
+  const c = config();
+  const heavy = c.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
+  return heavy > 0 && generationCostClass(generation) === 'heavy' ? heavy : c.BUILTIN_ENGINE_MIN_DURATION_MS;
+}
+
 export async function runGenerationJob(generationId: string, step: Step): Promise<void> {
   const generation = await step.run('start', () => markStarted(generationId));
   if (!generation) return;
@@ -91,8 +98,8 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
       await blobStore().put(key, output.bytes, output.contentType);
       return [{ key, contentType: output.contentType, width: output.width, height: output.height }];
     });
-    // Optional floor on duration, to emulate a model's timing in tests and demos.
-    const floor = config().BUILTIN_ENGINE_MIN_DURATION_MS - (Date.now() - startedAt);
+    // Optional floor on duration, to emulate a model's timing in tests, demos and benchmarks.
+    const floor = minDurationMs(generation) - (Date.now() - startedAt);
     if (floor > 0) await new Promise((r) => setTimeout(r, floor));
     await step.run('finish', () => finishSucceeded(generation, stored));
     log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });

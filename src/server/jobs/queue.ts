@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { PgBoss } from 'pg-boss';
 import { databaseUrl } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
+import type { CostClass } from '@/server/engine/cost-class';
+import { placeGeneration } from './schedule';
 
 /**
  * The jobs port. Job handlers (src/server/jobs/definitions.ts) are plain async functions with
@@ -10,9 +12,20 @@ import { log } from '@/server/platform/logger';
  * /api/inngest (each `step.run` maps to Inngest's `step.run`).
  */
 export const QUEUES = {
-  generation: 'generation.run',
+  generationLight: 'generation.light',
+  generationHeavy: 'generation.heavy',
   maintenance: 'maintenance.run',
 } as const;
+
+/** Generations wait in the queue of their cost class (see schedule.ts). */
+export const GENERATION_QUEUES: Readonly<Record<CostClass, string>> = { light: QUEUES.generationLight, heavy: QUEUES.generationHeavy };
+
+/**
+ * A running generation's worker beats every half of this; a job without a beat for this long is
+ * presumed lost with its worker (kill -9, a lost machine) and retried at the supervisor's next
+ * pass (every minute), long before its 15-minute expiry.
+ */
+const GENERATION_HEARTBEAT_SECONDS = 30;
 
 const SCHEMA = 'pgboss';
 
@@ -37,10 +50,11 @@ export function queueClient(): Promise<PgBoss> {
 }
 
 export async function ensureQueues(boss: PgBoss): Promise<void> {
+  // A generation job that outlives 15 minutes, or stops beating, is presumed lost with its worker
+  // and retried; the handler is idempotent (conditional start, deterministic output keys).
+  const generation = { retryLimit: 2, retryDelay: 5, expireInSeconds: 15 * 60, heartbeatSeconds: GENERATION_HEARTBEAT_SECONDS, deleteAfterSeconds: 7 * 24 * 3600 };
   for (const [name, options] of [
-    // A generation job that outlives 15 minutes is presumed lost with its worker and retried;
-    // the handler is idempotent (conditional start, deterministic output keys).
-    [QUEUES.generation, { retryLimit: 2, retryDelay: 5, expireInSeconds: 15 * 60, deleteAfterSeconds: 7 * 24 * 3600 }],
+    ...Object.values(GENERATION_QUEUES).map((queue) => [queue, generation] as const),
     [QUEUES.maintenance, { retryLimit: 1, expireInSeconds: 10 * 60, deleteAfterSeconds: 24 * 3600 }],
   ] as const) {
     if (!(await boss.getQueue(name))) await boss.createQueue(name, options).catch(() => undefined);
@@ -54,6 +68,18 @@ export function generationJobId(generationId: string): string {
 }
 
 export async function enqueueGeneration(generationId: string): Promise<void> {
+  const placement = await placeGeneration(generationId);
+  if (!placement) return; // no such generation (deleted): nothing to run
   const boss = await queueClient();
-  await boss.send(QUEUES.generation, { generationId }, { id: generationJobId(generationId) });
+  await boss.send(GENERATION_QUEUES[placement.costClass], { generationId }, { id: generationJobId(generationId), priority: placement.priority });
+}
+
+/** Whether a job exists for this generation in any generation queue (queued, running or kept). */
+export async function hasGenerationJob(generationId: string): Promise<boolean> {
+  const boss = await queueClient();
+  const id = generationJobId(generationId);
+  for (const queue of Object.values(GENERATION_QUEUES)) {
+    if ((await boss.findJobs(queue, { id, limit: 1 })).length > 0) return true;
+  }
+  return false;
 }

@@ -4,7 +4,7 @@ import { config } from '@/server/platform/config';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { runRetention } from '@/server/generations/retention';
-import { ensureQueues, QUEUES } from './queue';
+import { ensureQueues, GENERATION_QUEUES, QUEUES } from './queue';
 import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { setWorkersRunning } from './workers-state';
@@ -13,8 +13,9 @@ import { loggingStep } from './steps';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
 /**
- * pg-boss workers on the application's PostgreSQL: generations (WORKER_CONCURRENCY at once
- * per process) and maintenance every minute (sweeper + retention). The web process runs them
+ * pg-boss workers on the application's PostgreSQL: generations (per process, WORKER_CONCURRENCY
+ * heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each class from its own queue; see
+ * schedule.ts) and maintenance every minute (sweeper + retention). The web process runs them
  * in-process by default; `roomtone worker` runs them alone on other machines.
  */
 export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
@@ -23,14 +24,18 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   await boss.start();
   await ensureQueues(boss);
 
-  await boss.work<{ generationId: string }>(
-    QUEUES.generation,
-    { localConcurrency: config().WORKER_CONCURRENCY, pollingIntervalSeconds: 0.5 },
-    async ([job]) => {
+  const c = config();
+  // fifo (the behaviour before cost classes, for comparisons): every generation waits in one
+  // queue on WORKER_CONCURRENCY slots; one light slot drains what was queued before the switch.
+  const fifo = c.JOB_SCHEDULING === 'fifo';
+  const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY };
+  for (const costClass of ['heavy', 'light'] as const) {
+    if (slots[costClass] === 0) continue; // this process leaves the class to other workers
+    await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;
       await runGenerationJob(job.data.generationId, loggingStep('generation', job.data.generationId));
-    },
-  );
+    });
+  }
   await boss.work(QUEUES.maintenance, async () => {
     await sweepGenerations();
     await runRetention(clock.now());

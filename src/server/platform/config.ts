@@ -45,6 +45,13 @@ const envSchema = z.object({
   /** Queue depth beyond which live render/edit/decoration is refused with 503 overloaded. */
   QUEUE_MAX_DEPTH: int(200),
   BUILTIN_ENGINE_MIN_DURATION_MS: int(0),
+  // Scheduling (README, "Scheduling and scale-out").
+  /** Light generations (recolour, material, add, previews, Lanczos3 upscales) at once per worker process; WORKER_CONCURRENCY counts the heavy ones. */
+  WORKER_LIGHT_CONCURRENCY: int(2),
+  /** fair: light/heavy queues and weighted round-robin across organizations; fifo: one queue, oldest first (for comparisons). */
+  JOB_SCHEDULING: z.enum(['fair', 'fifo']).optional().default('fair'),
+  /** Heavy generations take at least this long (emulates a slow model in tests and benchmarks); 0: BUILTIN_ENGINE_MIN_DURATION_MS. */
+  BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: int(0),
   /** auto: the most faithful method within the time budget — Lanczos3 (see engine/builtin/upscale.ts); neural on request. */
   UPSCALE_METHOD: z.enum(['auto', 'lanczos3', 'neural']).optional().default('auto'),
   DEV_ALLOW_LOOPBACK_URLS: bool,

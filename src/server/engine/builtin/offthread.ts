@@ -1,19 +1,22 @@
 /**
  * Run engine operations in worker threads so the server's event loop stays responsive.
  * Same results as calling the pure functions directly (the workers import them).
- * Pool size: cores - 1 (at least 1); on this 2-core machine one worker, so jobs queue.
+ * Two pools, so a cheap operation never queues behind a PatchMatch fill that takes seconds:
+ * heavy operations (HEAVY_OPS) on cores - 1 threads (at least 1), everything else on one
+ * thread of its own. On a 2-core machine that is one thread each; the OS shares the cores.
  */
 import os from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker } from './spawn';
-import type { OpMessage, OpRequest } from './ops-protocol';
+import { HEAVY_OPS, type OpMessage, type OpRequest } from './ops-protocol';
 import type { RawImage } from './types';
 
 export type { OpRequest } from './ops-protocol';
 
-type Slot = { worker: Worker; pending: Map<number, { resolve: (r: RawImage) => void; reject: (e: Error) => void }> };
+type Slot = { worker: Worker; heavy: boolean; pending: Map<number, { resolve: (r: RawImage) => void; reject: (e: Error) => void }> };
 
 const IDLE_MS = 5 * 60_000;
+const LIGHT_POOL_SIZE = 1;
 let slots: Slot[] = [];
 let nextId = 1;
 let idleTimer: NodeJS.Timeout | null = null;
@@ -25,10 +28,10 @@ function poolSize(): number {
   return Math.max(1, cores - 1);
 }
 
-function newSlot(): Slot {
+function newSlot(heavy: boolean): Slot {
   const worker = spawnTsWorker('ops-worker');
   worker.unref();
-  const slot: Slot = { worker, pending: new Map() };
+  const slot: Slot = { worker, heavy, pending: new Map() };
   worker.on('message', (m: OpMessage) => {
     const p = slot.pending.get(m.id);
     if (!p) return;
@@ -54,11 +57,17 @@ function armIdle(): void {
   idleTimer.unref();
 }
 
-/** Run one operation in the pool (least busy worker). */
+/** Run one operation in its pool (the least busy worker of it). */
 export function runOffThread(req: OpRequest): Promise<RawImage> {
   if (idleTimer) clearTimeout(idleTimer);
-  while (slots.length < poolSize()) slots.push(newSlot());
-  const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  const heavy = HEAVY_OPS.has(req.op);
+  let pool = slots.filter((s) => s.heavy === heavy);
+  while (pool.length < (heavy ? poolSize() : LIGHT_POOL_SIZE)) {
+    const added = newSlot(heavy);
+    slots.push(added);
+    pool = [...pool, added];
+  }
+  const slot = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
   const id = nextId++;
   return new Promise<RawImage>((resolve, reject) => {
     slot.pending.set(id, { resolve, reject });

@@ -15,6 +15,12 @@ export type OpRequest =
   | { op: 'upscaleLanczos3'; img: RawImage; scale: 2 | 4 }
   | { op: 'resample'; img: RawImage; width: number; height: number };
 
+/**
+ * Operations that take seconds of CPU (PatchMatch fills): they run on their own worker threads,
+ * so a recolour or a preview never waits behind one (see offthread.ts and engine/cost-class.ts).
+ */
+export const HEAVY_OPS: ReadonlySet<string> = new Set<OpRequest['op']>(['remove', 'replace']);
+
 export type OpMessage =
   | { id: number; ok: true; img: RawImage; ms: number }
   | { id: number; ok: false; message: string };

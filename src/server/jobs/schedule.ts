@@ -1,0 +1,54 @@
+import { db } from '@/server/platform/db';
+import { config } from '@/server/platform/config';
+import { costClassOf, type CostClass } from '@/server/engine/cost-class';
+import type { GenerationType } from '@/generated/prisma/enums';
+import type { StoredInputImage } from '@/server/creations/create';
+
+/**
+ * Where and in which order a generation waits. Two rules (README, "Scheduling"):
+ * - cost classes: light and heavy generations have their own queues and their own worker
+ *   slots, so a recolour never waits behind a neural upscale or a PatchMatch fill;
+ * - weighted round-robin across organizations: a job's pg-boss priority falls with the number of
+ *   its organization's generations already waiting to start (divided by the tier's weight).
+ *   Workers claim by priority, then age, so every organization's k-th waiting job ranks with
+ *   every other organization's k-th: a flood from one organization puts at most one of its jobs
+ *   (per weight) before another organization's first. Nothing is capped, so one organization
+ *   alone still gets every slot.
+ * JOB_SCHEDULING=fifo turns both off (one queue, oldest first), for comparisons.
+ */
+export interface Placement {
+  costClass: CostClass;
+  priority: number;
+}
+
+/** Waiting jobs ahead counted per organization; beyond this they all rank last (and among themselves by age). */
+const RANK_LIMIT = 10_000;
+/** Share of the workers by tier, relative to tier 1: a tier-4 organization's first 8 jobs rank first. */
+const TIER_WEIGHTS: Readonly<Record<number, number>> = { 1: 1, 2: 2, 3: 4, 4: 8 };
+
+export function fairPriority(ahead: number, tier: number): number {
+  return Math.max(0, RANK_LIMIT - Math.floor(ahead / (TIER_WEIGHTS[tier] ?? 1)));
+}
+
+/** The cost class of a stored generation (its settings and its main image's size). */
+export function generationCostClass(generation: { type: GenerationType; input: unknown; inputImages: unknown }): CostClass {
+  const images = Array.isArray(generation.inputImages) ? (generation.inputImages as StoredInputImage[]) : [];
+  const image = images.find((i) => i.param === 'image');
+  const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
+  return costClassOf(generation.type, (generation.input ?? {}) as Record<string, unknown>, size);
+}
+
+export async function placeGeneration(generationId: string): Promise<Placement | null> {
+  const rows = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown; tier: number; ahead: number }[]>`
+    select g.type, g.input, g."inputImages", o.tier,
+      (select count(*)::int from (
+        select 1 from "Generation" p
+        where p."organizationId" = g."organizationId" and p.status = 'in_progress' and p."startedAt" is null and p."createdAt" < g."createdAt"
+        limit ${RANK_LIMIT}) ahead) as ahead
+    from "Generation" g join "Organization" o on o.id = g."organizationId"
+    where g.id = ${generationId}`;
+  const row = rows[0];
+  if (!row) return null;
+  if (config().JOB_SCHEDULING === 'fifo') return { costClass: 'heavy', priority: 0 };
+  return { costClass: generationCostClass(row), priority: fairPriority(row.ahead, row.tier) };
+}

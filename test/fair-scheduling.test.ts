@@ -1,0 +1,114 @@
+/**
+ * Fair and fast scheduling (issue 12 §3) against a server of its own: heavy generations are
+ * emulated as slow (BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS), so one organization's flood holds
+ * every heavy slot for a long time. Another organization's cheap generations must start at
+ * once (their own queue and slots), and its heavy ones at the next free heavy slot (round-robin
+ * across organizations), not after the flood. Timings are read from the generations' own
+ * created/started timestamps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { form, maskPng } from './images-support';
+import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
+import { closeDb, db } from '@/server/platform/db';
+
+const ip = testIp();
+const HEAVY_MS = 8_000;
+let database: TestDatabase;
+let server: TestProcess;
+let image: Buffer;
+let mask: Buffer;
+
+beforeAll(async () => {
+  database = await freshDatabase('fair');
+  process.env.DATABASE_URL = database.url; // db() and createTestOrg in this file use it
+  server = await startServer(database.url, {
+    WORKER_CONCURRENCY: '2',
+    // One light slot per cheap job of B: the start times then measure queueing behind heavy
+    // work, not how long cheap jobs take each other on a loaded shared machine.
+    WORKER_LIGHT_CONCURRENCY: '5',
+    BUILTIN_ENGINE_MIN_DURATION_MS: '0',
+    BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: String(HEAVY_MS),
+  });
+  image = await sharp({ create: { width: 512, height: 384, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).png().toBuffer();
+  mask = await maskPng(512, 384, [{ x: 200, y: 150, w: 64, h: 64, color: '#FF0000' }]);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await closeDb();
+  await database?.drop();
+});
+
+/** A mask-mode edit: `remove` is heavy (PatchMatch), `modify` by colour is light. */
+async function submitEdit(org: TestOrg, action: 'remove' | 'modify'): Promise<string> {
+  const layer = action === 'remove' ? { mask_color: '#FF0000', action } : { mask_color: '#FF0000', action, color: '#6B8E7F' };
+  const body = form([
+    ['image', image],
+    ['mask', mask],
+    ['mode', 'mask'],
+    ['quality', '1k'],
+    ['layers', JSON.stringify([layer])],
+    ['background', 'true'],
+  ]);
+  const res = await api<{ id: string }>('/v1/edits', { base: server.url, key: org.testKey, ip, method: 'POST', rawBody: body });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.id;
+}
+
+async function rows(ids: string[]) {
+  return db().generation.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true, startedAt: true, completedAt: true, status: true } });
+}
+
+
+describe('fair scheduling: one organization floods heavy work, another submits after it', () => {
+  it('the other organization’s cheap generations start within seconds, its heavy ones at the next free heavy slot; the flood’s remaining jobs cancel before starting', async () => {
+    const a = await createTestOrg({ name: 'Flooding org' });
+    const b = await createTestOrg({ name: 'Second org' });
+    const flood: string[] = [];
+    for (let i = 0; i < 40; i++) flood.push(await submitEdit(a, 'remove'));
+    // The flood holds both heavy slots before B arrives.
+    await waitFor('the flood to occupy the heavy slots', async () => (await rows(flood)).filter((g) => g.startedAt).length >= 2);
+
+    const cheap: string[] = [];
+    for (let i = 0; i < 5; i++) cheap.push(await submitEdit(b, 'modify'));
+    const heavy = [await submitEdit(b, 'remove'), await submitEdit(b, 'remove')];
+
+    const cheapDone = await waitFor('B’s cheap generations to end', async () => {
+      const r = await rows(cheap);
+      return r.every((g) => g.status !== 'in_progress') && r;
+    });
+    // Queue wait (acceptance to start) behind 38 waiting heavy jobs of A: a few seconds at most,
+    // less than one heavy job lasts; in FIFO order it would be about 19 heavy rounds (150 s+).
+    const waits = cheapDone.map((g) => g.startedAt!.getTime() - g.createdAt.getTime());
+    expect(cheapDone.map((g) => g.status)).toEqual(Array(5).fill('succeeded'));
+    expect(Math.max(...waits), `waits ${waits.join(', ')} ms`).toBeLessThan(5_000);
+    const lastCheapStart = Math.max(...cheapDone.map((g) => g.startedAt!.getTime()));
+    const floodAtThatTime = await rows(flood);
+    expect(floodAtThatTime.filter((g) => !g.startedAt || g.startedAt.getTime() > lastCheapStart).length).toBeGreaterThanOrEqual(34);
+
+    // B's heavy jobs take the next heavy slots that free up: between B's acceptance and its
+    // start, at most one of A's waiting jobs per rank ahead of it starts (not A's 30-odd).
+    const heavyStarted = await waitFor('B’s heavy generations to start', async () => {
+      const r = await rows(heavy);
+      return r.every((g) => g.startedAt) && r;
+    }, 240_000); // a heavy round is 8 s on a quiet machine, much more when the shared cores are loaded
+    const floodNow = await rows(flood);
+    for (const g of heavyStarted) {
+      const overtaking = floodNow.filter((f) => f.startedAt && f.startedAt > g.createdAt && f.startedAt < g.startedAt!).length;
+      expect(overtaking, `A's jobs started while B's heavy ${g.id} waited`).toBeLessThanOrEqual(2);
+    }
+
+    // Cancel before start still works for jobs waiting in the new queues.
+    const waiting = floodNow.filter((g) => !g.startedAt).map((g) => g.id);
+    expect(waiting.length).toBeGreaterThan(30);
+    for (const id of waiting.slice(0, 5)) {
+      const res = await api<{ status: string }>(`/v1/generations/${id}/cancel`, { base: server.url, key: a.testKey, ip, method: 'POST' });
+      expect(res.status).toBe(200);
+      expect(res.body.status).toBe('canceled');
+    }
+    const canceled = await rows(waiting.slice(0, 5));
+    expect(canceled.every((g) => g.status === 'canceled' && g.startedAt === null)).toBe(true);
+  }, 420_000);
+});

@@ -1,0 +1,175 @@
+/**
+ * More than one machine's worth of processes (issue 12 §7): two independent server instances
+ * (own ports, WORKERS_IN_PROCESS=false) and two `roomtone worker` processes on one PostgreSQL.
+ * A burst through both instances gives exact quotas and charges and runs each generation once;
+ * a worker killed with SIGKILL mid-generation leaves a generation that the sweeper fails and
+ * refunds once its bound has passed (the clock is moved, not waited for); reads work on both.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { form, maskPng } from './images-support';
+import { freshDatabase, startServer, startWorker, waitFor, type TestDatabase, type TestProcess } from './server-processes';
+import { closeDb, db } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { STALE_STARTED_MS, sweepGenerations } from '@/server/jobs/sweeper';
+
+const ip = testIp();
+let database: TestDatabase;
+let servers: TestProcess[] = [];
+const workers: TestProcess[] = [];
+let image: Buffer;
+
+beforeAll(async () => {
+  database = await freshDatabase('scaleout');
+  process.env.DATABASE_URL = database.url; // db(), createTestOrg and the sweeper in this file use it
+  const web = { WORKERS_IN_PROCESS: 'false' };
+  // The first start migrates and seeds; the others find it done.
+  servers = [await startServer(database.url, web)];
+  // Workers log each job step (debug), so the test can tell which one runs what. Heavy
+  // generations take 60 s, so a worker can be killed in the middle of one.
+  const worker = { LOG_LEVEL: 'debug', WORKER_CONCURRENCY: '2', BUILTIN_ENGINE_MIN_DURATION_MS: '0', BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: '60000' };
+  // Behind one load balancer every instance has the same public base URL (here: the first's).
+  [servers[1], workers[0], workers[1]] = await Promise.all([
+    startServer(database.url, { ...web, PUBLIC_BASE_URL: servers[0]!.url }),
+    startWorker(database.url, worker),
+    startWorker(database.url, worker),
+  ]);
+  image = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).png().toBuffer();
+}, 900_000);
+
+afterAll(async () => {
+  await Promise.all([...servers, ...workers].map((p) => p?.stop()));
+  await closeDb();
+  await database?.drop();
+});
+
+function upscale(org: TestOrg, server: TestProcess) {
+  return api<{ id: string; status: string; error?: { code: string } }>('/v1/upscales', {
+    base: server.url,
+    key: org.liveKey,
+    ip,
+    method: 'POST',
+    rawBody: form([['image', image], ['scale', 'x2'], ['background', 'true']]),
+  });
+}
+
+/** Generation ids whose `start` step this worker ran (its debug log). */
+function startedBy(worker: TestProcess): string[] {
+  return [...worker.output().matchAll(/"msg":"job step","job":"generation","id":"(gen_[^"]+)","step":"start"/g)].map((m) => m[1]!);
+}
+
+
+describe('two server instances and two workers on one PostgreSQL', () => {
+  it('a burst through both instances: the tier’s quota exactly, one charge per generation, each generation run once, readable on both', async () => {
+    const credit = 10_000;
+    const org = await createTestOrg({ tier: 1, credit, name: 'Burst org' }); // tier 1: 10 generations a minute
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => upscale(org, servers[i % 2]!)));
+    const accepted = results.filter((r) => r.status === 202).map((r) => r.body.id);
+    const refused = results.filter((r) => r.status !== 202);
+    expect(accepted).toHaveLength(10);
+    expect(refused).toHaveLength(6);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect(r.body.error?.code).toBe('generation_rate_limit_exceeded');
+    }
+
+    const ended = await waitFor('the burst to end', async () => {
+      const rows = await db().generation.findMany({ where: { organizationId: org.id }, select: { id: true, status: true, attempts: true } });
+      return rows.every((g) => g.status !== 'in_progress') && rows;
+    });
+    expect(ended).toHaveLength(10);
+    // No duplicate work: every generation started exactly once, by exactly one worker.
+    for (const g of ended) expect(g, g.id).toMatchObject({ status: 'succeeded', attempts: 1 });
+    const [first, second] = workers.map(startedBy);
+    expect(first!.filter((id) => second!.includes(id))).toEqual([]);
+    expect([...first!, ...second!].filter((id) => accepted.includes(id)).sort()).toEqual([...accepted].sort());
+
+    // Exact charges: ten charges of 10 cents, no refund, the balance moved by exactly that.
+    const ledger = await db().balanceTransaction.findMany({ where: { organizationId: org.id, type: { in: ['charge', 'refund'] } } });
+    expect(ledger.filter((t) => t.type === 'refund')).toEqual([]);
+    expect(ledger.map((t) => t.generationId).sort()).toEqual([...accepted].sort());
+    expect(ledger.every((t) => t.amount === -10)).toBe(true);
+    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).balanceCents).toBe(credit - 100);
+
+    // Reads are served by both instances, identically.
+    for (const id of accepted) {
+      const [one, two] = await Promise.all(servers.map((s) => api<{ status: string; output: unknown }>(`/v1/generations/${id}`, { base: s.url, key: org.liveKey, ip })));
+      expect(one!.status).toBe(200);
+      expect(two!.status).toBe(200);
+      expect(one!.body.status).toBe('succeeded');
+      expect(two!.body).toEqual(one!.body);
+    }
+    // Output files are signed once and served by either instance (shared blob store).
+    const { output } = (await api<{ output: { url: string }[] }>(`/v1/generations/${accepted[0]}`, { base: servers[0]!.url, key: org.liveKey, ip })).body;
+    const file = new URL(output[0]!.url);
+    const bytes = await Promise.all(servers.map(async (s) => {
+      const res = await fetch(`${s.url}${file.pathname}${file.search}`);
+      expect(res.status).toBe(200);
+      return Buffer.from(await res.arrayBuffer());
+    }));
+    expect((await sharp(bytes[0]!).metadata()).width).toBe(320);
+    expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
+    const [listOne, listTwo] = await Promise.all(servers.map((s) => api<{ data: { id: string }[] }>('/v1/generations?limit=20', { base: s.url, key: org.liveKey, ip })));
+    expect(listOne!.body.data.map((g) => g.id).sort()).toEqual([...accepted].sort());
+    expect(listTwo!.body).toEqual(listOne!.body);
+  });
+
+  it('kill -9 of the worker running a generation: the sweeper fails and refunds it once its bound has passed', async () => {
+    const credit = 1_000;
+    const org = await createTestOrg({ tier: 1, credit, name: 'Killed worker org' });
+    const mask = await maskPng(160, 120, [{ x: 40, y: 30, w: 40, h: 30, color: '#FF0000' }]);
+    const res = await api<{ id: string; cost: { amount: number } }>('/v1/edits', {
+      base: servers[1]!.url,
+      key: org.liveKey,
+      ip,
+      method: 'POST',
+      rawBody: form([['image', image], ['mask', mask], ['mode', 'mask'], ['quality', '1k'], ['layers', JSON.stringify([{ mask_color: '#FF0000', action: 'remove' }])], ['background', 'true']]),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const id = res.body.id;
+    const cost = res.body.cost.amount;
+    expect(cost).toBeGreaterThan(0);
+    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).balanceCents).toBe(credit - cost);
+
+    const running = await waitFor('a worker to start the generation', async () => workers.find((w) => startedBy(w).includes(id)));
+    const survivor = workers.find((w) => w !== running)!;
+    await running.kill();
+    expect((await db().generation.findUniqueOrThrow({ where: { id } })).status).toBe('in_progress');
+
+    // Before the bound the sweeper leaves it alone (its worker might still be alive)...
+    expect(await sweepGenerations()).toMatchObject({ failed: 0 });
+    expect((await db().generation.findUniqueOrThrow({ where: { id } })).status).toBe('in_progress');
+    // ...after it, the generation is failed with a full refund.
+    clock.set(new Date(Date.now() + STALE_STARTED_MS + 60_000));
+    try {
+      expect(await sweepGenerations()).toMatchObject({ failed: 1 });
+    } finally {
+      clock.reset();
+    }
+    const row = await db().generation.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'generation_failed', amountRefunded: cost });
+    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).balanceCents).toBe(credit);
+    const ledger = await db().balanceTransaction.findMany({ where: { generationId: id }, select: { type: true, amount: true } });
+    expect(ledger.sort((x, y) => x.type.localeCompare(y.type))).toEqual([{ type: 'charge', amount: -cost }, { type: 'refund', amount: cost }]);
+    // Both instances read the final state; the surviving worker and both instances keep working.
+    for (const s of servers) {
+      const read = await api<{ status: string; error: { code: string } }>(`/v1/generations/${id}`, { base: s.url, key: org.liveKey, ip });
+      expect(read.body).toMatchObject({ status: 'failed', error: { code: 'generation_failed' } });
+    }
+    expect(survivor.alive()).toBe(true);
+    const after = await upscale(org, servers[0]!);
+    expect(after.status).toBe(202);
+    await waitFor('the surviving worker to run a new generation', async () => (await db().generation.findUniqueOrThrow({ where: { id: after.body.id } })).status === 'succeeded');
+  });
+
+  // The per-organization request limit (tier 1: 120 a minute) counted across instances needs the
+  // PostgreSQL-backed counter behind hitRateLimit (issue 12 §2, another change); until it lands
+  // each instance counts its own share, so this would see about 2 × 120 pass.
+  it.skip('request limits hold across instances: 130 reads over both → exactly 10 refused (needs the shared counter of issue 12 §2)', async () => {
+    const org = await createTestOrg({ tier: 1, name: 'Rate org' });
+    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => api('/v1/styles', { base: servers[i % 2]!.url, key: org.testKey, ip })));
+    expect(results.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(results.filter((r) => r.status === 200)).toHaveLength(120);
+  });
+});
