@@ -8,6 +8,7 @@ import { ensureQueues, QUEUES } from './queue';
 import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { loggingStep } from './steps';
+import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
 /**
@@ -34,6 +35,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
     await runRetention(clock.now());
   });
   await boss.schedule(QUEUES.maintenance, '* * * * *');
+  await startBillingWorkers(boss);
 
   return {
     async stop() {

@@ -37,3 +37,43 @@ export async function recordGenerationEvent(
   });
   return eventId;
 }
+
+export type BalanceEventType = 'balance.low' | 'balance.recharge_failed' | 'balance.expiring';
+
+/** The spec's balance object (`data.object` of balance events). Amounts in euro cents excluding tax. */
+export interface BalanceObject {
+  object: 'balance';
+  amount: number;
+  currency: 'eur';
+  unit: 'cents';
+  low_balance_threshold?: number;
+  failed_recharge?: { amount: number; auto_recharge_enabled: boolean };
+  expiring?: { amount: number; expires_at: number };
+}
+
+/**
+ * Record a balance event (always live mode) in the same transaction as the ledger change that
+ * causes it, with its balance object as `payload`; like generation events, it is produced only
+ * when an active live endpoint follows the type.
+ */
+export async function recordBalanceEvent(tx: DbTx, organizationId: string, type: BalanceEventType, payload: BalanceObject): Promise<string | null> {
+  const endpoints = await tx.webhookEndpoint.findMany({
+    where: { organizationId, mode: 'live', status: 'active', eventTypes: { has: type } },
+    select: { id: true },
+  });
+  if (endpoints.length === 0) return null;
+  const eventId = newId('evt');
+  const now = clock.now();
+  await tx.webhookEvent.create({
+    data: {
+      id: eventId,
+      organizationId,
+      mode: 'live',
+      type,
+      payload: payload as unknown as object,
+      createdAt: now,
+      deliveries: { create: endpoints.map((e) => ({ id: newId('dlv'), endpointId: e.id, nextAttemptAt: now })) },
+    },
+  });
+  return eventId;
+}
