@@ -43,8 +43,8 @@ export function stripeProvider(options: { secretKey: string; apiBase?: string; t
         return { status: 'refused', code: `payment_intent_${intent.status}`, message: `The payment ended in status ${intent.status}.`, reference: intent.id };
       } catch (error) {
         if (error instanceof Stripe.errors.StripeCardError || error instanceof Stripe.errors.StripeInvalidRequestError) {
-          const code = error.decline_code ?? error.code ?? error.type;
-          return { status: 'refused', code, message: error.message, reference: error.payment_intent?.id };
+          const message = error.decline_code ? `${error.message} (${error.decline_code})` : error.message;
+          return { status: 'refused', code: error.code ?? error.type, message, reference: error.payment_intent?.id };
         }
         throw new PaymentOutcomeUnknown(`Stripe did not answer the payment: ${error instanceof Error ? error.message : String(error)}`);
       }
