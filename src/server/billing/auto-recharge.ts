@@ -165,30 +165,39 @@ function rechargeJobId(attemptId: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/** Delay of the fallback enqueue: long enough for the charge's transaction to have ended. */
+const FALLBACK_START_AFTER_SECONDS = 10;
+
 /**
  * The job is written in the charge's own transaction (pg-boss's `db` option), so it exists if
  * and only if the charge commits. Inside a savepoint: a failure here never rolls back the
- * charge; the attempt row stays pending and the sweeper enqueues it.
+ * charge. pg-boss is never started inside the transaction (that can take seconds): while the
+ * process's queue client is still starting, the job is sent from outside, starting 10 s later,
+ * when the charge has committed or rolled back (a job without its attempt row does nothing).
+ * If everything fails, the attempt row stays pending and the sweeper enqueues it.
  */
 async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> {
+  const starting = queueClient();
+  const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
+  if (!boss) {
+    void starting
+      .then((b) => b.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId), startAfter: FALLBACK_START_AFTER_SECONDS }))
+      .catch((error: unknown) => log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) }));
+    return;
+  }
+  await tx.$executeRawUnsafe('savepoint auto_recharge_enqueue');
   try {
-    const boss = await queueClient();
-    await tx.$executeRawUnsafe('savepoint auto_recharge_enqueue');
-    try {
-      await boss.send(
-        AUTO_RECHARGE_QUEUE,
-        { attemptId },
-        {
-          id: rechargeJobId(attemptId),
-          db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) },
-        },
-      );
-      await tx.$executeRawUnsafe('release savepoint auto_recharge_enqueue');
-    } catch (error) {
-      await tx.$executeRawUnsafe('rollback to savepoint auto_recharge_enqueue');
-      throw error;
-    }
+    await boss.send(
+      AUTO_RECHARGE_QUEUE,
+      { attemptId },
+      {
+        id: rechargeJobId(attemptId),
+        db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) },
+      },
+    );
+    await tx.$executeRawUnsafe('release savepoint auto_recharge_enqueue');
   } catch (error) {
+    await tx.$executeRawUnsafe('rollback to savepoint auto_recharge_enqueue');
     log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) });
   }
 }
