@@ -162,11 +162,9 @@ describe('credit lots', () => {
     expect(expiry[0]!.createdAt.getTime()).toBe(expiresAt.getTime() + 60_000);
     expect(await expectInvariant(org.id)).toBe(0);
 
-    for (const bad of ['2001-01-01T00:00:00Z']) {
-      const refused = roomtone('credit', 'grant', '--org', org.id, '--amount', '5', '--expires-at', bad);
-      expect(refused.code).toBe(2);
-      expect(refused.json).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--expires-at') } });
-    }
+    const refused = roomtone('credit', 'grant', '--org', org.id, '--amount', '5', '--expires-at', '2001-01-01T00:00:00Z');
+    expect(refused.code).toBe(2);
+    expect(refused.json).toMatchObject({ error: { code: 'usage', message: '--expires-at must be in the future.' } });
     expect(await balanceOf(org.id)).toBe(0);
   }, 300_000);
 });
