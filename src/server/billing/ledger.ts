@@ -31,7 +31,7 @@ export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{
   const row = rows[0];
   if (!row) throw new Error(`organization ${entry.organizationId} not found`);
   const id = newId('btx');
-  await tx.balanceTransaction.create({
+  const created = await tx.balanceTransaction.create({
     data: {
       id,
       organizationId: entry.organizationId,
@@ -44,15 +44,7 @@ export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{
       createdAt: clock.now(),
     },
   });
-  await applyLedgerEffects(tx, {
-    id,
-    organizationId: entry.organizationId,
-    type: entry.type,
-    amount: entry.amount,
-    balanceAfter: row.balanceCents,
-    generationId: entry.generationId ?? null,
-    expiresAt: entry.expiresAt ?? null,
-  });
+  await applyLedgerEffects(tx, created);
   return { id, balanceAfter: row.balanceCents };
 }
 
@@ -76,7 +68,7 @@ export async function chargeBalance(
     throw new ApiError(402, 'insufficient_balance', 'Your balance does not cover this generation. Add credit in the console.');
   }
   const id = newId('btx');
-  await tx.balanceTransaction.create({
+  const created = await tx.balanceTransaction.create({
     data: {
       id,
       organizationId,
@@ -88,7 +80,7 @@ export async function chargeBalance(
       createdAt: clock.now(),
     },
   });
-  await applyLedgerEffects(tx, { id, organizationId, type: 'charge', amount: -amount, balanceAfter: row.balanceCents, generationId, expiresAt: null });
+  await applyLedgerEffects(tx, created);
   return { id, balanceAfter: row.balanceCents };
 }
 

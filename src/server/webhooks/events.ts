@@ -2,6 +2,7 @@ import type { DbTx } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Generation } from '@/generated/prisma/client';
+import type { Mode } from '@/generated/prisma/enums';
 
 export type GenerationEventType = 'generation.succeeded' | 'generation.failed' | 'generation.canceled';
 
@@ -15,8 +16,16 @@ export async function recordGenerationEvent(
   generation: Pick<Generation, 'id' | 'organizationId' | 'mode'>,
   type: GenerationEventType,
 ): Promise<string | null> {
+  return recordEvent(tx, { organizationId: generation.organizationId, mode: generation.mode, type, generationId: generation.id });
+}
+
+/** The event and one pending delivery per active endpoint of its mode that follows its type; null when none does. */
+async function recordEvent(
+  tx: DbTx,
+  event: { organizationId: string; mode: Mode; type: string; generationId?: string; payload?: object },
+): Promise<string | null> {
   const endpoints = await tx.webhookEndpoint.findMany({
-    where: { organizationId: generation.organizationId, mode: generation.mode, status: 'active', eventTypes: { has: type } },
+    where: { organizationId: event.organizationId, mode: event.mode, status: 'active', eventTypes: { has: event.type } },
     select: { id: true },
   });
   if (endpoints.length === 0) return null;
@@ -25,10 +34,7 @@ export async function recordGenerationEvent(
   await tx.webhookEvent.create({
     data: {
       id: eventId,
-      organizationId: generation.organizationId,
-      mode: generation.mode,
-      type,
-      generationId: generation.id,
+      ...event,
       createdAt: now,
       deliveries: {
         create: endpoints.map((e) => ({ id: newId('dlv'), endpointId: e.id, nextAttemptAt: now })),
@@ -57,23 +63,5 @@ export interface BalanceObject {
  * when an active live endpoint follows the type.
  */
 export async function recordBalanceEvent(tx: DbTx, organizationId: string, type: BalanceEventType, payload: BalanceObject): Promise<string | null> {
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { organizationId, mode: 'live', status: 'active', eventTypes: { has: type } },
-    select: { id: true },
-  });
-  if (endpoints.length === 0) return null;
-  const eventId = newId('evt');
-  const now = clock.now();
-  await tx.webhookEvent.create({
-    data: {
-      id: eventId,
-      organizationId,
-      mode: 'live',
-      type,
-      payload: payload as unknown as object,
-      createdAt: now,
-      deliveries: { create: endpoints.map((e) => ({ id: newId('dlv'), endpointId: e.id, nextAttemptAt: now })) },
-    },
-  });
-  return eventId;
+  return recordEvent(tx, { organizationId, mode: 'live', type, payload: payload as unknown as object });
 }
