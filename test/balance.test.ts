@@ -144,6 +144,21 @@ describe('credit lots', () => {
     expect(await expectInvariant(org.id)).toBe(350);
   });
 
+  it('a balance from before credit lots (carried over without expiry): a refund of an older charge comes back without expiry', async () => {
+    const org = await createTestOrg({ credit: 1_000 });
+    const gen = await charge(org.id, 300);
+    // The state the migration leaves: no allocations, one carried-over lot holding the balance.
+    await db().creditLot.deleteMany({ where: { organizationId: org.id } });
+    await db().creditLot.create({ data: { id: newId('lot'), organizationId: org.id, amount: 700, remaining: 700, createdAt: clock.now() } });
+    await refund(gen);
+    const lots = await lotsOf(org.id);
+    expect(lots.map((l) => [l.amount, l.remaining, l.expiresAt])).toEqual([
+      [700, 700, null],
+      [300, 300, null],
+    ]);
+    expect(await expectInvariant(org.id)).toBe(1_000);
+  });
+
   it('CLI: credit grant --expires-at makes a lot; maintenance run --now expires its unspent part; bad dates are refused (exit 2)', async () => {
     const org = await createTestOrg({ credit: 0 });
     // Two minutes ahead: the maintenance run below must not touch other tests' data (images, keys).
@@ -298,7 +313,7 @@ describe('auto-recharge', () => {
     const expected = new Date(attempt!.completedAt!);
     expected.setUTCMonth(expected.getUTCMonth() + 12);
     expect(recharge.expiresAt!.getTime()).toBe(expected.getTime());
-    const lot = await db().creditLot.findUniqueOrThrow({ where: { transactionId: recharge.id } });
+    const lot = await db().creditLot.findFirstOrThrow({ where: { transactionId: recharge.id } });
     expect(lot).toMatchObject({ amount: 2_000, remaining: 2_000, expiresAt: expected });
 
     const low = await events(org.id, 'balance.low');

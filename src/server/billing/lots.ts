@@ -47,8 +47,9 @@ export async function consumeLots(tx: DbTx, organizationId: string, chargeTransa
 /**
  * A refund of a generation's charge: its cents go back to the lots they came from (so a
  * refund never extends a credit's life), the latest-expiring lot first. Cents whose lot has
- * expired meanwhile — or that no lot gave — come back in a new lot expiring 30 days after the
- * refund: the customer never loses a refund to an expiry that happened while it was pending.
+ * expired meanwhile come back in a new lot expiring 30 days after the refund: the customer
+ * never loses a refund to an expiry that happened while it was pending. Cents no lot gave (a
+ * charge from before credit lots) come back without expiry, as that balance had none.
  */
 export async function restoreLots(tx: DbTx, refund: { id: string; organizationId: string; generationId: string | null; amount: number }): Promise<void> {
   const now = clock.now();
@@ -70,10 +71,9 @@ export async function restoreLots(tx: DbTx, refund: { id: string; organizationId
     if (allocation.open) await tx.creditLot.update({ where: { id: allocation.lotId }, data: { remaining: { increment: give } } });
     else late += give;
   }
-  late += left;
-  if (late > 0) {
-    await openLot(tx, { organizationId: refund.organizationId, transactionId: refund.id, amount: late, expiresAt: new Date(now.getTime() + REFUND_AFTER_EXPIRY_MS) });
-  }
+  const base = { organizationId: refund.organizationId, transactionId: refund.id };
+  if (late > 0) await openLot(tx, { ...base, amount: late, expiresAt: new Date(now.getTime() + REFUND_AFTER_EXPIRY_MS) });
+  if (left > 0) await openLot(tx, { ...base, amount: left, expiresAt: null });
 }
 
 /**

@@ -48,7 +48,7 @@ CREATE TABLE "AutoRechargeAttempt" (
 );
 
 -- CreateIndex
-CREATE UNIQUE INDEX "CreditLot_transactionId_key" ON "CreditLot"("transactionId");
+CREATE INDEX "CreditLot_transactionId_idx" ON "CreditLot"("transactionId");
 
 -- CreateIndex
 CREATE INDEX "CreditLot_organizationId_expiredAt_expiresAt_idx" ON "CreditLot"("organizationId", "expiredAt", "expiresAt");
@@ -73,6 +73,7 @@ ALTER TABLE "CreditLotAllocation" ADD CONSTRAINT "CreditLotAllocation_lotId_fkey
 
 -- AddForeignKey
 ALTER TABLE "AutoRechargeAttempt" ADD CONSTRAINT "AutoRechargeAttempt_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "Organization"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
 
 -- Balances from before credit lots: carried over as one lot per organization, without expiry
 -- (nothing ever expired them before), so that the lots add up to the balance from the start.
