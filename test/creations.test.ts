@@ -4,7 +4,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestOrg, expectErrorShape, testIp, type ApiResult } from './support';
 import { db } from '@/server/platform/db';
-import { ledgerSum } from '@/server/billing/ledger';
+import { grantCredit, ledgerSum } from '@/server/billing/ledger';
+import { expireLots } from '@/server/billing/lots';
+import { setAutoRecharge } from '@/server/billing/auto-recharge';
 import { priceFor, QUALITY_PRICES, tierOf } from '@/server/billing/pricing';
 import { checkLoad } from '@/server/creations/admission';
 import { newId } from '@/server/platform/ids';
@@ -318,8 +320,12 @@ describe('states: cancel, failure, refunds', () => {
     ]);
   });
 
-  it('ledger invariant: after a random mix of successes, failures and cancels, balance = sum of the ledger', async () => {
+  it('ledger invariant: after a random mix of successes, failures, cancels, auto-recharges and a credit expiry, balance = Σ ledger = Σ credit lots', async () => {
     const org = await createTestOrg({ credit: 2_000 });
+    // 300 of the credit expires in a day (charges take it first); the first charge asks for a recharge.
+    const expiresAt = new Date(Date.now() + 24 * 3600_000);
+    await db().$transaction((tx) => grantCredit(tx, org.id, 300, 'Expiring credit', expiresAt));
+    await setAutoRecharge(org.id, { enabled: true, threshold: 2_295, amount: 100 });
     const image = await servedImage('room-320.jpg');
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -337,8 +343,21 @@ describe('states: cancel, failure, refunds', () => {
     expect(statuses.has('succeeded')).toBe(true);
     const kept = ended.filter((g) => g.status === 'succeeded').reduce((sum, g) => sum + g.cost.amount, 0);
     for (const g of ended) expect(g.cost.amount_refunded).toBe(g.status === 'succeeded' ? 0 : g.cost.amount);
+    const deadline = Date.now() + 30_000;
+    while ((await db().autoRechargeAttempt.count({ where: { organizationId: org.id, status: 'pending' } })) > 0) {
+      if (Date.now() > deadline) throw new Error('auto-recharge still pending');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await expireLots(new Date(expiresAt.getTime() + 60_000));
+    const byType = await db().balanceTransaction.groupBy({ by: ['type'], where: { organizationId: org.id }, _sum: { amount: true } });
+    const sum = (type: string) => byType.find((t) => t.type === type)?._sum.amount ?? 0;
+    expect(sum('recharge')).toBeGreaterThanOrEqual(100);
+    // Every kept charge (at most 12 × 20 cents) came from the lot that expired first.
+    expect(sum('expiry')).toBe(-(300 - kept));
     const balance = await balanceOf(org.id);
-    expect(balance).toBe(2_000 - kept);
+    expect(balance).toBe(2_300 - kept + sum('recharge') + sum('expiry'));
     expect(await ledgerSum(db(), org.id)).toBe(balance);
+    const lots = await db().creditLot.aggregate({ where: { organizationId: org.id }, _sum: { remaining: true } });
+    expect(lots._sum.remaining).toBe(balance);
   });
 });

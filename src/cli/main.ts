@@ -10,9 +10,9 @@ import { db } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
-import { grantCredit } from '@/server/billing/ledger';
 import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
+import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
 
 class UsageError extends Error {}
 
@@ -22,7 +22,7 @@ const USAGE = `Usage: roomtone <command> [options] [--json]
   keys create --org <org_id> --mode test|live [--permissions ${PERMISSIONS.join(',')}] [--name <name>]
   keys revoke --key <key_id>
   keys list --org <org_id>
-  credit grant --org <org_id> --amount <cents>
+${BILLING_USAGE}
   user create --email <email> --password <password> --org <org_id> --role owner|admin|developer
   worker                       run job workers only (scale-out)
   maintenance run [--now <ISO-8601>]   run retention jobs as of a time
@@ -114,19 +114,6 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       };
     },
   },
-  'credit grant': {
-    options: { org: { type: 'string' }, amount: { type: 'string' } },
-    async run(flags) {
-      const organizationId = required(flags, 'org');
-      const amount = integer(flags, 'amount', { min: 1 });
-      if (amount === undefined) throw new UsageError('--amount is required (cents).');
-      const client = await database();
-      const org = await client.organization.findUnique({ where: { id: organizationId } });
-      if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
-      const entry = await client.$transaction((tx) => grantCredit(tx, organizationId, amount, 'Credit granted (CLI)'));
-      return { json: { object: 'balance_transaction', id: entry.id, organization: organizationId, amount, balance_cents: entry.balanceAfter }, text: `Granted ${amount} cents; balance ${entry.balanceAfter} cents` };
-    },
-  },
   'user create': {
     options: { email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
     async run(flags) {
@@ -164,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
       const { runMaintenanceCommand } = await import('./maintenance');
       return runMaintenanceCommand(args.slice(2), json);
     }
+    if (isBillingCommand(name)) return runBillingCommand(name, args.slice(2), json);
     const command = commands[name];
     if (!command) throw new UsageError(`Unknown command '${args.slice(0, 2).join(' ')}'.\n\n${USAGE}`);
     let flags: Flags;

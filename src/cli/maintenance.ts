@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { prepareRuntime } from '@/server/platform/runtime';
 import { runRetention } from '@/server/generations/retention';
+import { clock } from '@/server/platform/clock';
 
 /** `roomtone maintenance run [--now <ISO-8601>]`: the retention jobs, as of a given time. */
 export async function runMaintenanceCommand(args: string[], json: boolean): Promise<number> {
@@ -13,6 +14,7 @@ export async function runMaintenanceCommand(args: string[], json: boolean): Prom
     return 2;
   }
   const runtime = await prepareRuntime({ seed: false });
+  clock.set(now); // rows written by the run (credit expiries, events) carry the run's time
   try {
     const result = await runRetention(now);
     if (json) process.stdout.write(`${JSON.stringify({ object: 'maintenance_run', now: Math.floor(now.getTime() / 1000), ...result })}\n`);

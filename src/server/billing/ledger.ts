@@ -3,10 +3,12 @@ import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { BalanceTransactionType } from '@/generated/prisma/enums';
+import { applyLedgerEffects } from './ledger-effects';
 
 /**
  * The append-only balance ledger. The cached Organization.balanceCents changes only here, in
- * the same database transaction as the ledger row, so sum(ledger) = balance always holds.
+ * the same database transaction as the ledger row, so sum(ledger) = balance always holds; the
+ * row's other effects (credit lots, low-balance event, auto-recharge) follow in that transaction.
  * Callers pass an interactive transaction (`db().$transaction(async (tx) => ...)`).
  */
 export interface LedgerEntry {
@@ -29,7 +31,7 @@ export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{
   const row = rows[0];
   if (!row) throw new Error(`organization ${entry.organizationId} not found`);
   const id = newId('btx');
-  await tx.balanceTransaction.create({
+  const created = await tx.balanceTransaction.create({
     data: {
       id,
       organizationId: entry.organizationId,
@@ -42,6 +44,7 @@ export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{
       createdAt: clock.now(),
     },
   });
+  await applyLedgerEffects(tx, created);
   return { id, balanceAfter: row.balanceCents };
 }
 
@@ -65,7 +68,7 @@ export async function chargeBalance(
     throw new ApiError(402, 'insufficient_balance', 'Your balance does not cover this generation. Add credit in the console.');
   }
   const id = newId('btx');
-  await tx.balanceTransaction.create({
+  const created = await tx.balanceTransaction.create({
     data: {
       id,
       organizationId,
@@ -77,13 +80,13 @@ export async function chargeBalance(
       createdAt: clock.now(),
     },
   });
+  await applyLedgerEffects(tx, created);
   return { id, balanceAfter: row.balanceCents };
 }
 
-/** Grant credit (console top-up, CLI `credit grant`). Credits expire after 12 months. */
-export async function grantCredit(tx: DbTx, organizationId: string, amount: number, description = 'Credit granted') {
+/** Grant credit (console top-up, CLI `credit grant`): a lot that expires at `expiresAt`, or never. */
+export async function grantCredit(tx: DbTx, organizationId: string, amount: number, description = 'Credit granted', expiresAt: Date | null = null) {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error('credit amount must be a positive integer (cents)');
-  const expiresAt = new Date(clock.nowMs() + 365 * 24 * 3600 * 1000);
   return appendLedgerEntry(tx, { organizationId, type: 'credit', amount, description, expiresAt });
 }
 

@@ -1,6 +1,7 @@
 import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
+import { runLotMaintenance } from '@/server/billing/lots';
 import type { StoredOutput } from './serialize';
 
 export const PROMPT_RETENTION_DAYS = 30;
@@ -24,7 +25,8 @@ interface StoredInputImage {
  * - input and output images deleted at expires_at (end + 24 h) → output becomes [];
  * - edit instructions emptied 30 days after creation;
  * - generations deleted 13 months after creation (their ledger rows stay);
- * - idempotency keys forgotten after 24 hours, request-log lines after 30 days.
+ * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
+ * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
  * Each step is idempotent and works in bounded batches.
  */
 export async function runRetention(now: Date): Promise<{
@@ -33,6 +35,8 @@ export async function runRetention(now: Date): Promise<{
   generations_deleted: number;
   idempotency_keys_deleted: number;
   request_log_deleted: number;
+  credit_lots_expired: number;
+  expiring_notices: number;
 }> {
   let imagesDeleted = 0;
   for (;;) {
@@ -70,5 +74,6 @@ export async function runRetention(now: Date): Promise<{
     generations_deleted: generationsDeleted,
     idempotency_keys_deleted: idempotencyKeysDeleted,
     request_log_deleted: requestLogDeleted,
+    ...(await runLotMaintenance(now)),
   };
 }

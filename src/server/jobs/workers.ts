@@ -10,6 +10,7 @@ import { sweepGenerations } from './sweeper';
 import { setWorkersRunning } from './workers-state';
 import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { loggingStep } from './steps';
+import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 
 /**
@@ -42,6 +43,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
     await deleteClosedWindows();
   });
   await boss.schedule(QUEUES.maintenance, '* * * * *');
+  await startBillingWorkers(boss);
   setWorkersRunning(true);
 
   return {

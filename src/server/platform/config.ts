@@ -87,6 +87,15 @@ const envSchema = z.object({
   /** Worker threads of the built-in engine (default cores − 1) and where their sources are. */
   ROOMTONE_ENGINE_WORKERS: int(0),
   ROOMTONE_ENGINE_DIR: z.string().optional(),
+  // Billing: credit lots and auto-recharge.
+  /** Months after which an auto-recharge's unspent part expires; 0 = never. */
+  RECHARGE_EXPIRY_MONTHS: int(12),
+  /** Who takes auto-recharge payments: `manual` (none taken; development) or `stripe`. */
+  PAYMENT_PROVIDER: z.enum(['manual', 'stripe']).optional().default('manual'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Stripe API base URL (default https://api.stripe.com; tests point it at a local server). */
+  STRIPE_API_BASE: z.string().url().optional(),
+  STRIPE_TIMEOUT_MS: int(20_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string; rateLimitStore: 'memory' | 'postgres' };

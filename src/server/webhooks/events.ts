@@ -2,6 +2,7 @@ import type { DbTx } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Generation } from '@/generated/prisma/client';
+import type { Mode } from '@/generated/prisma/enums';
 
 export type GenerationEventType = 'generation.succeeded' | 'generation.failed' | 'generation.canceled';
 
@@ -15,8 +16,16 @@ export async function recordGenerationEvent(
   generation: Pick<Generation, 'id' | 'organizationId' | 'mode'>,
   type: GenerationEventType,
 ): Promise<string | null> {
+  return recordEvent(tx, { organizationId: generation.organizationId, mode: generation.mode, type, generationId: generation.id });
+}
+
+/** The event and one pending delivery per active endpoint of its mode that follows its type; null when none does. */
+async function recordEvent(
+  tx: DbTx,
+  event: { organizationId: string; mode: Mode; type: string; generationId?: string; payload?: object },
+): Promise<string | null> {
   const endpoints = await tx.webhookEndpoint.findMany({
-    where: { organizationId: generation.organizationId, mode: generation.mode, status: 'active', eventTypes: { has: type } },
+    where: { organizationId: event.organizationId, mode: event.mode, status: 'active', eventTypes: { has: event.type } },
     select: { id: true },
   });
   if (endpoints.length === 0) return null;
@@ -25,10 +34,7 @@ export async function recordGenerationEvent(
   await tx.webhookEvent.create({
     data: {
       id: eventId,
-      organizationId: generation.organizationId,
-      mode: generation.mode,
-      type,
-      generationId: generation.id,
+      ...event,
       createdAt: now,
       deliveries: {
         create: endpoints.map((e) => ({ id: newId('dlv'), endpointId: e.id, nextAttemptAt: now })),
@@ -36,4 +42,26 @@ export async function recordGenerationEvent(
     },
   });
   return eventId;
+}
+
+export type BalanceEventType = 'balance.low' | 'balance.recharge_failed' | 'balance.expiring';
+
+/** The spec's balance object (`data.object` of balance events). Amounts in euro cents excluding tax. */
+export interface BalanceObject {
+  object: 'balance';
+  amount: number;
+  currency: 'eur';
+  unit: 'cents';
+  low_balance_threshold?: number;
+  failed_recharge?: { amount: number; auto_recharge_enabled: boolean };
+  expiring?: { amount: number; expires_at: number };
+}
+
+/**
+ * Record a balance event (always live mode) in the same transaction as the ledger change that
+ * causes it, with its balance object as `payload`; like generation events, it is produced only
+ * when an active live endpoint follows the type.
+ */
+export async function recordBalanceEvent(tx: DbTx, organizationId: string, type: BalanceEventType, payload: BalanceObject): Promise<string | null> {
+  return recordEvent(tx, { organizationId, mode: 'live', type, payload: payload as unknown as object });
 }

@@ -1,0 +1,332 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { db, type DbTx } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
+import { ApiError } from '@/server/platform/errors';
+import { newId } from '@/server/platform/ids';
+import { log } from '@/server/platform/logger';
+import { queueClient } from '@/server/jobs/queue';
+import type { Step } from '@/server/jobs/steps';
+import { recordBalanceEvent } from '@/server/webhooks/events';
+import type { AutoRechargeAttempt } from '@/generated/prisma/client';
+import { appendLedgerEntry } from './ledger';
+import { balanceObject } from './balance-object';
+import type { AppendedLedgerRow } from './ledger-effects';
+import { paymentProvider } from './payments/provider';
+import type { PaymentOutcome, PaymentProvider } from './payments/port';
+
+/**
+ * Auto-recharge: when a live charge leaves the balance below the organization's threshold, a
+ * `recharge` of the chosen amount is requested in the charge's transaction (a row and a job,
+ * nothing slow) and paid by a job through the payment-provider port. At most 3 recharges within
+ * 24 hours; the need for a fourth disables auto-recharge. A failure never changes the balance.
+ */
+export const AUTO_RECHARGE_QUEUE = 'billing.auto-recharge';
+/** balance.low without auto-recharge: below 5.00 EUR (spec). */
+export const DEFAULT_LOW_BALANCE_THRESHOLD = 500;
+export const MAX_RECHARGES_PER_DAY = 3;
+const DAY_MS = 24 * 3600 * 1000;
+/** After a refused payment, charges ask again only after this delay (a card is not hammered). */
+export const RETRY_AFTER_REFUSAL_MS = 3600 * 1000;
+/** A pending attempt older than this has lost its job (or the provider never answered). */
+export const PENDING_REQUEUE_AFTER_MS = 2 * 60 * 1000;
+export const PENDING_GIVE_UP_AFTER_MS = 3600 * 1000;
+
+export const autoRechargeSettingsSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** Cents: a live charge that leaves the balance below it asks for a recharge. */
+    threshold: z.number().int().min(0).max(10_000_000).nullable().optional(),
+    /** Cents added by each recharge (Stripe's minimum for EUR is 50). */
+    amount: z.number().int().min(100).max(10_000_000).nullable().optional(),
+  })
+  .strict();
+export type AutoRechargeSettings = z.infer<typeof autoRechargeSettingsSchema>;
+
+export interface AutoRechargeView {
+  object: 'auto_recharge';
+  organization: string;
+  enabled: boolean;
+  threshold: number | null;
+  amount: number | null;
+  provider: PaymentProvider['name'];
+  payment_method: string | null;
+}
+
+function view(org: { id: string; autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null; stripePaymentMethodId: string | null }): AutoRechargeView {
+  return {
+    object: 'auto_recharge',
+    organization: org.id,
+    enabled: org.autoRechargeEnabled,
+    threshold: org.autoRechargeThreshold,
+    amount: org.autoRechargeAmount,
+    provider: config().PAYMENT_PROVIDER,
+    payment_method: org.stripePaymentMethodId,
+  };
+}
+
+/**
+ * Turn auto-recharge on or off and set its threshold and amount (the console calls this; the
+ * CLI first). Enabling needs both values (given now or kept from before); with the Stripe
+ * provider it also needs a saved payment method. Omitted values are kept.
+ */
+export async function setAutoRecharge(organizationId: string, input: AutoRechargeSettings): Promise<AutoRechargeView> {
+  const parsed = autoRechargeSettingsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError(400, 'parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
+  }
+  const settings = parsed.data;
+  return db().$transaction(async (tx) => {
+    const org = await tx.organization.findUnique({ where: { id: organizationId } });
+    if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+    const threshold = settings.threshold === undefined ? org.autoRechargeThreshold : settings.threshold;
+    const amount = settings.amount === undefined ? org.autoRechargeAmount : settings.amount;
+    if (settings.enabled) {
+      if (threshold === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs a threshold (cents).', { param: 'threshold' });
+      if (amount === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs an amount (cents).', { param: 'amount' });
+      if (config().PAYMENT_PROVIDER === 'stripe' && (!org.stripeCustomerId || !org.stripePaymentMethodId)) {
+        throw new ApiError(400, 'parameter_invalid', 'Save a payment method before enabling auto-recharge.', { param: 'enabled' });
+      }
+    }
+    const updated = await tx.organization.update({
+      where: { id: organizationId },
+      data: { autoRechargeEnabled: settings.enabled, autoRechargeThreshold: threshold, autoRechargeAmount: amount },
+    });
+    return view(updated);
+  });
+}
+
+export async function getAutoRecharge(organizationId: string): Promise<AutoRechargeView> {
+  const org = await db().organization.findUnique({ where: { id: organizationId } });
+  if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+  return view(org);
+}
+
+const stripeIds = z.object({ customerId: z.string().regex(/^cus_[A-Za-z0-9]+$/), paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]+$/) });
+
+/** Store the Stripe customer and saved payment method that auto-recharges are paid with. */
+export async function setPaymentMethod(organizationId: string, input: { customerId: string; paymentMethodId: string }): Promise<AutoRechargeView> {
+  const parsed = stripeIds.safeParse(input);
+  if (!parsed.success) {
+    const param = parsed.error.issues[0]?.path[0] === 'customerId' ? 'customer' : 'payment_method';
+    throw new ApiError(400, 'parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
+  }
+  const updated = await db().organization.updateMany({
+    where: { id: organizationId },
+    data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
+  });
+  if (updated.count === 0) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+  return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
+}
+
+function activeSettings(org: { autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null }) {
+  if (!org.autoRechargeEnabled || org.autoRechargeThreshold === null || org.autoRechargeAmount === null) return null;
+  return { threshold: org.autoRechargeThreshold, amount: org.autoRechargeAmount };
+}
+
+/**
+ * In the transaction of a ledger row that lowered the balance (a charge or an expiry):
+ * balance.low at a downward crossing of the threshold, and for a charge that leaves the balance
+ * below the auto-recharge threshold, a recharge request.
+ */
+export async function afterBalanceDecrease(tx: DbTx, row: AppendedLedgerRow): Promise<void> {
+  const org = await tx.organization.findUniqueOrThrow({
+    where: { id: row.organizationId },
+    select: { autoRechargeEnabled: true, autoRechargeThreshold: true, autoRechargeAmount: true, autoRechargePendingId: true },
+  });
+  const settings = activeSettings(org);
+  const threshold = settings?.threshold ?? DEFAULT_LOW_BALANCE_THRESHOLD;
+  const before = row.balanceAfter - row.amount;
+  if (before >= threshold && row.balanceAfter < threshold) {
+    await recordBalanceEvent(tx, row.organizationId, 'balance.low', { ...balanceObject(row.balanceAfter), low_balance_threshold: threshold });
+  }
+  if (row.type === 'charge' && settings && row.balanceAfter < settings.threshold && org.autoRechargePendingId === null) {
+    await requestAutoRecharge(tx, row.organizationId, settings.amount);
+  }
+}
+
+async function requestAutoRecharge(tx: DbTx, organizationId: string, amount: number): Promise<void> {
+  const now = clock.now();
+  const last = await tx.autoRechargeAttempt.findFirst({ where: { organizationId }, orderBy: { createdAt: 'desc' }, select: { status: true, completedAt: true } });
+  if (last?.status === 'failed' && last.completedAt && now.getTime() - last.completedAt.getTime() < RETRY_AFTER_REFUSAL_MS) return;
+  const id = newId('rch');
+  // One attempt at a time: the pointer is taken under the organization's row lock.
+  const claimed = await tx.organization.updateMany({ where: { id: organizationId, autoRechargePendingId: null }, data: { autoRechargePendingId: id } });
+  if (claimed.count === 0) return;
+  await tx.autoRechargeAttempt.create({ data: { id, organizationId, amount, createdAt: now } });
+  await enqueueInTransaction(tx, id);
+}
+
+/** Deterministic job id per attempt: enqueuing twice (sweeper) is a no-op. */
+function rechargeJobId(attemptId: string): string {
+  const h = createHash('sha256').update(`auto-recharge:${attemptId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/** Delay of the fallback enqueue: long enough for the charge's transaction to have ended. */
+const FALLBACK_START_AFTER_SECONDS = 10;
+
+/**
+ * The job is written in the charge's own transaction (pg-boss's `db` option), so it exists if
+ * and only if the charge commits. Inside a savepoint: a failure here never rolls back the
+ * charge. pg-boss is never started inside the transaction (that can take seconds): while the
+ * process's queue client is still starting, the job is sent from outside, starting 10 s later,
+ * when the charge has committed or rolled back (a job without its attempt row does nothing).
+ * If everything fails, the attempt row stays pending and the sweeper enqueues it.
+ */
+async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> {
+  const starting = queueClient();
+  const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
+  if (!boss) {
+    void starting
+      .then((b) => b.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId), startAfter: FALLBACK_START_AFTER_SECONDS }))
+      .catch((error: unknown) => log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) }));
+    return;
+  }
+  await tx.$executeRawUnsafe('savepoint auto_recharge_enqueue');
+  try {
+    await boss.send(
+      AUTO_RECHARGE_QUEUE,
+      { attemptId },
+      {
+        id: rechargeJobId(attemptId),
+        db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) },
+      },
+    );
+    await tx.$executeRawUnsafe('release savepoint auto_recharge_enqueue');
+  } catch (error) {
+    await tx.$executeRawUnsafe('rollback to savepoint auto_recharge_enqueue');
+    log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) });
+  }
+}
+
+export async function enqueueAutoRecharge(attemptId: string): Promise<void> {
+  const boss = await queueClient();
+  await boss.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId) });
+}
+
+/** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */
+export function rechargeExpiry(now: Date): Date | null {
+  const months = config().RECHARGE_EXPIRY_MONTHS;
+  if (months === 0) return null;
+  const expires = new Date(now);
+  expires.setUTCMonth(expires.getUTCMonth() + months);
+  return expires;
+}
+
+type Settlement = { status: 'succeeded'; provider: PaymentProvider['name']; reference: string } | { status: 'failed' | 'limited' | 'skipped'; provider?: PaymentProvider['name']; code: string; message: string; reference?: string };
+
+/**
+ * Close a pending attempt once (a conditional update decides), free the organization's
+ * pointer, and write what follows: a recharge row, or balance.recharge_failed.
+ */
+async function settle(tx: DbTx, attempt: AutoRechargeAttempt, settlement: Settlement): Promise<boolean> {
+  const now = clock.now();
+  const closed = await tx.autoRechargeAttempt.updateMany({
+    where: { id: attempt.id, status: 'pending' },
+    data: {
+      status: settlement.status,
+      provider: settlement.provider ?? null,
+      providerReference: settlement.reference ?? null,
+      failureCode: settlement.status === 'succeeded' ? null : settlement.code,
+      failureMessage: settlement.status === 'succeeded' ? null : settlement.message,
+      completedAt: now,
+    },
+  });
+  if (closed.count === 0) return false;
+  const disable = settlement.status === 'limited';
+  const org = await tx.organization.update({
+    where: { id: attempt.organizationId },
+    data: { autoRechargePendingId: null, ...(disable ? { autoRechargeEnabled: false } : {}) },
+  });
+  if (settlement.status === 'succeeded') {
+    const description =
+      settlement.provider === 'manual' ? 'Auto-recharge (manual provider: no payment taken)' : `Auto-recharge (${settlement.provider} ${settlement.reference})`;
+    const entry = await appendLedgerEntry(tx, { organizationId: attempt.organizationId, type: 'recharge', amount: attempt.amount, description, expiresAt: rechargeExpiry(now) });
+    await tx.autoRechargeAttempt.update({ where: { id: attempt.id }, data: { balanceTransactionId: entry.id } });
+  } else if (settlement.status === 'failed' || settlement.status === 'limited') {
+    await recordBalanceEvent(tx, attempt.organizationId, 'balance.recharge_failed', {
+      ...balanceObject(org.balanceCents),
+      failed_recharge: { amount: attempt.amount, auto_recharge_enabled: org.autoRechargeEnabled },
+    });
+  }
+  return true;
+}
+
+/**
+ * The auto-recharge job, in named idempotent steps: check (settings still on, balance still
+ * low, fewer than 3 recharges in the last 24 hours), pay (idempotency key = attempt id), record.
+ * An unknown payment outcome throws, and pg-boss retries the job with the same key.
+ */
+export async function runAutoRechargeJob(attemptId: string, step: Step, provider: PaymentProvider = paymentProvider()): Promise<void> {
+  const decision = await step.run('check', () =>
+    db().$transaction(async (tx) => {
+      const attempt = await tx.autoRechargeAttempt.findUnique({ where: { id: attemptId } });
+      if (!attempt || attempt.status !== 'pending') return null;
+      const [org] = await tx.$queryRaw<{ balanceCents: number; autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null }[]>`
+        select "balanceCents", "autoRechargeEnabled", "autoRechargeThreshold", "autoRechargeAmount" from "Organization" where id = ${attempt.organizationId} for update`;
+      const settings = org ? activeSettings(org) : null;
+      if (!org || !settings) {
+        await settle(tx, attempt, { status: 'skipped', code: 'auto_recharge_disabled', message: 'Auto-recharge was turned off before the payment.' });
+        return null;
+      }
+      if (org.balanceCents >= settings.threshold) {
+        await settle(tx, attempt, { status: 'skipped', code: 'balance_restored', message: 'The balance is no longer below the threshold.' });
+        return null;
+      }
+      const recent = await tx.balanceTransaction.count({
+        where: { organizationId: attempt.organizationId, type: 'recharge', createdAt: { gt: new Date(clock.nowMs() - DAY_MS) } },
+      });
+      if (recent >= MAX_RECHARGES_PER_DAY) {
+        await settle(tx, attempt, {
+          status: 'limited',
+          code: 'recharge_limit_reached',
+          message: `${MAX_RECHARGES_PER_DAY} recharges within 24 hours: auto-recharge is now disabled.`,
+        });
+        return null;
+      }
+      return attempt;
+    }),
+  );
+  if (!decision) return;
+  const org = await db().organization.findUniqueOrThrow({ where: { id: decision.organizationId }, select: { stripeCustomerId: true, stripePaymentMethodId: true } });
+  const outcome: PaymentOutcome = await step.run('pay', () =>
+    provider.charge({ attemptId, organizationId: decision.organizationId, amount: decision.amount, ...org }),
+  );
+  await step.run('record', () =>
+    db().$transaction((tx) =>
+      settle(
+        tx,
+        decision,
+        outcome.status === 'succeeded'
+          ? { status: 'succeeded', provider: provider.name, reference: outcome.reference }
+          : { status: 'failed', provider: provider.name, code: outcome.code, message: outcome.message, reference: outcome.reference },
+      ),
+    ),
+  );
+}
+
+/**
+ * Every minute: enqueue pending attempts whose job may be lost (no-op when it exists), and
+ * close as failed the ones no provider answered within an hour (the job's retries are over).
+ */
+export async function sweepAutoRecharges(now: Date): Promise<{ requeued: number; abandoned: number }> {
+  const pending = await db().autoRechargeAttempt.findMany({
+    where: { status: 'pending', createdAt: { lt: new Date(now.getTime() - PENDING_REQUEUE_AFTER_MS) } },
+    take: 500,
+  });
+  let abandoned = 0;
+  for (const attempt of pending) {
+    if (now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS) {
+      const closed = await db().$transaction((tx) =>
+        settle(tx, attempt, { status: 'failed', code: 'provider_unavailable', message: 'The payment provider did not answer; no payment was recorded.' }),
+      );
+      if (closed) abandoned += 1;
+    } else {
+      await enqueueAutoRecharge(attempt.id);
+    }
+  }
+  return { requeued: pending.length - abandoned, abandoned };
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../../test/stripe-server';
+import { stripeProvider } from './stripe';
+import { PaymentOutcomeUnknown, type RechargePayment } from './port';
+
+let stripe: FakeStripe;
+beforeAll(async () => {
+  stripe = await startFakeStripe();
+});
+afterAll(async () => {
+  await stripe.close();
+});
+
+function payment(paymentMethod: string | null, attemptId = `rch_${Math.random().toString(36).slice(2)}`): RechargePayment {
+  return { attemptId, organizationId: 'org_test', amount: 2500, stripeCustomerId: 'cus_Test123', stripePaymentMethodId: paymentMethod };
+}
+
+describe('stripe payment provider (against a local PaymentIntents server)', () => {
+  const provider = () => stripeProvider({ secretKey: 'sk_test_roomtone', apiBase: stripe.url, timeoutMs: 800 });
+
+  it('success: an off-session, confirmed PaymentIntent in EUR on the saved customer and payment method, keyed by the attempt', async () => {
+    const p = payment('pm_card_visa');
+    const outcome = await provider().charge(p);
+    expect(outcome).toMatchObject({ status: 'succeeded', reference: expect.stringMatching(/^pi_/) });
+    const request = stripe.requests.at(-1)!;
+    expect(request).toMatchObject({ method: 'POST', path: '/v1/payment_intents', authorization: 'Bearer sk_test_roomtone', idempotencyKey: `auto-recharge-${p.attemptId}` });
+    expect(request.form).toMatchObject({
+      amount: '2500',
+      currency: 'eur',
+      customer: 'cus_Test123',
+      payment_method: 'pm_card_visa',
+      off_session: 'true',
+      confirm: 'true',
+      'metadata[organization]': 'org_test',
+      'metadata[auto_recharge]': p.attemptId,
+    });
+    // The same attempt again (a retried job): Stripe replays the first answer, one payment.
+    const again = await provider().charge(p);
+    expect(again).toEqual(outcome);
+  });
+
+  it('card declined: a refusal with Stripe code and decline reason, not an exception', async () => {
+    const outcome = await provider().charge(payment('pm_card_chargeDeclined'));
+    expect(outcome).toMatchObject({ status: 'refused', code: 'card_declined', message: 'Your card was declined. (generic_decline)', reference: expect.stringMatching(/^pi_/) });
+  });
+
+  it('timeout: the outcome is unknown (PaymentOutcomeUnknown), so the job retries with the same key', async () => {
+    const started = Date.now();
+    await expect(provider().charge(payment('pm_timeout'))).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('no saved payment method: refused without calling Stripe', async () => {
+    const before = stripe.requests.length;
+    const outcome = await provider().charge(payment(null));
+    expect(outcome).toMatchObject({ status: 'refused', code: 'payment_method_missing' });
+    expect(stripe.requests.length).toBe(before);
+  });
+});
