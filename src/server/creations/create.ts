@@ -16,6 +16,7 @@ import { toApiGeneration, type ApiGeneration } from '@/server/generations/serial
 import type { Caller, Channel } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
+import { consumeUploads, deleteUploadBytes, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
 import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
 import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, generationQuota, lockAdmission, type GenerationQuota } from './admission';
 import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from './schemas';
@@ -226,7 +227,9 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
     throw new ApiError(503, 'mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
   }
 
-  const images = await receiveImages(imageSources(creation), ctx.parts);
+  const sources = imageSources(creation);
+  const uploadIds = sources.map((s) => s.value).filter((v) => UPLOAD_ID_PATTERN.test(v));
+  const images = await receiveImages(sources, ctx.parts, caller);
   await validateImages(creation, images);
 
   const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);
@@ -259,6 +262,8 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
             createdAt: clock.now(),
           },
         });
+        // Uploaded files are consumed with the generation: a refused request leaves them available.
+        await consumeUploads(tx, caller, uploadIds, generationId);
         if (ctx.idempotencyKey) {
           await tx.idempotencyRecord.create({
             data: {
@@ -285,6 +290,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
     await deleteInputs(stored);
     return answer(ctx, admission.generationId, options, await currentQuotaUsage(db(), caller));
   }
+  await deleteUploadBytes(uploadIds); // the generation keeps its own copy (inputs/)
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
   await enqueueGeneration(generationId).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));

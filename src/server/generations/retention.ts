@@ -1,3 +1,4 @@
+import { deleteUnusedUploads } from '@/server/uploads/uploads';
 import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
@@ -24,7 +25,8 @@ interface StoredInputImage {
  * - input and output images deleted at expires_at (end + 24 h) → output becomes [];
  * - edit instructions emptied 30 days after creation;
  * - generations deleted 13 months after creation (their ledger rows stay);
- * - idempotency keys forgotten after 24 hours, request-log lines after 30 days.
+ * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
+ * - uploaded files (create_upload) deleted 1 hour after creation if unused.
  * Each step is idempotent and works in bounded batches.
  */
 export async function runRetention(now: Date): Promise<{
@@ -33,6 +35,7 @@ export async function runRetention(now: Date): Promise<{
   generations_deleted: number;
   idempotency_keys_deleted: number;
   request_log_deleted: number;
+  uploads_deleted: number;
 }> {
   let imagesDeleted = 0;
   for (;;) {
@@ -70,5 +73,6 @@ export async function runRetention(now: Date): Promise<{
     generations_deleted: generationsDeleted,
     idempotency_keys_deleted: idempotencyKeysDeleted,
     request_log_deleted: requestLogDeleted,
+    uploads_deleted: await deleteUnusedUploads(now),
   };
 }

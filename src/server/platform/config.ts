@@ -66,6 +66,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
   TRUST_PROXY: bool,
+  // MCP endpoint (issue 8)
+  /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
+  MCP_CREATION_WAIT_MS: int(50_000),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string };

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
-import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
+import { CLIENT_IP_HEADER, serveV1, type V1Reply } from '@/server/http/v1';
+import { serveMcp } from '@/server/mcp/endpoint';
+import { serveUploadPut } from '@/server/http/upload-put';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -29,9 +31,9 @@ function toWebRequest(req: http.IncomingMessage): Request {
   } as RequestInit);
 }
 
-async function serveV1Request(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function serveV1Request(req: http.IncomingMessage, res: http.ServerResponse, serve: (req: Request) => Promise<V1Reply> = serveV1): Promise<void> {
   try {
-    const reply = await serveV1(toWebRequest(req));
+    const reply = await serve(toWebRequest(req));
     // API bodies are small JSON: one write with a Content-Length.
     const body = Buffer.from(reply.body);
     res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) }).end(body);
@@ -50,6 +52,8 @@ export async function startWebServer(options: { root: string; port: number; host
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
     const path = req.url ?? '/';
     if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1Request(req, res);
+    else if (path === '/mcp' || path.startsWith('/mcp?')) void serveV1Request(req, res, serveMcp); // same wrapper pieces (http/door.ts)
+    else if (path.startsWith('/uploads/')) void serveV1Request(req, res, serveUploadPut);
     else void handle(req, res);
   });
   // Synchronous creations may wait 4 min 30 s plus downloads: keep the socket that long.
