@@ -18,12 +18,14 @@ import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
 import { engineSection } from './sections/engine';
+import { mcpSection } from './sections/mcp';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
   validation: validationSection,
   admission: admissionSection,
   engine: engineSection,
+  mcp: mcpSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -81,8 +81,9 @@ export default async function setup(project: TestProject) {
       // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
       // both (rate-limit tests send over 100 parallel connections, spread over the two).
       WEB_PROCESSES: '2',
-      // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends.
-      MCP_CREATION_WAIT_MS: '3000',
+      // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
+      // (a slow image host makes a creation outlast it deterministically).
+      MCP_CREATION_WAIT_MS: '8000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/server/platform/db';
 import { api, baseUrl, createKey, createTestOrg, testIp, type TestOrg } from './support';
-import { noiseImage, restoreServedFiles, serve, solidImage, type ApiGeneration } from './images-support';
+import { restoreServedFiles, serve, serveFile, servedUrl, solidImage, type ApiGeneration } from './images-support';
 import { insertGeneration } from './fixtures';
 
 const ip = testIp();
@@ -141,6 +141,8 @@ describe('the door', () => {
 
 describe('creation tools', () => {
   it('create_upscale waits for the end and returns the generation as JSON plus the next step; the request log shows /mcp/create_upscale', async () => {
+    // Warm the engine's worker threads first: a cold first generation on a loaded machine can outlast the wait.
+    expect((await api('/v1/upscales', { key: org.testKey, ip, body: { image: smallPng, scale: 'x2' } })).status).toBe(200);
     const client = await connect(org.testKey);
     const answer = await call<ApiGeneration>(client, 'create_upscale', { image: smallPng, scale: 'x2', metadata: { job: 'mcp' } });
     expect(answer.isError).toBe(false);
@@ -233,17 +235,19 @@ describe('get_generation and the waits', () => {
   it('a creation still running after the configured wait returns in_progress and says to call get_generation, which wakes at the end', async () => {
     const local = await createTestOrg();
     const client = await connect(local.testKey);
-    const big = serve(await noiseImage(1800, 1400, 'jpeg'), 'jpg');
+    // Served after 7.5 s: with the 1 s engine floor it cannot end within the 8 s wait (downloads count).
+    const slow = servedUrl(serveFile(await solidImage(64, 48), 'png'), 'slow/7500');
     const started = Date.now();
-    const created = await call<ApiGeneration>(client, 'create_upscale', { image: big, scale: 'x4' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+    const created = await call<ApiGeneration>(client, 'create_upscale', { image: slow, scale: 'x2' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
     expect(created.body.status).toBe('in_progress');
     expect(created.texts[1]).toContain(`get_generation with id "${created.body.id}"`);
     const now = await call<ApiGeneration>(client, 'get_generation', { id: created.body.id, wait_seconds: 0 });
     expect(now.body.status).toBe('in_progress');
     const ended = await call<ApiGeneration>(client, 'get_generation', { id: created.body.id, wait_seconds: 50 });
     expect(ended.body.status).toBe('succeeded');
-    expect(ended.body.output[0]).toMatchObject({ width: 7200, height: 5600 });
+    expect(ended.body.output[0]).toMatchObject({ width: 128, height: 96 });
+    expect(ended.texts[1]).toContain('output[0].url');
     await client.close();
   }, 180_000);
 
@@ -341,7 +345,7 @@ describe('uploads', () => {
     const upload = await call<{ id: string; upload_url: string }>(client, 'create_upload');
     expect((await put(upload.body.upload_url, await solidImage(32, 32))).status).toBe(200);
     const later = new Date(Date.now() + 61 * 60_000).toISOString();
-    const run = spawnSync('npx', ['roomtone', 'maintenance', 'run', '--now', later, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', later, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout.trim()) as { uploads_deleted: number }).uploads_deleted).toBeGreaterThanOrEqual(1);
     expect((await db().upload.findUniqueOrThrow({ where: { id: upload.body.id } })).status).toBe('deleted');
