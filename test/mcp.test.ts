@@ -139,6 +139,25 @@ describe('the door', () => {
   });
 });
 
+describe('request rate', () => {
+  it('every MCP message counts in the organization rate shared with /v1 (tier 1: 120/min) → 429 rate_limit_exceeded with Retry-After', async () => {
+    const local = await createTestOrg({ tier: 1 });
+    const from = testIp();
+    for (let i = 0; i < 60; i++) expect((await api('/v1/styles', { key: local.testKey, ip: from })).status).toBe(200);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    for (let i = 0; i < 60; i++) {
+      const res = await rawPost(ping, { authorization: `Bearer ${local.testKey}`, 'x-forwarded-for': from });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    const refused = await rawPost(ping, { authorization: `Bearer ${local.testKey}`, 'x-forwarded-for': from });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+  });
+});
+
 describe('creation tools', () => {
   it('create_upscale waits for the end and returns the generation as JSON plus the next step; the request log shows /mcp/create_upscale', async () => {
     // Warm the engine's worker threads first: a cold first generation on a loaded machine can outlast the wait.
