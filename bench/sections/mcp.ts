@@ -49,7 +49,7 @@ export async function mcpSection(ctx: BenchContext): Promise<SectionOutput> {
   resetConfigCache();
   const fixtures = await seedBenchData({ generations: 400, otherOrgGenerations: 100 });
   const port = await freePort();
-  const server = await startRoomtoneServer({ port, databaseUrl: database.url, env: { WORKERS_IN_PROCESS: 'false' } });
+  const server = await startRoomtoneServer({ port, databaseUrl: database.url, env: { WORKERS_IN_PROCESS: 'false', WEB_PROCESSES: '1' } });
   ctx.cleanup.add('roomtone server (mcp)', () => server.stop());
   const auth = { authorization: `Bearer ${fixtures.testKey}` };
   const ids = fixtures.generationIds.filter((_, i) => i % 2 === 0);
@@ -138,7 +138,7 @@ export async function mcpSection(ctx: BenchContext): Promise<SectionOutput> {
     markdown: [
       '### MCP endpoint vs /v1 (issue 8)',
       '',
-      `Production server (web processes per core, workers off), ${connections} connections, ${durationSec} s per run, median of ${repeats} alternating runs; server CPU from /proc (all its processes).`,
+      `Production server (one web process, workers off), ${connections} connections, ${durationSec} s per run, median of ${repeats} alternating runs; server CPU from /proc (all its processes).`,
       '',
       tableA,
       '',
