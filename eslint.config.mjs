@@ -12,4 +12,23 @@ export default [
       'import/no-anonymous-default-export': 'off',
     },
   },
+  {
+    // Business rules live once, door-neutral: capability folders never reach into a door
+    // (the /v1 wrapper, tRPC, MCP, Next routes). The launcher's web server is a door dispatcher.
+    files: ['src/server/**/*.ts'],
+    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/platform/web-server.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
+              message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];

@@ -20,6 +20,7 @@ import { admissionSection } from './sections/admission';
 import { engineSection } from './sections/engine';
 import { rateLimitSection } from './sections/ratelimit';
 import { schedulingSection } from './sections/scheduling';
+import { mcpSection } from './sections/mcp';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, Section> = {
   engine: engineSection,
   ratelimit: rateLimitSection,
   scheduling: schedulingSection,
+  mcp: mcpSection,
 };
 
 function selectedSections(argv: string[]): string[] {

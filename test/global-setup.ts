@@ -83,6 +83,9 @@ export default async function setup(project: TestProject) {
       WEB_PROCESSES: '2',
       // /metrics is on only with a token (test/ops.test.ts).
       METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
+      // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
+      // (a slow image host makes a creation outlast it deterministically).
+      MCP_CREATION_WAIT_MS: '8000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -50,6 +50,11 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
         else serveFile(file);
         return;
       }
+      case 'slow': {
+        // A slow host: the file after `ms` milliseconds (MCP wait budget includes downloads).
+        setTimeout(() => serveFile(parts[2] ?? ''), Number(parts[1]) || 0);
+        return;
+      }
       case 'to-http':
         res.writeHead(302, { location: `http://127.0.0.1/${parts[1] ?? ''}` }).end();
         return;

@@ -110,20 +110,19 @@ describe('synchronous wait', () => {
     const org = await createTestOrg();
     const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#777' } }).png().toBuffer();
     const parts = new FileParts(new Map([['image', png]]), 'nonce');
-    const response: { status?: number; headers: Record<string, string> } = { headers: {} };
     const ctx = {
       caller: { organizationId: org.id, mode: 'test' as const, permissions: new Set(['upscales' as const]), tier: 9, apiKeyId: null },
       channel: 'v1' as const,
       requestId: newId('req'),
       idempotencyKey: null,
       parts,
-      response,
       receivedAt: Date.now(),
     };
-    const gen = await createGeneration(ctx, { type: 'upscale', input: { image: parts.reference('image'), scale: 'x2' } }, { background: false, waitMs: 200 });
+    const result = await createGeneration(ctx, { type: 'upscale', input: { image: parts.reference('image'), scale: 'x2' } }, { waitMs: 200 });
+    const gen = result.generation;
     expect(gen.status).toBe('in_progress');
-    expect(response.status).toBe(202);
-    expect(response.headers['x-ratelimit-remaining-generations-minute']).toBeDefined();
+    expect(result.ended).toBe(false);
+    expect(result.quota.minute.remaining).toBe(result.quota.minute.limit - 1);
     const deadline = Date.now() + 60_000;
     while ((await db().generation.findUniqueOrThrow({ where: { id: gen.id } })).status === 'in_progress') {
       if (Date.now() > deadline) throw new Error('did not finish');

@@ -4,15 +4,13 @@ import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { chargeBalance } from '@/server/billing/ledger';
 import { tierOf, type Price } from '@/server/billing/pricing';
-import type { Caller } from '@/server/trpc/context';
+import type { Caller } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
 
-/** The x-ratelimit-*-generations-* facts of an accepted creation. */
-export interface QuotaHeaders {
-  'x-ratelimit-limit-generations-minute': string;
-  'x-ratelimit-remaining-generations-minute': string;
-  'x-ratelimit-limit-generations-hour': string;
-  'x-ratelimit-remaining-generations-hour': string;
+/** The generation quota after an accepted creation (remaining values include it). */
+export interface GenerationQuota {
+  minute: { limit: number; remaining: number };
+  hour: { limit: number; remaining: number };
 }
 
 const MINUTE_MS = 60_000;
@@ -54,13 +52,11 @@ export async function checkGenerationQuota(tx: DbTx, caller: Caller): Promise<{ 
   return { minute: minute.count, hour: hour.count };
 }
 
-export function quotaHeaders(caller: Caller, used: { minute: number; hour: number }): QuotaHeaders {
+export function generationQuota(caller: Caller, used: { minute: number; hour: number }): GenerationQuota {
   const tier = tierOf(caller.tier);
   return {
-    'x-ratelimit-limit-generations-minute': String(tier.generationsPerMinute),
-    'x-ratelimit-remaining-generations-minute': String(Math.max(0, tier.generationsPerMinute - used.minute)),
-    'x-ratelimit-limit-generations-hour': String(tier.generationsPerHour),
-    'x-ratelimit-remaining-generations-hour': String(Math.max(0, tier.generationsPerHour - used.hour)),
+    minute: { limit: tier.generationsPerMinute, remaining: Math.max(0, tier.generationsPerMinute - used.minute) },
+    hour: { limit: tier.generationsPerHour, remaining: Math.max(0, tier.generationsPerHour - used.hour) },
   };
 }
 

@@ -1,7 +1,6 @@
 import { ApiError, invalidParam } from '@/server/platform/errors';
 import { db, type DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
-import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { priceFor, type Price } from '@/server/billing/pricing';
@@ -14,11 +13,12 @@ import { engineSupport } from '@/server/engine/capabilities';
 import { enqueueGeneration } from '@/server/jobs/queue';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { toApiGeneration, type ApiGeneration } from '@/server/generations/serialize';
-import type { TrpcContext, Caller } from '@/server/trpc/context';
+import type { Caller, Channel } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
+import { consumeUploads, deleteUploadBytes, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
 import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
-import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, lockAdmission, quotaHeaders } from './admission';
+import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, generationQuota, lockAdmission, type GenerationQuota } from './admission';
 import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from './schemas';
 
 /** Largest upscale output: WebP's 16383 px cap is not the limit (JPEG takes over), memory is. */
@@ -42,13 +42,20 @@ export interface StoredInputImage {
 
 export interface CreationContext {
   caller: Caller;
-  channel: TrpcContext['channel'];
+  channel: Channel;
   requestId: string;
   idempotencyKey: string | null;
   parts: FileParts;
-  response: TrpcContext['response'];
-  /** When the request arrived (ms): the synchronous wait counts from it, downloads included. */
+  /** When the request arrived (ms): the wait counts from it, downloads included. */
   receivedAt: number;
+}
+
+/** What a door renders: /v1 as 200/202 with x-ratelimit-* headers, MCP as a tool result. */
+export interface CreationResult {
+  generation: ApiGeneration;
+  /** false: still in progress when the wait ran out (or no wait was asked). */
+  ended: boolean;
+  quota: GenerationQuota;
 }
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7E]{1,255}$/;
@@ -200,9 +207,9 @@ async function replayFor(ctx: CreationContext, hash: string, tx: DbTx = db()): P
 /**
  * One creation, whatever the door (/v1, MCP, console playground): validate, receive images,
  * admit in one transaction (quota, load, price, monthly limit, charge, generation,
- * idempotency record), enqueue, then answer at the end (200) or in progress (202).
+ * idempotency record), enqueue, then wait up to `waitMs` (counted from ctx.receivedAt) for the end.
  */
-export async function createGeneration(ctx: CreationContext, creation: CreationInput, options: { background: boolean; waitMs?: number }): Promise<ApiGeneration> {
+export async function createGeneration(ctx: CreationContext, creation: CreationInput, options: { waitMs: number }): Promise<CreationResult> {
   const { caller } = ctx;
   const hash = requestHash(creation, ctx.parts);
 
@@ -220,7 +227,9 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
     throw new ApiError(503, 'mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
   }
 
-  const images = await receiveImages(imageSources(creation), ctx.parts);
+  const sources = imageSources(creation);
+  const uploadIds = sources.map((s) => s.value).filter((v) => UPLOAD_ID_PATTERN.test(v));
+  const images = await receiveImages(sources, ctx.parts, caller);
   await validateImages(creation, images);
 
   const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);
@@ -253,6 +262,8 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
             createdAt: clock.now(),
           },
         });
+        // Uploaded files are consumed with the generation: a refused request leaves them available.
+        await consumeUploads(tx, caller, uploadIds, generationId);
         if (ctx.idempotencyKey) {
           await tx.idempotencyRecord.create({
             data: {
@@ -279,6 +290,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
     await deleteInputs(stored);
     return answer(ctx, admission.generationId, options, await currentQuotaUsage(db(), caller));
   }
+  await deleteUploadBytes(uploadIds); // the generation keeps its own copy (inputs/)
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
   log.info('generation accepted', { generationId });
@@ -286,13 +298,9 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   return answer(ctx, generationId, options, admission.used);
 }
 
-async function answer(ctx: CreationContext, generationId: string, options: { background: boolean; waitMs?: number }, used: { minute: number; hour: number }): Promise<ApiGeneration> {
-  Object.assign(ctx.response.headers, quotaHeaders(ctx.caller, used));
-  if (!options.background) {
-    const budget = (options.waitMs ?? config().SYNC_WAIT_MS) - (Date.now() - ctx.receivedAt);
-    if (budget > 0) await waitForGenerationEnd(generationId, budget);
-  }
+async function answer(ctx: CreationContext, generationId: string, options: { waitMs: number }, used: { minute: number; hour: number }): Promise<CreationResult> {
+  const budget = options.waitMs - (Date.now() - ctx.receivedAt);
+  if (budget > 0) await waitForGenerationEnd(generationId, budget);
   const row = await db().generation.findUniqueOrThrow({ where: { id: generationId } });
-  ctx.response.status = row.status === 'in_progress' ? 202 : 200;
-  return toApiGeneration(row);
+  return { generation: await toApiGeneration(row), ended: row.status !== 'in_progress', quota: generationQuota(ctx.caller, used) };
 }

@@ -4,11 +4,14 @@ import { clock } from '@/server/platform/clock';
 import { safeDownload, DOWNLOAD_DEADLINE_MS } from '@/server/net/safe-http';
 import { inspectImage, validateImageUrlString, MAX_IMAGE_BYTES, type ImageInfo } from '@/server/images/intake';
 import { blobStore, LocalBlobStore } from '@/server/storage/storage';
+import { readUploadedFile, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
+import type { Caller } from '@/server/access/caller';
 
 /**
  * Received images of a creation request: file parts of a multipart request, https URLs
  * downloaded through the SSRF-safe client (all of a request's URLs share one 30 s deadline),
- * or a valid signed output URL of this service (chaining), read from storage directly.
+ * a valid signed output URL of this service (chaining), read from storage directly, or an
+ * uploaded file (file_…, create_upload).
  */
 export interface ImageSource {
   /** image, mask, layers[0].element */
@@ -52,11 +55,11 @@ export function sha256(bytes: Buffer | string): string {
 }
 
 /** Fetch every image of the request (in parallel) and check its format and size. */
-export async function receiveImages(sources: ImageSource[], parts: FileParts): Promise<Map<string, ReceivedImage>> {
+export async function receiveImages(sources: ImageSource[], parts: FileParts, caller: Caller): Promise<Map<string, ReceivedImage>> {
   const deadline = AbortSignal.timeout(DOWNLOAD_DEADLINE_MS);
   const received = await Promise.all(
     sources.map(async (source): Promise<ReceivedImage> => {
-      const bytes = await fetchImageBytes(source, parts, deadline);
+      const bytes = await fetchImageBytes(source, parts, deadline, caller);
       // Masks get their own checks (PNG only → mask_invalid) in mask analysis.
       const info = source.param === 'mask' ? null : await inspectImage(bytes, source.param);
       return { param: source.param, bytes, digest: sha256(bytes), info };
@@ -65,9 +68,11 @@ export async function receiveImages(sources: ImageSource[], parts: FileParts): P
   return new Map(received.map((r) => [r.param, r]));
 }
 
-async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: AbortSignal): Promise<Buffer> {
+async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: AbortSignal, caller: Caller): Promise<Buffer> {
   const file = parts.resolve(source.value);
   if (file) return file;
+  // A file sent before with create_upload (file_…), of the caller's organization and mode.
+  if (UPLOAD_ID_PATTERN.test(source.value)) return readUploadedFile(caller, source.value, source.param);
   // Our own signed output URL (chaining) is read from storage, whatever its scheme (the local
   // store's base URL may be http in development).
   const store = blobStore();

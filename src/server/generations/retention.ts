@@ -1,3 +1,4 @@
+import { deleteUnusedUploads } from '@/server/uploads/uploads';
 import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
@@ -27,6 +28,7 @@ interface StoredInputImage {
  * - generations deleted 13 months after creation (their ledger rows stay);
  * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
  * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
+ * - uploaded files (create_upload) deleted 1 hour after creation if unused.
  * Each step is idempotent and works in bounded batches.
  */
 export async function runRetention(now: Date): Promise<{
@@ -37,6 +39,7 @@ export async function runRetention(now: Date): Promise<{
   request_log_deleted: number;
   credit_lots_expired: number;
   expiring_notices: number;
+  uploads_deleted: number;
 }> {
   let imagesDeleted = 0;
   for (;;) {
@@ -75,5 +78,6 @@ export async function runRetention(now: Date): Promise<{
     idempotency_keys_deleted: idempotencyKeysDeleted,
     request_log_deleted: requestLogDeleted,
     ...(await runLotMaintenance(now)),
+    uploads_deleted: await deleteUnusedUploads(now),
   };
 }

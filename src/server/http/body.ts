@@ -7,9 +7,14 @@ export const JSON_BODY_LIMIT = 64 * 1024;
  * of bytes actually received, never of a Content-Length the client declares.
  */
 export async function readBodyText(req: Request, limit = JSON_BODY_LIMIT): Promise<string> {
+  return (await readBodyBytes(req, limit, () => tooLarge(limit))).toString('utf8');
+}
+
+/** The same streaming limit for raw bytes (uploads), with the door's own refusal. */
+export async function readBodyBytes(req: Request, limit: number, refuse: () => ApiError): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? '');
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return '';
+  if (Number.isFinite(declared) && declared > limit) throw refuse();
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
@@ -22,11 +27,11 @@ export async function readBodyText(req: Request, limit = JSON_BODY_LIMIT): Promi
     received += value.byteLength;
     if (received > limit) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+      throw refuse();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 function tooLarge(limit: number): ApiError {

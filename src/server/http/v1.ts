@@ -1,18 +1,13 @@
 import { ApiError } from '@/server/platform/errors';
-import { newId } from '@/server/platform/ids';
-import { clock } from '@/server/platform/clock';
-import { db } from '@/server/platform/db';
-import { config } from '@/server/platform/config';
-import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
-import { tierOf } from '@/server/billing/pricing';
-import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
-import { recordRequest } from '@/server/requestlog/requestlog';
 import { withLogContext } from '@/server/platform/logger';
 import { observeV1Reply } from '@/server/observability/metrics';
+import { clientIp } from './client-ip';
+import { config } from '@/server/platform/config';
+import type { AuthenticatedKey } from '@/server/keys/keys';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
-import { clientIp } from './client-ip';
+import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply } from './door';
 import { openApiDocument } from './openapi';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
@@ -63,34 +58,8 @@ export function multipartToInput(fields: Record<string, string>, files: Record<s
   return input;
 }
 
-/**
- * What the /v1 door answers, before it becomes bytes: the launcher's node:http server writes it
- * directly, the App Router route wraps it in a Response. (A Response per request was measured
- * as a visible share of a read's CPU: its body stream is built even for a string.)
- */
-export interface V1Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The code of an error reply, for the request log. */
-  errorCode: string | null;
-}
-
-function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): V1Reply {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null };
-}
-
-function errorReply(error: ApiError): V1Reply {
-  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code };
-}
-
-function rateHeaders(decision: RateDecision): Record<string, string> {
-  return {
-    'x-ratelimit-limit-requests': String(decision.limit),
-    'x-ratelimit-remaining-requests': String(decision.remaining),
-    'x-ratelimit-reset-requests': `${decision.resetSeconds}s`,
-  };
-}
+/** What the /v1 door answers, before it becomes bytes (shared with /mcp: http/door.ts). */
+export type V1Reply = DoorReply;
 
 /**
  * The /v1 door. It owns what is HTTP and not business — request-id, browser refusal, rate
@@ -98,64 +67,31 @@ function rateHeaders(decision: RateDecision): Record<string, string> {
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
 export async function handleV1(req: Request): Promise<Response> {
-  const reply = await serveV1(req);
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  return toResponse(await serveV1(req));
 }
 
 /** handleV1 without the Response: what the launcher's HTTP server calls. */
-export async function serveV1(req: Request, requestId = newId('req')): Promise<V1Reply> {
-  const started = performance.now();
-  const receivedAt = Date.now();
+export async function serveV1(req: Request, requestId?: string): Promise<V1Reply> {
+  const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);
-  const ip = clientIp(req);
-  let key: AuthenticatedKey | null = null;
-  let orgDecision: RateDecision | null = null;
   let response: V1Reply;
 
   try {
-    // Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from
-    // Node also sends sec-fetch-mode, so that header proves nothing) and CORS preflights.
-    if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
-      throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
-    }
-    const ipDecision = await hitRateLimit('ip', ip ?? 'unknown', perIpLimit());
-    if (!ipDecision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(ipDecision.resetSeconds) } });
-    }
+    refuseBrowsers(req);
+    await limitIp(door);
     if (req.method === 'GET' && url.pathname === '/v1/openapi.json') {
       response = jsonReply(200, openApiDocument(config().publicBaseUrl));
     } else {
-      key = await authenticateBearer(db(), req.headers.get('authorization'));
-      orgDecision = await hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
-      if (!orgDecision.allowed) {
-        throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${orgDecision.limit}/min) exceeded.`, {
-          headers: { 'retry-after': String(orgDecision.resetSeconds) },
-        });
-      }
-      const authenticated = key;
-      response = await withLogContext({ requestId, organizationId: key.organizationId }, () => dispatch(req, url, authenticated, requestId, receivedAt));
+      const key = await authenticate(req, door);
+      response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt));
     }
   } catch (error) {
-    response = errorReply(apiErrorFromUnknown(error, { requestId, route: `${req.method} ${url.pathname}` }));
+    response = errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${url.pathname}` }));
   }
 
-  response.headers['request-id'] = requestId;
-  if (orgDecision) Object.assign(response.headers, rateHeaders(orgDecision));
-
+  finishReply(door, response);
   observeV1Reply(req.method, url.pathname, response.status, response.errorCode);
-  recordRequest({
-    id: requestId,
-    organizationId: key?.organizationId ?? null,
-    apiKeyId: key?.keyId ?? null,
-    mode: key?.mode ?? null,
-    method: req.method,
-    path: url.pathname,
-    status: response.status,
-    errorCode: response.errorCode,
-    durationMs: Math.round(performance.now() - started),
-    ip,
-    createdAt: clock.now(),
-  });
+  logRequest(door, { method: req.method, path: url.pathname, status: response.status, errorCode: response.errorCode });
   return response;
 }
 
@@ -187,6 +123,7 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
     parts,
     idempotencyKey: isCreation ? validateIdempotencyKey(req.headers.get('idempotency-key')) : null,
     receivedAt,
+    creationWaitMs: config().SYNC_WAIT_MS,
   };
 
   const result = await callOpenApi(req, url, body, ctx);

@@ -2,6 +2,8 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
 import { serveV1 } from '@/server/http/v1';
+import { serveMcp } from '@/server/mcp/endpoint';
+import { serveUploadPut } from '@/server/http/upload-put';
 import { stampClientIp } from '@/server/http/client-ip';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply, type DoorReply } from '@/server/http/front-door';
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
@@ -79,6 +81,10 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
   if (pathname === '/v1' || pathname.startsWith('/v1/')) {
     void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
+  } else if (pathname === '/mcp') {
+    void answer(req, res, route, requestId, () => serveMcp(toWebRequest(req, origin.origin, path), requestId));
+  } else if (pathname.startsWith('/uploads/')) {
+    void answer(req, res, route, requestId, () => serveUploadPut(toWebRequest(req, origin.origin, path), requestId));
   } else if (pathname.startsWith('/files/')) {
     void answer(req, res, route, requestId, () => serveSignedFile(method, pathname.slice('/files/'.length), search));
   } else if (pathname === '/readyz') {

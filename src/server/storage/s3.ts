@@ -89,6 +89,13 @@ export class S3BlobStore implements BlobStore {
     }
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
+
+  /** Presigned PUT until `expiresAt` (uploads): the client sends the bytes straight to the bucket. */
+  async presignedPut(key: string, expiresAt: number): Promise<string> {
+    assertSafeKey(key);
+    const expiresIn = Math.max(1, Math.min(MAX_PRESIGN_SECONDS, Math.floor(expiresAt - clock.nowSeconds())));
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+  }
 }
 
 /** A missing object; a missing bucket is a misconfiguration and must surface. */

@@ -1,24 +1,13 @@
-import type { AuthenticatedKey } from '@/server/keys/keys';
-import type { Permission } from '@/server/keys/permissions';
-import type { Mode } from '@/generated/prisma/enums';
+import type { Caller, Channel } from '@/server/access/caller';
 import type { FileParts } from '@/server/creations/images';
 
-/**
- * What a procedure knows about its caller. The /v1 wrapper and the MCP endpoint fill it from
- * an API key; the console fills it from a session (the member's organization, the mode chosen
- * in the console, and the permissions of the member's role).
- */
-export interface Caller {
-  organizationId: string;
-  mode: Mode;
-  permissions: ReadonlySet<Permission>;
-  tier: number;
-  apiKeyId: string | null;
-}
+// The caller is the service layer's type; re-exported for the doors that import it from here.
+export type { Caller, Channel } from '@/server/access/caller';
+export { callerFromKey } from '@/server/access/caller';
 
 export interface TrpcContext {
   caller: Caller | null;
-  channel: 'v1' | 'mcp' | 'console';
+  channel: Channel;
   requestId: string;
   /** Mutable response facts a procedure may set (200 vs 202, extra headers). */
   response: { status?: number; headers: Record<string, string> };
@@ -28,14 +17,7 @@ export interface TrpcContext {
   idempotencyKey: string | null;
   /** When the request arrived (ms since epoch). */
   receivedAt: number;
+  /** How long a creation waits for its end before answering in progress (chosen by the door). */
+  creationWaitMs: number;
 }
 
-export function callerFromKey(key: AuthenticatedKey): Caller {
-  return {
-    organizationId: key.organizationId,
-    mode: key.mode,
-    permissions: key.permissions,
-    tier: key.tier,
-    apiKeyId: key.keyId,
-  };
-}

@@ -2,26 +2,33 @@ import { router, permittedProcedure } from './init';
 import type { TrpcContext } from './context';
 import { apiGenerationSchema } from '@/server/generations/schemas';
 import { createGeneration, type CreationContext, type CreationInput } from '@/server/creations/create';
+import { generationQuotaHeaders } from '@/server/http/rate-headers';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
 
 const TAG = 'Creations';
 const SYNC_NOTE =
   'Answers 200 with the ended generation (usually 1 to 3 minutes; set a client timeout of at least 5 minutes), or 202 with the in-progress generation when `background` is true, under heavy load, after 4 min 30 s, or if the server restarts. Accepts JSON (image URLs) or multipart/form-data (files named as their field). Header `Idempotency-Key` (1–255 characters) makes retries safe.';
 
-function creationContext(ctx: TrpcContext & { caller: NonNullable<TrpcContext['caller']> }): CreationContext {
-  return {
+type PermittedContext = TrpcContext & { caller: NonNullable<TrpcContext['caller']> };
+
+/**
+ * The service answers a plain result; this door renders it: 200 when ended, 202 in progress,
+ * and the generation quota headers. `background` is a /v1 parameter (MCP tools always wait).
+ */
+async function run(ctx: PermittedContext, creation: CreationInput) {
+  const context: CreationContext = {
     caller: ctx.caller,
     channel: ctx.channel,
     requestId: ctx.requestId,
     idempotencyKey: ctx.idempotencyKey,
     parts: ctx.parts,
-    response: ctx.response,
     receivedAt: ctx.receivedAt,
   };
-}
-
-function run(ctx: Parameters<typeof creationContext>[0], creation: CreationInput) {
-  return createGeneration(creationContext(ctx), creation, { background: creation.input.background ?? false });
+  const background = 'background' in creation.input && creation.input.background === true;
+  const result = await createGeneration(context, creation, { waitMs: background ? 0 : ctx.creationWaitMs });
+  ctx.response.status = result.ended ? 200 : 202;
+  Object.assign(ctx.response.headers, generationQuotaHeaders(result.quota));
+  return result.generation;
 }
 
 export const creationsRouter = router({

@@ -18,10 +18,20 @@ const materialSchema = z
   .object({ object: z.literal('edit_material'), id: z.string(), name: z.string(), description: z.string(), category: z.string() })
   .meta({ id: 'EditMaterial' });
 
+/** Inputs shared by /v1 and the MCP tools (which generate their JSON Schemas from them). */
+export const generationIdInput = z.strictObject({ id: resourceIdParam() });
+export const noInput = z.strictObject({});
+export const editMaterialsInput = z.strictObject({
+  limit: pageLimitParam(),
+  after: prefixedIdParam('mat').optional(),
+  category: textQueryParam(64).optional(),
+  search: textQueryParam(100).optional(),
+});
+
 export const generationsRouter = router({
   get: permittedProcedure('generations_read')
     .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true } })
-    .input(z.strictObject({ id: resourceIdParam() }))
+    .input(generationIdInput)
     .output(apiGenerationSchema)
     .query(async ({ ctx, input }) => toApiGeneration(await getGeneration(ctx.caller, input.id))),
 
@@ -52,7 +62,7 @@ export const generationsRouter = router({
         protect: true,
       },
     })
-    .input(z.strictObject({ id: resourceIdParam() }))
+    .input(generationIdInput)
     .output(apiGenerationSchema)
     .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.caller, input.id, ctx.caller.permissions))),
 });
@@ -60,26 +70,19 @@ export const generationsRouter = router({
 export const referenceRouter = router({
   styles: permittedProcedure('decorations')
     .meta({ openapi: { method: 'GET', path: '/styles', tags: [TAG_REFERENCE], summary: 'List decoration styles', protect: true } })
-    .input(z.strictObject({}))
+    .input(noInput)
     .output(listSchema(styleSchema, 'StyleList'))
     .query(async () => ({ object: 'list' as const, data: await listStyles(), has_more: false })),
 
   editMaterialCategories: permittedProcedure('edits')
     .meta({ openapi: { method: 'GET', path: '/edit-material-categories', tags: [TAG_REFERENCE], summary: 'List edit material categories', protect: true } })
-    .input(z.strictObject({}))
+    .input(noInput)
     .output(listSchema(categorySchema, 'EditMaterialCategoryList'))
     .query(async () => ({ object: 'list' as const, data: await listEditMaterialCategories(), has_more: false })),
 
   editMaterials: permittedProcedure('edits')
     .meta({ openapi: { method: 'GET', path: '/edit-materials', tags: [TAG_REFERENCE], summary: 'List edit materials', protect: true } })
-    .input(
-      z.strictObject({
-        limit: pageLimitParam(),
-        after: prefixedIdParam('mat').optional(),
-        category: textQueryParam(64).optional(),
-        search: textQueryParam(100).optional(),
-      }),
-    )
+    .input(editMaterialsInput)
     .output(listSchema(materialSchema, 'EditMaterialList'))
     .query(async ({ input }) => {
       const page = await listEditMaterials(input);

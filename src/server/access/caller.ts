@@ -1,0 +1,29 @@
+import type { AuthenticatedKey } from '@/server/keys/keys';
+import type { Permission } from '@/server/keys/permissions';
+import type { Mode } from '@/generated/prisma/enums';
+
+/**
+ * Who is calling a service function, whatever the door. The /v1 wrapper and the MCP endpoint
+ * fill it from an API key; the console fills it from a session (the member's organization, the
+ * mode chosen in the console, and the permissions of the member's role).
+ */
+export interface Caller {
+  organizationId: string;
+  mode: Mode;
+  permissions: ReadonlySet<Permission>;
+  tier: number;
+  apiKeyId: string | null;
+}
+
+/** The door a request came through; recorded on generations and idempotency keys. */
+export type Channel = 'v1' | 'mcp' | 'console';
+
+export function callerFromKey(key: AuthenticatedKey): Caller {
+  return {
+    organizationId: key.organizationId,
+    mode: key.mode,
+    permissions: key.permissions,
+    tier: key.tier,
+    apiKeyId: key.keyId,
+  };
+}

@@ -1,0 +1,108 @@
+import { ApiError } from '@/server/platform/errors';
+import { newId } from '@/server/platform/ids';
+import { clock } from '@/server/platform/clock';
+import { db } from '@/server/platform/db';
+import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
+import { tierOf } from '@/server/billing/pricing';
+import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
+import { recordRequest } from '@/server/requestlog/requestlog';
+import { requestRateHeaders } from './rate-headers';
+
+/**
+ * The pieces every keyed HTTP door (/v1, /mcp) shares: request-id, browser refusal, the
+ * per-IP and per-organization request rates, API key authentication, the error envelope and
+ * the request log. Each door strings them together around its own dispatch.
+ */
+
+/** What a door answers, before it becomes bytes (the launcher writes it; App Router wraps it in a Response). */
+export interface DoorReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The code of an error reply, for the request log. */
+  errorCode: string | null;
+}
+
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): DoorReply {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null };
+}
+
+export function errorReply(error: ApiError): DoorReply {
+  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code };
+}
+
+export function toResponse(reply: DoorReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
+/** One request through a door: who is calling, from where, and the request rate decision. */
+export interface DoorRequest {
+  requestId: string;
+  /** ms since epoch: waits count from it. */
+  receivedAt: number;
+  started: number;
+  ip: string | null;
+  key: AuthenticatedKey | null;
+  orgDecision: RateDecision | null;
+}
+
+export function beginRequest(ip: string | null, requestId = newId('req')): DoorRequest {
+  return { requestId, receivedAt: Date.now(), started: performance.now(), ip, key: null, orgDecision: null };
+}
+
+/**
+ * Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from Node
+ * also sends sec-fetch-mode, so that header proves nothing) and CORS preflights.
+ */
+export function refuseBrowsers(req: Request): void {
+  if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
+    throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
+  }
+}
+
+/** The per-IP rate, counted before the key is checked (`hits` messages at once for MCP batches). */
+export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
+  let decision: RateDecision | null = null;
+  for (let i = 0; i < hits; i++) decision = await hitRateLimit('ip', door.ip ?? 'unknown', perIpLimit());
+  if (decision && !decision.allowed) {
+    throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(decision.resetSeconds) } });
+  }
+}
+
+/** The Bearer key (401 otherwise), then the organization's request rate (429 otherwise). */
+export async function authenticate(req: Request, door: DoorRequest, hits = 1): Promise<AuthenticatedKey> {
+  const key = await authenticateBearer(db(), req.headers.get('authorization'));
+  door.key = key;
+  for (let i = 0; i < hits; i++) door.orgDecision = await hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
+  const decision = door.orgDecision;
+  if (decision && !decision.allowed) {
+    throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${decision.limit}/min) exceeded.`, {
+      headers: { 'retry-after': String(decision.resetSeconds) },
+    });
+  }
+  return key;
+}
+
+/** request-id and x-ratelimit-*-requests on the reply. */
+export function finishReply(door: DoorRequest, reply: DoorReply): DoorReply {
+  reply.headers['request-id'] = door.requestId;
+  if (door.orgDecision) Object.assign(reply.headers, requestRateHeaders(door.orgDecision));
+  return reply;
+}
+
+/** One line of the request log (console "Requests" screen). */
+export function logRequest(door: DoorRequest, line: { id?: string; method: string; path: string; status: number; errorCode: string | null }): void {
+  recordRequest({
+    id: line.id ?? door.requestId,
+    organizationId: door.key?.organizationId ?? null,
+    apiKeyId: door.key?.keyId ?? null,
+    mode: door.key?.mode ?? null,
+    method: line.method,
+    path: line.path,
+    status: line.status,
+    errorCode: line.errorCode,
+    durationMs: Math.round(performance.now() - door.started),
+    ip: door.ip,
+    createdAt: clock.now(),
+  });
+}

@@ -1,0 +1,160 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from '@/server/platform/errors';
+import { config } from '@/server/platform/config';
+import { randomBase62 } from '@/server/platform/ids';
+import { FileParts } from '@/server/creations/images';
+import { callerFromKey, type Caller } from '@/server/access/caller';
+import { readBodyText } from '@/server/http/body';
+import { clientIp } from '@/server/http/client-ip';
+import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply, type DoorRequest } from '@/server/http/door';
+import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import type { TrpcContext } from '@/server/trpc/context';
+import { TOOLS, TOOLS_BY_NAME } from './tools';
+import { nextStep } from './next-step';
+
+/**
+ * The /mcp door: MCP Streamable HTTP without sessions (a fresh server and transport per POST,
+ * JSON responses). Around it, the same pieces as /v1 (http/door.ts): request-id, browser
+ * refusal, per-IP and per-organization request rates (each MCP message counts as one
+ * request), Bearer key authentication, the 64 KB body limit and the request log, where a tool
+ * call is written as /mcp/<tool> with the status and code its /v1 route would answer.
+ */
+const INSTRUCTIONS = `Roomtone transforms interior images: create_render (photorealistic render of a draft), create_edit (by written instruction or colour mask), create_decoration (accessories in a style from list_styles), create_upscale (x2, x4).
+Authentication: the same API key as the REST API (Authorization: Bearer rt_test_… or rt_live_…); OAuth is not supported. Test keys cost nothing and give previews; live keys are charged.
+Images go by https URL (or a previous output[0].url); for a local image call create_upload, PUT the bytes to upload_url, then pass its file_… id. No image is ever attached to a message.
+Creation tools wait up to 50 s; if the generation is still in_progress, call get_generation with its id (it waits up to 50 s) until it ends; after 5 minutes give the user the id.
+A refused request comes back as a tool error holding {"error":{"code","message","param"}}; nothing is charged.`;
+
+const SERVER_INFO = { name: 'roomtone', version: '1.0.0' };
+
+interface ToolLogLine {
+  tool: string;
+  status: number;
+  errorCode: string | null;
+}
+
+type JsonRpcMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown } };
+
+function toolResult(outcome: { body: unknown; sentence?: string }): CallToolResult {
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(outcome.body) }];
+  if (outcome.sentence) content.push({ type: 'text', text: outcome.sentence });
+  return { content };
+}
+
+function errorResult(error: ApiError): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(error.toBody()) }], isError: true };
+}
+
+function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, ToolLogLine>): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = TOOLS_BY_NAME.get(request.params.name);
+    // An unknown tool is a protocol error (JSON-RPC), not a refused request.
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const ctx: TrpcContext = {
+      caller,
+      channel: 'mcp',
+      requestId: door.requestId,
+      response: { headers: {} },
+      parts: new FileParts(new Map(), randomBase62(16)),
+      idempotencyKey: null,
+      receivedAt: door.receivedAt,
+      creationWaitMs: config().MCP_CREATION_WAIT_MS,
+    };
+    try {
+      const outcome = await tool.run(request.params.arguments ?? {}, ctx);
+      toolLog.set(extra.requestId, { tool: tool.name, status: 200, errorCode: null });
+      return toolResult({ body: outcome.body, ...(outcome.generation ? { sentence: nextStep(outcome.generation) } : {}) });
+    } catch (error) {
+      const apiError = apiErrorFromUnknown(error);
+      toolLog.set(extra.requestId, { tool: tool.name, status: apiError.status, errorCode: apiError.code });
+      return errorResult(apiError);
+    }
+  });
+  return server;
+}
+
+async function fromResponse(res: Response): Promise<DoorReply> {
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => (headers[name] = value));
+  return { status: res.status, headers, body: await res.text(), errorCode: null };
+}
+
+function parseError(): DoorReply {
+  return {
+    status: 400,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON.' } }),
+    errorCode: null,
+  };
+}
+
+export async function handleMcp(req: Request): Promise<Response> {
+  return toResponse(await serveMcp(req));
+}
+
+/** handleMcp without the Response: what the launcher's HTTP server calls. */
+export async function serveMcp(req: Request, requestId?: string): Promise<DoorReply> {
+  const door = beginRequest(clientIp(req), requestId);
+  let messages: JsonRpcMessage[] = [];
+  const toolLog = new Map<unknown, ToolLogLine>();
+  let reply: DoorReply;
+  try {
+    refuseBrowsers(req);
+    if (req.method !== 'POST') {
+      await limitIp(door);
+      // A sessionless server offers no SSE stream (GET) and no session to end (DELETE).
+      throw new ApiError(405, 'method_not_allowed', 'The MCP endpoint accepts POST only (Streamable HTTP without sessions).', { headers: { allow: 'POST' } });
+    }
+    const text = await readBodyText(req);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    messages = (Array.isArray(parsed) ? parsed : [parsed]).filter((m): m is JsonRpcMessage => typeof m === 'object' && m !== null);
+    const hits = Math.max(1, messages.length);
+    await limitIp(door, hits);
+    const key = await authenticate(req, door, hits);
+    if (parsed === undefined) {
+      reply = parseError();
+    } else {
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = mcpServer(door, callerFromKey(key), toolLog);
+      await server.connect(transport);
+      try {
+        reply = await fromResponse(await transport.handleRequest(req, { parsedBody: parsed }));
+      } finally {
+        await server.close();
+      }
+    }
+  } catch (error) {
+    const apiError = apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} /mcp` });
+    reply = errorReply(apiError);
+    if (apiError.status === 401) reply.headers['www-authenticate'] = 'Bearer realm="roomtone", error="invalid_token"';
+  }
+  finishReply(door, reply);
+  logMessages(req, door, reply, messages, toolLog);
+  return reply;
+}
+
+/** One request-log line per message: a tool call as /mcp/<tool> with its /v1 status and code. */
+function logMessages(req: Request, door: DoorRequest, reply: DoorReply, messages: JsonRpcMessage[], toolLog: Map<unknown, ToolLogLine>): void {
+  const lines = messages.length > 0 ? messages : [{}];
+  lines.forEach((message, i) => {
+    const call = message.method === 'tools/call' && message.id !== undefined ? toolLog.get(message.id) : undefined;
+    logRequest(door, {
+      id: i === 0 ? door.requestId : `${door.requestId}_${i}`,
+      method: req.method,
+      path: call ? `/mcp/${call.tool}` : '/mcp',
+      status: call ? call.status : reply.status,
+      errorCode: call ? call.errorCode : reply.errorCode,
+    });
+  });
+}

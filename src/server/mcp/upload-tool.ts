@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { createUpload } from '@/server/uploads/uploads';
+import { apiErrorFromZodIssues } from '@/server/trpc/errors';
+import type { TrpcContext } from '@/server/trpc/context';
+import type { ToolOutcome } from './tools';
+
+/**
+ * create_upload takes no arguments: the format is recognized from the bytes at PUT (and again
+ * at use), never from a declared type or a file name, so there is nothing to declare.
+ */
+export const createUploadArguments = z.strictObject({});
+
+export async function createUploadTool(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome> {
+  const parsed = createUploadArguments.safeParse(args);
+  if (!parsed.success) throw apiErrorFromZodIssues(parsed.error.issues);
+  if (!ctx.caller) throw new Error('create_upload without a caller');
+  return { body: await createUpload(ctx.caller) };
+}
