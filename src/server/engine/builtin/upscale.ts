@@ -11,7 +11,7 @@ import type { NeuralMessage, NeuralRequest } from './neural-protocol';
 import { upscaleLanczos3, checkScale, type UpscaleScale } from './upscale-lanczos';
 import { chooseUpscaler, type UpscalerChoice } from './upscale-choice';
 export { upscaleLanczos3, type UpscaleScale };
-export { chooseUpscaler, estimateNeuralMs, estimateLanczosMs, NEURAL_BUDGET_MS, type UpscalerChoice } from './upscale-choice';
+export { chooseUpscaler, estimateNeuralMs, estimateLanczosMs, NEURAL_BUDGET_MS, UPSCALERS_BY_FIDELITY, type UpscalerChoice } from './upscale-choice';
 
 // ---------------------------------------------------------------------------------------------
 // Neural path
