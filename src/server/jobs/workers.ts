@@ -9,6 +9,8 @@ import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { loggingStep } from './steps';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
+import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
+import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 
 /**
  * pg-boss workers on the application's PostgreSQL: generations (WORKER_CONCURRENCY at once
@@ -32,12 +34,14 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   await boss.work(QUEUES.maintenance, async () => {
     await sweepGenerations();
     await runRetention(clock.now());
+    await pruneDeliveryLog(clock.now());
   });
+  const webhooks = startWebhookWorker();
   await boss.schedule(QUEUES.maintenance, '* * * * *');
 
   return {
     async stop() {
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }), webhooks.stop()]);
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },
   };

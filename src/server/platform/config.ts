@@ -66,6 +66,17 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
   /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
   TRUST_PROXY: bool,
+  // Webhooks and mail (src/server/webhooks, src/server/mail).
+  /** Webhook deliveries sent at once by one worker process. */
+  WEBHOOK_CONCURRENCY: int(64),
+  /** At most this many deliveries in flight per endpoint and worker process (a slow receiver never holds the others). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
+  /** How often an idle worker looks for due deliveries. */
+  WEBHOOK_POLL_MS: int(100),
+  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of the service's mail. */
+  MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string };

@@ -13,7 +13,9 @@ export type IdPrefix =
   | 'usr'
   | 'btx'
   | 'we'
-  | 'dlv';
+  | 'dlv'
+  | 'att'
+  | 'mail';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
