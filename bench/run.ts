@@ -18,12 +18,14 @@ import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
 import { engineSection } from './sections/engine';
+import { webhooksSection } from './sections/webhooks';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
   validation: validationSection,
   admission: admissionSection,
   engine: engineSection,
+  webhooks: webhooksSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -185,7 +185,8 @@ export async function attemptDelivery(prepared: PreparedDelivery, step: Step): P
 
   const succeeded = sent.error === null;
   const finished = clock.now();
-  const retried = row.kind === 'event' && !succeeded && prepared.body !== null;
+  // 410 Gone is final: the endpoint is disabled below and its planned deliveries canceled.
+  const retried = row.kind === 'event' && !succeeded && prepared.body !== null && sent.statusCode !== 410;
   const next = retried
     ? nextAttemptAt({
         nextAttempt: number + 1,
