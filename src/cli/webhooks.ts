@@ -1,12 +1,12 @@
 /**
  * `roomtone webhooks <command>`: webhook endpoints from the command line (the console calls the
  * same services). Every command accepts --json and then prints exactly one JSON document.
- * Exit codes as the rest of the CLI: 0 done, 1 refused (error envelope), 2 bad arguments.
+ * Exit codes as the rest of the CLI: 0 done, 1 refused (error envelope, rendered by main.ts),
+ * 2 bad arguments.
  */
 import { parseArgs } from 'node:util';
 import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
 import { db, type Db } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { endpointScope, getEndpoint, listEndpoints, type ApiWebhookEndpoint } from '@/server/webhooks/endpoints';
 import { rotateSecret } from '@/server/webhooks/rotate-secret';
@@ -110,11 +110,8 @@ const COMMANDS: Record<string, { options: string[]; run(flags: Flags, client: Db
   },
 };
 
+/** Usage errors exit 2 here; refusals and failures propagate to main.ts, which renders them (exit 1). */
 export async function runWebhooksCommand(args: string[], json: boolean): Promise<number> {
-  const emit = (doc: unknown, text: string, stream: 'out' | 'err' = 'out') => {
-    if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
-    else (stream === 'out' ? process.stdout : process.stderr).write(`${text}\n`);
-  };
   let runtime: Runtime | null = null;
   try {
     const command = COMMANDS[args[0] ?? ''];
@@ -128,20 +125,13 @@ export async function runWebhooksCommand(args: string[], json: boolean): Promise
     }
     runtime = await prepareRuntime({ seed: false });
     const result = await command.run(flags, db());
-    emit(result.json, result.text);
+    process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
-      return 2;
-    }
-    if (error instanceof ApiError) {
-      emit(error.toBody(), `roomtone: ${error.message}`, 'err');
-      return 1;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    emit({ error: { code: 'internal_error', message } }, `roomtone: ${message}`, 'err');
-    return 1;
+    if (!(error instanceof UsageError)) throw error;
+    if (json) process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: error.message } })}\n`);
+    else process.stderr.write(`roomtone: ${error.message}\n`);
+    return 2;
   } finally {
     await runtime?.shutdown().catch(() => undefined);
   }
