@@ -217,8 +217,9 @@ export async function attemptDelivery(prepared: PreparedDelivery, step: Step): P
   });
 
   let disabled: DisabledReason | null = null;
-  // Only automatic event deliveries judge an endpoint's health (resend and test are manual probes).
-  if (recorded && row.kind === 'event') {
+  // Only automatic event deliveries that reached the receiver judge an endpoint's health
+  // (resend and test are manual probes; a vanished object is not the receiver's fault).
+  if (recorded && row.kind === 'event' && prepared.body !== null) {
     disabled = await step.run('health', () => updateHealth(row, succeeded, sent.statusCode, finished));
     if (disabled) await step.run('mail', () => mailEndpointDisabled(db(), row.endpointId, disabled as Exclude<DisabledReason, 'manual'>));
   }
