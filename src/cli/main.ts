@@ -161,7 +161,7 @@ async function main(argv: string[]): Promise<number> {
       const { runWorkerCommand } = await import('./worker');
       return runWorkerCommand(json);
     }
-    if (args[0] === 'webhooks') return (await import('./webhooks')).runWebhooksCommand(args.slice(1), json);
+    if (args[0] === 'webhooks') return await (await import('./webhooks')).runWebhooksCommand(args.slice(1), json);
     if (name === 'maintenance run') {
       const { runMaintenanceCommand } = await import('./maintenance');
       return runMaintenanceCommand(args.slice(2), json);
