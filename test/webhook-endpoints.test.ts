@@ -83,7 +83,8 @@ function roomtone(...args: string[]): { code: number; json: Record<string, unkno
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', DEV_ALLOW_LOOPBACK_URLS: 'true' },
     encoding: 'utf8',
-    timeout: 60_000,
+    // Each call starts a process (tsx, runtime, migrations check): slow on a loaded machine.
+    timeout: 180_000,
   });
   const lines = result.stdout.trim().split('\n').filter(Boolean);
   expect(lines, `exactly one JSON document: ${result.stdout}${result.stderr}`).toHaveLength(1);
@@ -127,5 +128,5 @@ describe('roomtone webhooks (CLI)', () => {
     expect(roomtone('webhooks', 'enable', '--endpoint', id).json).toMatchObject({ status: 'active', disabled_reason: null });
     expect(roomtone('webhooks', 'delete', '--endpoint', id).json).toMatchObject({ id, deleted: true });
     expect(roomtone('webhooks', 'get', '--endpoint', id)).toMatchObject({ code: 1, json: { error: { code: 'resource_not_found' } } });
-  }, 240_000);
+  }, 900_000);
 });

@@ -72,7 +72,7 @@ async function insertEvents(organizationId: string, endpointIds: string[], count
     await tx.webhookDelivery.createMany({
       data: events.flatMap((eventId, i) => endpointFor(i).map((endpointId) => ({ id: newId('dlv'), eventId, endpointId, nextAttemptAt: now, createdAt: now }))),
     });
-  });
+  }, { timeout: 120_000 });
   return events;
 }
 
