@@ -21,6 +21,7 @@ import { engineSection } from './sections/engine';
 import { rateLimitSection } from './sections/ratelimit';
 import { schedulingSection } from './sections/scheduling';
 import { mcpSection } from './sections/mcp';
+import { webhooksSection } from './sections/webhooks';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -30,6 +31,7 @@ const SECTIONS: Record<string, Section> = {
   ratelimit: rateLimitSection,
   scheduling: schedulingSection,
   mcp: mcpSection,
+  webhooks: webhooksSection,
 };
 
 function selectedSections(argv: string[]): string[] {

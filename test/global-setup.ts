@@ -54,6 +54,8 @@ export default async function setup(project: TestProject) {
   const images = await startImageServer(dataDir);
   fs.rmSync(images.wwwDir, { recursive: true, force: true });
   fs.mkdirSync(images.wwwDir, { recursive: true });
+  // Test files (forked after this) trust the test CA too: they deliver webhooks themselves.
+  process.env.NODE_EXTRA_CA_CERTS = images.caPath;
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

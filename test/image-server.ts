@@ -28,6 +28,8 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
   fs.mkdirSync(wwwDir, { recursive: true });
   const caPath = path.join(dir, 'test-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
+  // Other loopback HTTPS servers of the tests (webhook receivers) serve the same leaf.
+  fs.writeFileSync(path.join(dir, 'test-leaf.json'), JSON.stringify({ key: certs.key, cert: certs.cert }), { mode: 0o600 });
 
   const hanging = new Set<import('node:http').ServerResponse>();
   const server = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {

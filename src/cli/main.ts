@@ -26,6 +26,7 @@ ${BILLING_USAGE}
   user create --email <email> --password <password> --org <org_id> --role owner|admin|developer
   worker                       run job workers only (scale-out)
   maintenance run [--now <ISO-8601>]   run retention jobs as of a time
+  webhooks create|list|get|rotate|disable|enable|delete|deliveries|resend|test   (roomtone webhooks for options)
 
 Tiers: ${TIERS.map((t) => `${t.tier} ${t.name}`).join(', ')}`;
 
@@ -147,6 +148,7 @@ async function main(argv: string[]): Promise<number> {
       const { runWorkerCommand } = await import('./worker');
       return runWorkerCommand(json);
     }
+    if (args[0] === 'webhooks') return await (await import('./webhooks')).runWebhooksCommand(args.slice(1), json);
     if (name === 'maintenance run') {
       const { runMaintenanceCommand } = await import('./maintenance');
       return runMaintenanceCommand(args.slice(2), json);

@@ -12,6 +12,8 @@ import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { loggingStep } from './steps';
 import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
+import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
+import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 
 /**
  * pg-boss workers on the application's PostgreSQL: generations (per process, WORKER_CONCURRENCY
@@ -41,7 +43,9 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
     await sweepGenerations();
     await runRetention(clock.now());
     await deleteClosedWindows();
+    await pruneDeliveryLog(clock.now());
   });
+  const webhooks = startWebhookWorker();
   await boss.schedule(QUEUES.maintenance, '* * * * *');
   await startBillingWorkers(boss);
   setWorkersRunning(true);
@@ -49,7 +53,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   return {
     async stop() {
       setWorkersRunning(false);
-      await boss.stop({ graceful: true, timeout: 10_000 });
+      await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }), webhooks.stop()]);
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },
   };

@@ -99,6 +99,17 @@ const envSchema = z.object({
   // MCP endpoint (issue 8)
   /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
   MCP_CREATION_WAIT_MS: int(50_000),
+  // Webhooks and mail (src/server/webhooks, src/server/mail).
+  /** Webhook deliveries sent at once by one worker process. */
+  WEBHOOK_CONCURRENCY: int(64),
+  /** At most this many deliveries in flight per endpoint and worker process (a slow receiver never holds the others). */
+  WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
+  /** How often an idle worker looks for due deliveries. */
+  WEBHOOK_POLL_MS: int(100),
+  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
+  SMTP_URL: z.string().url().optional(),
+  /** Sender of the service's mail. */
+  MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string; rateLimitStore: 'memory' | 'postgres' };

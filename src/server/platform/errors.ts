@@ -33,6 +33,8 @@ export type ApiErrorCode =
   | 'service_unavailable'
   | 'mode_unavailable'
   | 'overloaded'
+  | 'webhook_endpoint_limit_reached'
+  | 'webhook_endpoint_disabled'
   | 'internal_error';
 
 export interface ApiErrorBody {

@@ -15,7 +15,9 @@ export type IdPrefix =
   | 'we'
   | 'dlv'
   | 'lot'
-  | 'rch';
+  | 'rch'
+  | 'att'
+  | 'mail';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,0 +1,179 @@
+/**
+ * Webhook delivery figures: one `roomtone worker` process (the real delivery worker) sending
+ * signed deliveries to a local HTTPS receiver on 127.0.0.1:443 (throwaway CA, trusted by the
+ * worker through NODE_EXTRA_CA_CERTS; DEV_ALLOW_LOOPBACK_URLS admits loopback). Run it in a
+ * private network namespace so port 443 is free:
+ *   unshare --net sh -c 'ip link set lo up && npm run bench -- --only webhooks'
+ *
+ * 1. Throughput: BENCH_WEBHOOK_EVENTS events (default 3000) committed at once, 8 endpoints on
+ *    the receiver; deliveries/s from the commit to the last receipt.
+ * 2. Latency at light load: one event every 50 ms (20/s), commit → receipt, p50/p99.
+ * 3. The same while another endpoint of the same organization times out on every request.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { db } from '@/server/platform/db';
+import { newId } from '@/server/platform/ids';
+import { resetConfigCache } from '@/server/platform/config';
+import { createOrganization } from '@/server/orgs/orgs';
+import { createEndpoint } from '@/server/webhooks/create-endpoint';
+import { makeTestCertificates } from '../../test/tls';
+import { BENCH_APP_SECRET, BENCH_DATA_DIR, ROOT, envNumber, fmt, markdownTable, percentile, sleep, type BenchContext, type SectionOutput } from '../lib';
+
+interface Receiver {
+  /** event id → receipt time (performance.now), first arrival only. */
+  arrivals: Map<string, number>;
+  total: number;
+  close(): Promise<void>;
+}
+
+async function startReceiver(key: string, cert: string): Promise<Receiver> {
+  const arrivals = new Map<string, number>();
+  const state = { total: 0 };
+  const server = https.createServer({ key, cert, keepAliveTimeout: 1000 }, (req, res) => {
+    const id = req.headers['webhook-id'];
+    if (req.url?.startsWith('/tarpit')) {
+      req.resume();
+      return; // never answers: the worker gives up after 10 s
+    }
+    req.resume();
+    req.on('end', () => {
+      state.total += 1;
+      if (typeof id === 'string' && !arrivals.has(id)) arrivals.set(id, performance.now());
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(443, '127.0.0.1', () => resolve());
+  });
+  return {
+    arrivals,
+    get total() {
+      return state.total;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    },
+  };
+}
+
+/** Events with one pending delivery per endpoint, committed in one statement; returns the ids. */
+async function insertEvents(organizationId: string, endpointIds: string[], count: number, endpointFor: (i: number) => string[] = () => endpointIds): Promise<string[]> {
+  const now = new Date();
+  const events = Array.from({ length: count }, () => newId('evt'));
+  await db().$transaction(async (tx) => {
+    await tx.webhookEvent.createMany({
+      data: events.map((id) => ({ id, organizationId, mode: 'live' as const, type: 'balance.low', payload: { object: 'balance', amount: 420, currency: 'eur', unit: 'cents', low_balance_threshold: 500 }, createdAt: now })),
+    });
+    await tx.webhookDelivery.createMany({
+      data: events.flatMap((eventId, i) => endpointFor(i).map((endpointId) => ({ id: newId('dlv'), eventId, endpointId, nextAttemptAt: now, createdAt: now }))),
+    });
+  }, { timeout: 120_000 });
+  return events;
+}
+
+export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput> {
+  const database = await ctx.database();
+  process.env.DATABASE_URL = database.url;
+  process.env.APP_SECRET = BENCH_APP_SECRET;
+  process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+  resetConfigCache();
+  const failures: string[] = [];
+
+  const certs = await makeTestCertificates('Roomtone Bench CA');
+  const caPath = path.join(BENCH_DATA_DIR, 'webhooks-ca.pem');
+  fs.writeFileSync(caPath, certs.caPem);
+  const receiver = await startReceiver(certs.key, certs.cert);
+  ctx.cleanup.add('webhook receiver', () => receiver.close());
+
+  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench webhooks', tier: 9 }));
+  const scope = { organizationId: org.id };
+  const endpoints: string[] = [];
+  for (let i = 0; i < 8; i++) endpoints.push((await createEndpoint(db(), scope, { mode: 'live', url: `https://127.0.0.1/hook/${i}` })).endpoint.id);
+
+  const worker = spawn(process.execPath, ['bin/roomtone.mjs', 'worker', '--json'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, NODE_EXTRA_CA_CERTS: caPath, DEV_ALLOW_LOOPBACK_URLS: 'true', LOG_LEVEL: 'warn', DATA_DIR: BENCH_DATA_DIR },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  worker.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  worker.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-8000)));
+  ctx.cleanup.add('webhook worker', async () => {
+    if (worker.exitCode !== null) return;
+    const exited = new Promise((r) => worker.once('exit', r));
+    worker.kill('SIGTERM');
+    await Promise.race([exited, sleep(15_000)]);
+  });
+  const ready = performance.now() + 120_000;
+  while (!output.includes('"running"')) {
+    if (worker.exitCode !== null || performance.now() > ready) throw new Error(`worker did not start:\n${output}`);
+    await sleep(100);
+  }
+
+  // Warm-up (TLS, prepared statements, JIT).
+  const warm = await insertEvents(org.id, endpoints, 200);
+  while (warm.some((id) => !receiver.arrivals.has(id))) await sleep(20);
+
+  // 1. Throughput.
+  const count = envNumber('BENCH_WEBHOOK_EVENTS', 3000);
+  ctx.log(`webhooks: ${count} deliveries at once`);
+  const burstStart = performance.now();
+  const burst = await insertEvents(org.id, endpoints, count, (i) => [endpoints[i % endpoints.length] as string]);
+  const committed = performance.now();
+  const deadline = committed + 300_000;
+  while (burst.some((id) => !receiver.arrivals.has(id))) {
+    if (performance.now() > deadline) {
+      failures.push('webhooks: burst not delivered within 5 minutes');
+      break;
+    }
+    await sleep(20);
+  }
+  const lastArrival = Math.max(...burst.map((id) => receiver.arrivals.get(id) ?? 0));
+  const perSecond = count / ((lastArrival - committed) / 1000);
+  ctx.log(`webhooks: ${fmt(perSecond)} deliveries/s (insert took ${fmt(committed - burstStart)} ms)`);
+
+  // 2 and 3. Latency at light load, then with a tarpit endpoint beside.
+  const paced = async (label: string, targets: string[], n: number): Promise<number[]> => {
+    ctx.log(`webhooks: latency, ${label}`);
+    const latencies: number[] = [];
+    const pending: Promise<void>[] = [];
+    for (let i = 0; i < n; i++) {
+      const t0 = performance.now();
+      const [id] = await insertEvents(org.id, targets, 1);
+      const sent = performance.now();
+      pending.push(
+        (async () => {
+          const until = sent + 30_000;
+          while (!receiver.arrivals.has(id as string) && performance.now() < until) await sleep(2);
+          const at = receiver.arrivals.get(id as string);
+          if (at === undefined) failures.push(`webhooks: event ${id} not delivered within 30 s (${label})`);
+          else latencies.push(at - sent);
+        })(),
+      );
+      await sleep(Math.max(0, 50 - (performance.now() - t0)));
+    }
+    await Promise.all(pending);
+    return latencies;
+  };
+  const samples = envNumber('BENCH_WEBHOOK_LATENCY_SAMPLES', 300);
+  const light = await paced('light load', [endpoints[0] as string], samples);
+  const tarpit = (await createEndpoint(db(), scope, { mode: 'live', url: 'https://127.0.0.1/tarpit' })).endpoint.id;
+  const withTarpit = await paced('one endpoint timing out', [endpoints[0] as string, tarpit], samples);
+
+  const rows = [
+    ['Signed deliveries/s, one worker process, 8 endpoints on one local receiver', fmt(perSecond), '≥ 500/s'],
+    ['Event commit → receipt, 20 events/s: p50 / p99 (ms)', `${fmt(percentile(light, 0.5))} / ${fmt(percentile(light, 0.99))}`, 'p50 ≤ 250 ms'],
+    ['Same, while another endpoint times out on every request: p50 / p99 (ms)', `${fmt(percentile(withTarpit, 0.5))} / ${fmt(percentile(withTarpit, 0.99))}`, 'unchanged'],
+  ];
+  const markdown = `### Webhooks\n\n${markdownTable(['Measure', 'Figure', 'Goal'], rows)}\n`;
+  return {
+    markdown,
+    raw: { perSecond, burst: count, light: { p50: percentile(light, 0.5), p99: percentile(light, 0.99) }, withTarpit: { p50: percentile(withTarpit, 0.5), p99: percentile(withTarpit, 0.99) } },
+    failures,
+  };
+}

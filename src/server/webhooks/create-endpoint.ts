@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import type { Db } from '@/server/platform/db';
+import { ApiError, invalidParam } from '@/server/platform/errors';
+import { newId } from '@/server/platform/ids';
+import { clock } from '@/server/platform/clock';
+import { checkUrl, OutboundError, UnsafeUrlError } from '@/server/net/safe-http';
+import { eventTypesForMode } from './event-types';
+import { encryptSecret, newSigningSecret } from './signing-secret';
+import { MAX_ENDPOINTS_PER_ORGANIZATION, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
+
+export const createEndpointInput = z.strictObject({
+  mode: z.enum(['test', 'live']),
+  url: z.string(),
+  events: z.array(z.string()).optional(),
+  description: z.string().max(500).optional(),
+});
+export type CreateEndpointInput = z.infer<typeof createEndpointInput>;
+
+/**
+ * Endpoint URL rules (spec, Events): HTTPS on port 443, no credentials, no fragment, and a
+ * host that resolves only to public addresses now (checked again at each delivery).
+ */
+export async function checkEndpointUrl(url: string): Promise<string> {
+  if (url.includes('#')) throw invalidParam('url', 'The URL must not contain a fragment.');
+  try {
+    return (await checkUrl(url)).url.href;
+  } catch (error) {
+    if (error instanceof UnsafeUrlError) throw invalidParam('url', error.message);
+    if (error instanceof OutboundError) throw invalidParam('url', 'The host of the URL could not be resolved.');
+    throw error;
+  }
+}
+
+function checkEvents(mode: 'test' | 'live', events: string[] | undefined): string[] {
+  const allowed: readonly string[] = eventTypesForMode(mode);
+  if (events === undefined) return [...allowed];
+  const unique = [...new Set(events)];
+  if (unique.length === 0) throw invalidParam('events', 'Follow at least one event type.');
+  const unknown = unique.filter((t) => !allowed.includes(t));
+  if (unknown.length > 0) {
+    throw invalidParam('events', `Unknown event type for a ${mode} endpoint: ${unknown.join(', ')}. Allowed: ${allowed.join(', ')}.`);
+  }
+  return unique;
+}
+
+/** Declares an endpoint; the signing secret is in the answer and nowhere else in clear. */
+export async function createEndpoint(
+  client: Db,
+  scope: EndpointScope,
+  raw: unknown,
+): Promise<{ endpoint: ApiWebhookEndpoint; secret: string }> {
+  const parsed = createEndpointInput.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalidParam(String(issue?.path[0] ?? 'body'), issue?.message ?? 'Invalid endpoint.');
+  }
+  const input = parsed.data;
+  const eventTypes = checkEvents(input.mode, input.events);
+  const url = await checkEndpointUrl(input.url);
+  const id = newId('we');
+  const secret = newSigningSecret();
+  const row = await client.$transaction(async (tx) => {
+    // One creation at a time per organization, so two concurrent ones cannot both be the 20th.
+    const org = await tx.$queryRaw<{ id: string }[]>`select id from "Organization" where id = ${scope.organizationId} for update`;
+    if (org.length === 0) throw new ApiError(404, 'resource_not_found', `No organization ${scope.organizationId}.`, { param: 'org' });
+    const count = await tx.webhookEndpoint.count({ where: { organizationId: scope.organizationId } });
+    if (count >= MAX_ENDPOINTS_PER_ORGANIZATION) {
+      throw new ApiError(409, 'webhook_endpoint_limit_reached', `An organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints, all modes together.`);
+    }
+    return tx.webhookEndpoint.create({
+      data: {
+        id,
+        organizationId: scope.organizationId,
+        mode: input.mode,
+        url,
+        description: input.description ?? null,
+        eventTypes,
+        secretEncrypted: encryptSecret(id, secret),
+        createdAt: clock.now(),
+      },
+    });
+  });
+  return { endpoint: toApiEndpoint(row), secret };
+}

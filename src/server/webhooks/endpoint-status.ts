@@ -1,0 +1,78 @@
+import type { Db, DbTx } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { log } from '@/server/platform/logger';
+import { sendMail } from '@/server/mail/send-mail';
+import { findEndpoint, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
+
+export type DisabledReason = 'manual' | 'gone' | 'failing';
+
+/**
+ * Disable an endpoint and cancel every planned delivery (spec: a re-enabled endpoint receives
+ * only new events). Conditional on it being active, so a disable races nothing; true if this
+ * call disabled it.
+ */
+export async function disableEndpointTx(tx: DbTx, endpointId: string, reason: DisabledReason, now: Date): Promise<boolean> {
+  const changed = await tx.webhookEndpoint.updateMany({
+    where: { id: endpointId, status: 'active' },
+    data: { status: 'disabled', disabledReason: reason, disabledAt: now },
+  });
+  if (changed.count === 0) return false;
+  await tx.webhookDelivery.updateMany({
+    where: { endpointId, status: 'pending' },
+    data: { status: 'canceled', nextAttemptAt: null, lastError: `endpoint disabled (${reason})` },
+  });
+  return true;
+}
+
+export async function disableEndpoint(client: Db, scope: EndpointScope, id: string): Promise<ApiWebhookEndpoint> {
+  return client.$transaction(async (tx) => {
+    await findEndpoint(tx, scope, id);
+    await disableEndpointTx(tx, id, 'manual', clock.now());
+    return toApiEndpoint(await findEndpoint(tx, scope, id));
+  });
+}
+
+/** Enable by hand: the failure history starts again; only events produced from now on follow. */
+export async function enableEndpoint(client: Db, scope: EndpointScope, id: string): Promise<ApiWebhookEndpoint> {
+  return client.$transaction(async (tx) => {
+    await findEndpoint(tx, scope, id);
+    await tx.webhookEndpoint.updateMany({
+      where: { id, status: 'disabled' },
+      data: { status: 'active', disabledReason: null, disabledAt: null, failingSince: null },
+    });
+    return toApiEndpoint(await findEndpoint(tx, scope, id));
+  });
+}
+
+/** Deleting removes the endpoint with its deliveries and log; its events expire with retention. */
+export async function deleteEndpoint(client: Db, scope: EndpointScope, id: string): Promise<{ id: string; deleted: true }> {
+  await client.$transaction(async (tx) => {
+    await findEndpoint(tx, scope, id);
+    await tx.webhookEndpoint.delete({ where: { id } });
+  });
+  return { id, deleted: true };
+}
+
+const REASON_TEXT: Record<Exclude<DisabledReason, 'manual'>, string> = {
+  gone: 'it answered 410 Gone',
+  failing: 'every delivery to it failed for 72 hours',
+};
+
+/** E-mail the organization's owners and administrators that an endpoint was disabled automatically. */
+export async function mailEndpointDisabled(client: Db, endpointId: string, reason: Exclude<DisabledReason, 'manual'>): Promise<void> {
+  const endpoint = await client.webhookEndpoint.findUnique({
+    where: { id: endpointId },
+    select: { id: true, url: true, mode: true, organization: { select: { name: true, members: { where: { role: { in: ['owner', 'admin'] } }, select: { user: { select: { email: true } } } } } } },
+  });
+  if (!endpoint) return;
+  const text = [
+    `Roomtone disabled the ${endpoint.mode} webhook endpoint ${endpoint.id} (${endpoint.url}) of ${endpoint.organization.name} because ${REASON_TEXT[reason]}.`,
+    'Its planned deliveries were canceled; they stay in the delivery log for 30 days and can be resent.',
+    'Once the receiver works again, enable the endpoint: it receives the events produced from then on.',
+  ].join('\n\n');
+  for (const member of endpoint.organization.members) {
+    await sendMail({ to: member.user.email, subject: `Webhook endpoint disabled: ${endpoint.url}`, text }).catch((error: unknown) =>
+      log.error('endpoint-disabled mail failed', { endpointId, error: String(error) }),
+    );
+  }
+}

@@ -1,0 +1,97 @@
+import { config } from '@/server/platform/config';
+import { clock } from '@/server/platform/clock';
+import { log } from '@/server/platform/logger';
+import { loggingStep } from '@/server/jobs/steps';
+import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
+
+/** Deliveries claimed per database round trip. */
+const CLAIM_BATCH = 50;
+
+/**
+ * The delivery worker of one process: claims due deliveries in batches and sends them
+ * concurrently within a bounded pool (WEBHOOK_CONCURRENCY), at most
+ * WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint, so one slow or dead receiver only ever
+ * occupies its own few slots. Each finished attempt frees its slot at once (no batch barrier).
+ */
+export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } = {}): { stop(): Promise<void> } {
+  const concurrency = Math.max(1, options.concurrency ?? config().WEBHOOK_CONCURRENCY);
+  const perEndpoint = Math.max(1, options.perEndpoint ?? config().WEBHOOK_ENDPOINT_CONCURRENCY);
+  const pollMs = options.pollMs ?? config().WEBHOOK_POLL_MS;
+  const inFlight = new Map<string, number>();
+  let running = 0;
+  let stopped = false;
+  let wake: (() => void) | null = null;
+  const idle = new Set<() => void>();
+
+  const rest = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function tick(): Promise<number> {
+    const room = concurrency - running;
+    if (room <= 0) return 0;
+    const ids = await claimDueDeliveries({ now: clock.now(), limit: Math.min(room, CLAIM_BATCH), perEndpoint, inFlight });
+    if (ids.length === 0) return 0;
+    for (const p of await prepareDeliveries(ids)) {
+      const endpointId = p.row.endpointId;
+      running += 1;
+      inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
+      void attemptDelivery(p, loggingStep('webhook', p.row.id))
+        .catch((error: unknown) => log.error('webhook attempt failed', { deliveryId: p.row.id, error: String(error) }))
+        .finally(() => {
+          running -= 1;
+          const left = (inFlight.get(endpointId) ?? 1) - 1;
+          if (left > 0) inFlight.set(endpointId, left);
+          else inFlight.delete(endpointId);
+          wake?.();
+          if (running === 0) for (const resolve of idle) resolve();
+        });
+    }
+    return ids.length;
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = await tick();
+      } catch (error) {
+        log.error('webhook claim failed', { error: String(error) });
+      }
+      if (claimed === 0 || running >= concurrency) await rest(pollMs);
+    }
+  })();
+
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+      if (running > 0) {
+        // In-flight attempts end within the answer time; a killed one is claimed again after its lease.
+        await Promise.race([new Promise<void>((r) => idle.add(r)), new Promise((r) => setTimeout(r, 11_000))]);
+      }
+    },
+  };
+}
+
+/**
+ * Deliver everything due as of the clock, until nothing is due (maintenance, tests that move
+ * the clock). Returns every attempt made.
+ */
+export async function deliverDue(options: { perEndpoint?: number } = {}): Promise<AttemptResult[]> {
+  const results: AttemptResult[] = [];
+  for (;;) {
+    const ids = await claimDueDeliveries({ now: clock.now(), limit: CLAIM_BATCH, perEndpoint: options.perEndpoint ?? CLAIM_BATCH, inFlight: new Map() });
+    if (ids.length === 0) return results;
+    const prepared = await prepareDeliveries(ids);
+    results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id))))));
+  }
+}

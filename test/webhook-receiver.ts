@@ -1,0 +1,90 @@
+/**
+ * Webhook receivers for tests: one HTTPS server on [::1]:443 (the image server holds
+ * 127.0.0.1:443) with the test CA's leaf, so the service reaches it under
+ * DEV_ALLOW_LOOPBACK_URLS. Each path /r/<name> is one receiver with its own behaviour and
+ * its own record of what arrived.
+ */
+import fs from 'node:fs';
+import https from 'node:https';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  /** performance.now() at arrival (real time, whatever the test's clock says). */
+  at: number;
+}
+
+export type Behaviour = (received: Received, index: number) => { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+export interface Receivers {
+  origin: string;
+  url(name: string): string;
+  /** Behaviour of a receiver (default: 200 "ok"). */
+  set(name: string, behaviour: Behaviour): void;
+  received(name: string): Received[];
+  /** Highest number of requests a receiver held at once. */
+  maxConcurrent(name: string): number;
+  waitFor(name: string, count: number, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceivers(): Promise<Receivers> {
+  const leaf = JSON.parse(fs.readFileSync(path.join(process.env.DATA_DIR ?? '.data/test', 'test-leaf.json'), 'utf8')) as { key: string; cert: string };
+  const behaviours = new Map<string, Behaviour>();
+  const log = new Map<string, Received[]>();
+  const concurrent = new Map<string, { now: number; max: number }>();
+  const hanging = new Set<ServerResponse>();
+
+  const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req: IncomingMessage, res: ServerResponse) => {
+    const name = (req.url ?? '/').split('/')[2] ?? '';
+    const chunks: Buffer[] = [];
+    const c = concurrent.get(name) ?? { now: 0, max: 0 };
+    concurrent.set(name, c);
+    c.now += 1;
+    c.max = Math.max(c.max, c.now);
+    res.on('close', () => (c.now -= 1));
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      const received = { headers, body: Buffer.concat(chunks).toString('utf8'), at: performance.now() };
+      const list = log.get(name) ?? [];
+      log.set(name, list);
+      list.push(received);
+      const behaviour: Behaviour = behaviours.get(name) ?? (() => ({ status: 200, body: 'ok' }));
+      const answer = behaviour(received, list.length - 1);
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(443, '::1', () => resolve());
+  });
+  const origin = 'https://[::1]';
+  return {
+    origin,
+    url: (name) => `${origin}/r/${name}`,
+    set: (name, behaviour) => behaviours.set(name, behaviour),
+    received: (name) => log.get(name) ?? [],
+    maxConcurrent: (name) => concurrent.get(name)?.max ?? 0,
+    async waitFor(name, count, timeoutMs = 30_000) {
+      const deadline = performance.now() + timeoutMs;
+      while ((log.get(name)?.length ?? 0) < count) {
+        if (performance.now() > deadline) throw new Error(`receiver ${name}: ${log.get(name)?.length ?? 0} of ${count} requests`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return log.get(name) ?? [];
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    },
+  };
+}
