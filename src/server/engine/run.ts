@@ -8,9 +8,10 @@ import { config } from '@/server/platform/config';
 import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type Finish, type RawImage } from './builtin';
 import { layerAlpha } from './builtin/masks';
 import { outputSizeForQuality } from './builtin/encode';
-import { engineSupport } from './capabilities';
+import { backendFor } from './backends/selection';
+import { runBackend } from './backends/run-backend';
 import type { EditInput } from '@/server/creations/schemas';
-import type { GenerationType } from '@/generated/prisma/enums';
+import type { GenerationType, Mode } from '@/generated/prisma/enums';
 
 /**
  * The engine port: everything a worker needs to turn a generation's stored inputs into an
@@ -21,6 +22,7 @@ import type { GenerationType } from '@/generated/prisma/enums';
 export interface EngineJob {
   generationId: string;
   type: GenerationType;
+  mode: Mode;
   /** The generation's API `input` (settings). */
   input: Record<string, unknown>;
   /** Input images by param (image, mask, layers[0].element). */
@@ -106,8 +108,10 @@ async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['l
 }
 
 export async function runEngine(job: EngineJob): Promise<EngineOutput> {
+  // A generative backend configured for this operation (and mode) does it; else the CPU engine.
+  const backend = backendFor(job.type, job.input, job.mode);
+  if (backend) return runBackend({ ...backend, generationId: job.generationId, input: job.input, images: job.images, seed: job.seed });
   let result: { img: RawImage; method: string };
-  const support = engineSupport(job.type, job.input);
   if (job.type === 'upscale') {
     const source = toRgbImage(await decode(job.images.get('image')!));
     const scale = job.input.scale === 'x4' ? 4 : 2;
@@ -118,7 +122,7 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
       const up = await upscaleAuto(source, scale);
       result = { img: up.img, method: `upscale:${up.method}` };
     }
-  } else if (support === 'real' && job.type === 'edit') {
+  } else if (job.type === 'edit' && job.input.mode === 'mask') {
     result = await runMaskEdit(job.input as EditInput & { layers: NonNullable<EditInput['layers']> }, job);
   } else {
     // Test mode only (live mode refused these at admission): a deterministic preview of the

@@ -13,7 +13,8 @@ export type IdPrefix =
   | 'usr'
   | 'btx'
   | 'we'
-  | 'dlv';
+  | 'dlv'
+  | 'ebr';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

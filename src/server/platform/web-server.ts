@@ -2,6 +2,7 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
 import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
+import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -50,6 +51,7 @@ export async function startWebServer(options: { root: string; port: number; host
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
     const path = req.url ?? '/';
     if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1Request(req, res);
+    else if (path.startsWith(REPLICATE_WEBHOOK_PATH)) serveReplicateWebhook(req, res);
     else void handle(req, res);
   });
   // Synchronous creations may wait 4 min 30 s plus downloads: keep the socket that long.
