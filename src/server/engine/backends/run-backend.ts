@@ -10,6 +10,7 @@ import { encodeJpeg, finishOutput, maskAlpha, maskPng, rgbAt, sendSizeFor, strai
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
 import { replicateAdapter } from '../replicate/replicate-adapter';
+import { comfyuiAdapter } from '../comfyui/comfyui-adapter';
 
 /**
  * The generative side of the engine port: which backend serves a generation, and the rules
@@ -21,6 +22,7 @@ function adapterFor(spec: BackendSpec): BackendAdapter {
     case 'replicate':
       return replicateAdapter;
     case 'comfyui':
+      return comfyuiAdapter;
     case 'openai':
       throw new BackendError('failed', `the ${spec.kind} adapter is not available in this build`);
   }
