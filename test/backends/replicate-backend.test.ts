@@ -7,94 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '@/server/platform/db';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createApiKey } from '@/server/keys/keys';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
-import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
+import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
+import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 const TOKEN = 'r8_test_token_0123456789';
-const W = 1600;
-const H = 1200;
-
-interface Gen {
-  id: string;
-  status: string;
-  type: string;
-  output: Array<{ url: string; width: number; height: number; content_type: string }>;
-  error: { code: string; message: string } | null;
-  cost: { amount: number; amount_refunded: number };
-  [key: string]: unknown;
-}
 
 let env: BackendTestEnv;
 let fake: FakeReplicate;
-
-/** A room-like test image: gradients and blocks, so inverted and original pixels differ everywhere. */
-async function roomImage(): Promise<Buffer> {
-  const raw = Buffer.alloc(W * H * 3);
-  for (let y = 0; y < H; y++)
-    for (let x = 0; x < W; x++) {
-      const i = (y * W + x) * 3;
-      raw[i] = 40 + Math.round((x / W) * 150);
-      raw[i + 1] = 60 + Math.round((y / H) * 120);
-      raw[i + 2] = x > 400 && x < 900 && y > 700 ? 200 : 90;
-    }
-  return sharp(raw, { raw: { width: W, height: H, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
-}
-
-/** Palette mask, red over the rectangle [x0,x1)×[y0,y1) of the image. */
-async function redMask(x0: number, y0: number, x1: number, y1: number): Promise<Buffer> {
-  const rgba = Buffer.alloc(W * H * 4);
-  for (let y = y0; y < y1; y++)
-    for (let x = x0; x < x1; x++) {
-      const i = (y * W + x) * 4;
-      rgba[i] = 255;
-      rgba[i + 3] = 255;
-    }
-  return sharp(rgba, { raw: { width: W, height: H, channels: 4 } }).png().toBuffer();
-}
-
-async function newOrg(credit = 10_000): Promise<{ id: string; live: string; test: string }> {
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Backend test', tier: 9, creditCents: credit }));
-  const live = await createApiKey(db(), { organizationId: org.id, mode: 'live' });
-  const test = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
-  return { id: org.id, live: live.secret, test: test.secret };
-}
-
-async function balance(orgId: string): Promise<number> {
-  return (await db().organization.findUniqueOrThrow({ where: { id: orgId } })).balanceCents;
-}
-
-function form(fields: Record<string, string | Buffer>): FormData {
-  const f = new FormData();
-  for (const [k, v] of Object.entries(fields)) {
-    if (typeof v === 'string') f.set(k, v);
-    else f.set(k, new Blob([new Uint8Array(v)]), `${k}.bin`);
-  }
-  return f;
-}
-
-/** The output image as raw RGB at its size. */
-async function outputPixels(server: RoomtoneServer, gen: Gen): Promise<{ data: Buffer; width: number; height: number }> {
-  const res = await getBytes(gen.output[0]!.url, env.certs.caPem);
-  expect(res.status).toBe(200);
-  const { data, info } = await sharp(res.body).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
-
-/** Mean absolute channel difference over a rectangle (in output pixels). */
-function meanDiff(a: Buffer, b: Buffer, width: number, rect: [number, number, number, number]): number {
-  let sum = 0;
-  let n = 0;
-  for (let y = rect[1]; y < rect[3]; y++)
-    for (let x = rect[0]; x < rect[2]; x++)
-      for (let c = 0; c < 3; c++) {
-        const i = (y * width + x) * 3 + c;
-        sum += Math.abs(a[i]! - b[i]!);
-        n++;
-      }
-  return sum / n;
-}
 
 beforeAll(async () => {
   env = await prepareBackendTestEnv('replicate');
@@ -149,7 +69,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(p!.input).not.toHaveProperty('mask');
     expect([...fake.files.values()].every((f) => f.deleted)).toBe(true);
     // The model's image (inverted input), not the input.
-    const out = await outputPixels(server, res.body);
+    const out = await outputPixels(env, res.body);
     const input = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
     expect(meanDiff(out.data, input, out.width, [0, 0, 2048, 1536])).toBeLessThan(4);
     const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
@@ -189,7 +109,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(String(p.input.mask)).toMatch(/\/v1\/files\//);
     expect(p.input.prompt).toContain('Make the sofa dark green velvet');
     expect(p.input.prompt).toContain('Change only the masked area');
-    const out = await outputPixels(server, res.body);
+    const out = await outputPixels(env, res.body);
     expect([out.width, out.height]).toEqual([2048, 1536]);
     const original = await sharp(image).resize(2048, 1536, { fit: 'fill' }).raw().toBuffer();
     const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();

@@ -11,6 +11,7 @@ import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
 import { replicateAdapter } from '../replicate/replicate-adapter';
 import { comfyuiAdapter } from '../comfyui/comfyui-adapter';
+import { openaiAdapter } from '../openai/openai-adapter';
 
 /**
  * The generative side of the engine port: which backend serves a generation, and the rules
@@ -24,7 +25,7 @@ function adapterFor(spec: BackendSpec): BackendAdapter {
     case 'comfyui':
       return comfyuiAdapter;
     case 'openai':
-      throw new BackendError('failed', `the ${spec.kind} adapter is not available in this build`);
+      return openaiAdapter;
   }
 }
 

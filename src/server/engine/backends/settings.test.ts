@@ -42,10 +42,10 @@ describe('ENGINE_<OPERATION> settings', () => {
   });
 
   it('config() stops at start with the variable named', () => {
-    expect(() => loadConfig({ ENGINE_DECORATION: 'replicate:acme/deco' } as NodeJS.ProcessEnv)).toThrow(/ENGINE_DECORATION|REPLICATE_API_TOKEN: required by ENGINE_DECORATION/);
-    expect(() => loadConfig({ ENGINE_RENDER: 'midjourney' } as NodeJS.ProcessEnv)).toThrow(/ENGINE_RENDER: expected builtin/);
-    expect(() => loadConfig({ REPLICATE_WAIT_SECONDS: '90' } as NodeJS.ProcessEnv)).toThrow(/REPLICATE_WAIT_SECONDS/);
-    const ok = loadConfig({ ENGINE_RENDER: 'replicate:acme/r', REPLICATE_API_TOKEN: 'r8_x' } as NodeJS.ProcessEnv);
+    expect(() => loadConfig({ NODE_ENV: 'test', ENGINE_DECORATION: 'replicate:acme/deco' })).toThrow(/ENGINE_DECORATION|REPLICATE_API_TOKEN: required by ENGINE_DECORATION/);
+    expect(() => loadConfig({ NODE_ENV: 'test', ENGINE_RENDER: 'midjourney' })).toThrow(/ENGINE_RENDER: expected builtin/);
+    expect(() => loadConfig({ NODE_ENV: 'test', REPLICATE_WAIT_SECONDS: '90' })).toThrow(/REPLICATE_WAIT_SECONDS/);
+    const ok = loadConfig({ NODE_ENV: 'test', ENGINE_RENDER: 'replicate:acme/r', REPLICATE_API_TOKEN: 'r8_x' });
     expect(ok.ENGINE_TEST_MODE).toBe('preview');
     expect(ok.REPLICATE_BASE_URL).toBe('https://api.replicate.com/v1');
   });
