@@ -30,6 +30,9 @@ export interface FakePrediction {
   reads: number;
   webhookStatus: number | null;
   canceledByClient: boolean;
+  /** performance.now() in this process when the create arrived and when the run ended (bench). */
+  receivedAt: number;
+  endedAt: number | null;
 }
 
 export interface FakeReplicate {
@@ -87,6 +90,7 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
   };
 
   const settle = (p: FakePrediction) => {
+    p.endedAt = performance.now();
     for (const w of waiters.get(p.id) ?? []) w();
     waiters.delete(p.id);
     deliverWebhook(p);
@@ -184,6 +188,8 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
           reads: 0,
           webhookStatus: null,
           canceledByClient: false,
+          receivedAt: performance.now(),
+          endedAt: null,
         };
         predictions.push(p);
         void run(p).catch((error: unknown) => {
