@@ -8,6 +8,7 @@ import type { BackendAdapter, BackendAnswer } from './adapter';
 import { asBackendError, BackendError } from './errors';
 import { encodeJpeg, finishOutput, maskAlpha, maskPng, rgbAt, sendSizeFor, straightSize, type Size } from './images';
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
+import { sleepUntilAborted } from './sleep';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
 import { replicateAdapter } from '../replicate/replicate-adapter';
 import { comfyuiAdapter } from '../comfyui/comfyui-adapter';
@@ -59,12 +60,6 @@ async function record(job: BackendJob, attempt: number, outcome: string, started
     .catch((e: unknown) => log.warn('could not record a backend run', { generationId: job.generationId, error: String(e) }));
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
-
 export async function runBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
   const { operation } = job;
   const imageBytes = job.images.get('image')!;
@@ -107,7 +102,7 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
       await record(job, attempt, error.kind, started, answer?.remoteId ?? remoteId, answer, error.message);
       log.warn('backend call failed', { generationId: job.generationId, backend: job.spec.kind, attempt, kind: error.kind, error: error.message });
       if (error.kind !== 'transient' || attempt >= attempts || deadline.aborted) throw error.kind === 'transient' && deadline.aborted ? new BackendError('timeout', error.message) : error;
-      await sleep(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
+      await sleepUntilAborted(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
       if (deadline.aborted) throw new BackendError('timeout', 'the backend did not answer in time');
     }
   }

@@ -3,6 +3,7 @@ import { log } from '@/server/platform/logger';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { fillTemplate, loadTemplate } from '../backends/templates';
+import { sleepUntilAborted } from '../backends/sleep';
 
 /**
  * ComfyUI (self-hosted GPU), through its HTTP API: inputs sent with POST /upload/image, the
@@ -54,14 +55,6 @@ async function upload(bytes: Buffer, name: string, signal: AbortSignal): Promise
   return body.subfolder ? `${body.subfolder}/${body.name}` : body.name;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
-
 async function giveUp(promptId: string): Promise<void> {
   const quiet = (p: Promise<unknown>) => p.catch((e: unknown) => log.warn('ComfyUI cancel failed', { promptId, error: String(e) }));
   const json = { 'content-type': 'application/json' };
@@ -103,7 +96,7 @@ export const comfyuiAdapter: BackendAdapter = {
         });
         entry = res ? ((await res.json()) as Record<string, HistoryEntry>)[promptId] : undefined;
         if (entry && (entry.status?.completed || entry.status?.status_str === 'error')) break;
-        await sleep(delay, signal);
+        await sleepUntilAborted(delay, signal);
         if (signal.aborted) {
           await giveUp(promptId);
           throw new BackendError('timeout', `ComfyUI prompt ${promptId} did not finish in time; removed from the queue`);

@@ -6,6 +6,7 @@ import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { callbackToken, waitForBackendEvent } from '../backends/events';
 import { fillTemplate, loadTemplate } from '../backends/templates';
+import { sleepUntilAborted } from '../backends/sleep';
 
 /**
  * Replicate (hosted): inputs uploaded with the files API (deleted when done), a prediction
@@ -40,14 +41,6 @@ function firstUrl(output: unknown): string | null {
   if (typeof output === 'string') return output;
   if (Array.isArray(output)) return output.find((o): o is string => typeof o === 'string') ?? null;
   return null;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => (clearTimeout(timer), signal.removeEventListener('abort', done), resolve());
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 async function cancelQuietly(api: Replicate, id: string): Promise<void> {
@@ -112,7 +105,7 @@ export const replicateAdapter: BackendAdapter = {
       let delay = POLL_FIRST_MS;
       while (!TERMINAL.has(prediction.status)) {
         if (webhook) await waitForBackendEvent(prediction.id, WEBHOOK_SAFETY_POLL_MS, signal);
-        else await sleep(delay, signal);
+        else await sleepUntilAborted(delay, signal);
         if (signal.aborted) {
           await cancelQuietly(api, prediction.id);
           throw new BackendError('timeout', `prediction ${prediction.id} did not finish in time; canceled`);
