@@ -236,4 +236,21 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
     const res = await call(server, env.certs.caPem, '/hooks/replicate/gen_abc.forged', { key: 'x', body: { id: 'pred1', status: 'succeeded' } });
     expect(res.status).toBe(404);
   });
+
+  // Last: it stops this server (nothing starts after it that could pick the job up again).
+  it('a server that stops mid-prediction cancels it; the generation stays in progress for the job\'s retry, still charged once', async () => {
+    fake.reset();
+    fake.script('hang');
+    const org = await newOrg();
+    const res = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.live, body: form({ image, quality: '1k', background: 'true' }) });
+    expect(res.status).toBe(202);
+    const deadline = Date.now() + 30_000;
+    while (fake.predictions.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.predictions).toHaveLength(1);
+    await server.stop();
+    expect(fake.predictions[0]!).toMatchObject({ canceledByClient: true, status: 'canceled' });
+    const row = await db().generation.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.status).toBe('in_progress');
+    expect(await balance(org.id)).toBe(10_000 - 20);
+  });
 });

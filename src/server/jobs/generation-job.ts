@@ -7,7 +7,7 @@ import { refundIfCharged } from '@/server/generations/generations';
 import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
-import { failureFor } from '@/server/engine/backends/failure';
+import { failureFor, isInterruption } from '@/server/engine/backends/failure';
 import type { StoredInputImage } from '@/server/creations/create';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
@@ -97,6 +97,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     await step.run('finish', () => finishSucceeded(generation, stored));
     log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });
   } catch (error) {
+    if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again
     log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     const failure = failureFor(error);
     await finishFailed(generationId, failure.code, failure.message);

@@ -9,6 +9,7 @@ import { runGenerationJob } from './generation-job';
 import { sweepGenerations } from './sweeper';
 import { loggingStep } from './steps';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
+import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
 
 /**
  * pg-boss workers on the application's PostgreSQL: generations (WORKER_CONCURRENCY at once
@@ -37,6 +38,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
 
   return {
     async stop() {
+      interruptBackendCalls(); // remote jobs in flight are canceled, their generations retried
       await boss.stop({ graceful: true, timeout: 10_000 });
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },

@@ -2,8 +2,10 @@
  * How a backend call ended badly, in the spec's terms: `transient` is retried (a bounded number
  * of times) then fails the generation; `refused` is the backend's content refusal
  * (content_policy_violation); `failed` and `timeout` fail at once. All are refunded.
+ * `interrupted`: this process is shutting down; the remote job was canceled and the generation
+ * stays in progress for the job's retry on another (or the restarted) worker.
  */
-export type BackendErrorKind = 'transient' | 'refused' | 'failed' | 'timeout';
+export type BackendErrorKind = 'transient' | 'refused' | 'failed' | 'timeout' | 'interrupted';
 
 export class BackendError extends Error {
   readonly kind: BackendErrorKind;

@@ -7,3 +7,8 @@ export function failureFor(error: unknown): { code: 'generation_failed' | 'conte
   }
   return { code: 'generation_failed', message: 'The generation failed. You were not charged; start again later.' };
 }
+
+/** The worker stopped mid-call: not a failure of the generation (the job is retried). */
+export function isInterruption(error: unknown): boolean {
+  return error instanceof BackendError && error.kind === 'interrupted';
+}

@@ -30,6 +30,13 @@ function adapterFor(spec: BackendSpec): BackendAdapter {
   }
 }
 
+/** Fires when the workers stop (shutdown): calls in flight cancel their remote jobs. */
+const stopping = new AbortController();
+
+export function interruptBackendCalls(): void {
+  stopping.abort();
+}
+
 export interface BackendJob {
   generationId: string;
   operation: BackendOperation;
@@ -86,7 +93,7 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
   };
   const adapter = adapterFor(job.spec);
   const deadlineAt = Date.now() + config().ENGINE_TIMEOUT_MS;
-  const deadline = AbortSignal.timeout(config().ENGINE_TIMEOUT_MS);
+  const deadline = AbortSignal.any([AbortSignal.timeout(config().ENGINE_TIMEOUT_MS), stopping.signal]);
   const attempts = 1 + config().ENGINE_RETRIES;
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
@@ -98,12 +105,12 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
       await record(job, attempt, 'succeeded', started, answer.remoteId, answer, null);
       return { ...output, method: `${operation}:${job.spec.kind}` };
     } catch (thrown) {
-      const error = asBackendError(thrown, deadline);
+      const error = stopping.signal.aborted ? new BackendError('interrupted', 'the worker is stopping', { cause: thrown }) : asBackendError(thrown, deadline);
       await record(job, attempt, error.kind, started, answer?.remoteId ?? remoteId, answer, error.message);
       log.warn('backend call failed', { generationId: job.generationId, backend: job.spec.kind, attempt, kind: error.kind, error: error.message });
       if (error.kind !== 'transient' || attempt >= attempts || deadline.aborted) throw error.kind === 'transient' && deadline.aborted ? new BackendError('timeout', error.message) : error;
       await sleepUntilAborted(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
-      if (deadline.aborted) throw new BackendError('timeout', 'the backend did not answer in time');
+      if (deadline.aborted) throw new BackendError(stopping.signal.aborted ? 'interrupted' : 'timeout', 'the backend call was given up');
     }
   }
 }
