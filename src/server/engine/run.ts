@@ -16,8 +16,8 @@ import type { GenerationType, Mode } from '@/generated/prisma/enums';
 /**
  * The engine port: everything a worker needs to turn a generation's stored inputs into an
  * output image. Pixel work runs on worker threads (runOffThread, the neural upscaler's own
- * worker) so the process that also serves HTTP keeps answering. This is the built-in CPU engine (sharp + our own kernels); a remote model
- * backend implements the same `runEngine` contract.
+ * worker) so the process that also serves HTTP keeps answering. This is the built-in CPU engine (sharp + our own kernels); an
+ * operation configured with ENGINE_<OPERATION> goes to a generative backend instead (./backends).
  */
 export interface EngineJob {
   generationId: string;
