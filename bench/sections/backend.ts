@@ -18,7 +18,7 @@ import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache } from '@/server/platform/config';
 import { startFakeReplicate } from '../../test/backends/replicate-server';
 import { makeTestCertificates } from '../../test/tls';
-import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, type BenchContext, type SectionOutput } from '../lib';
+import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
 
 const TOKEN = 'r8_bench';
 
@@ -73,10 +73,15 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
     return { total: ended - started, before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt };
   };
   for (let i = 0; i < 2; i++) await send(); // warm-up
+  // CPU of the server's process tree per generation: Roomtone's own work, steadier than wall
+  // time on a loaded machine (the protocol server runs in this process, not in that tree).
+  const [cpuBefore] = treeCpuMs([server.pid]);
   for (let i = 0; i < requests; i++) {
     const r = await send();
     if (r) rows.push(r);
   }
+  const [cpuAfter] = treeCpuMs([server.pid]);
+  const cpuPerGeneration = cpuBefore !== null && cpuBefore !== undefined && cpuAfter !== null && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, rows.length) : null;
   await server.stop();
   const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
@@ -95,11 +100,11 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
     markdown: [
       '### Overhead around a generative backend (2k render)',
       '',
-      `${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load} (2 cores shared with other work).`,
+      `${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load} (2 cores shared with other work). Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
       '',
       table,
     ].join('\n'),
-    raw: { requests, rows, load },
+    raw: { requests, rows, load, cpuPerGeneration },
     failures: [...new Set(failures)],
   };
 }

@@ -36,6 +36,7 @@ function follow(): Promise<unknown> {
 /** Resolves on an announcement for `remoteId`, after `ms`, or when `signal` fires. */
 export async function waitForBackendEvent(remoteId: string, ms: number, signal: AbortSignal): Promise<void> {
   await follow();
+  if (signal.aborted) return; // a listener added now would never fire
   await new Promise<void>((resolve) => {
     const done = () => {
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 /** Wait `ms`, or less if `signal` fires first (backoffs that must not outlive a deadline). */
 export function sleepUntilAborted(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve(); // a listener added now would never fire
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
