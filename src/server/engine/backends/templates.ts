@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { config } from '@/server/platform/config';
+import type { BackendRequest } from './adapter';
 import { templateDir, templatePath, type BackendOperation, type BackendSpec } from './settings';
 
 /**
@@ -49,4 +50,18 @@ function fill(node: unknown, values: TemplateValues): unknown {
 
 export function fillTemplate(template: unknown, values: TemplateValues): Record<string, unknown> {
   return fill(template, values) as Record<string, unknown>;
+}
+
+/** The operation's template for this request, filled with its values; `files` are how the backend names the uploaded image and mask. */
+export function fillRequestTemplate(req: BackendRequest, files: { image: string; mask: string | null }): Record<string, unknown> {
+  return fillTemplate(loadTemplate(req.spec, req.operation), {
+    image: files.image,
+    mask: files.mask,
+    prompt: req.prompt,
+    negative_prompt: req.negativePrompt,
+    width: req.size.width,
+    height: req.size.height,
+    seed: req.seed,
+    scale: req.scale,
+  });
 }

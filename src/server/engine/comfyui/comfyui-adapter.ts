@@ -2,7 +2,7 @@ import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
-import { fillTemplate, loadTemplate } from '../backends/templates';
+import { fillRequestTemplate } from '../backends/templates';
 import { sleepUntilAborted } from '../backends/sleep';
 
 /**
@@ -72,15 +72,9 @@ export const comfyuiAdapter: BackendAdapter = {
   async generate(req: BackendRequest, onRemoteId) {
     const { signal } = req;
     const stamp = `${req.generationId}-${req.attempt}`;
-    const workflow = fillTemplate(loadTemplate(req.spec, req.operation), {
+    const workflow = fillRequestTemplate(req, {
       image: await upload(req.image, `roomtone-${stamp}.jpg`, signal),
       mask: req.mask ? await upload(req.mask, `roomtone-${stamp}-mask.png`, signal) : null,
-      prompt: req.prompt,
-      negative_prompt: req.negativePrompt,
-      width: req.size.width,
-      height: req.size.height,
-      seed: req.seed,
-      scale: req.scale,
     });
     const submitted = await comfy('/prompt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: workflow, client_id: 'roomtone' }), signal }, 'prompt');
     const { prompt_id: promptId } = (await submitted.json()) as { prompt_id: string };

@@ -5,7 +5,7 @@ import { safeRequest } from '@/server/net/safe-http';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { callbackToken, waitForBackendEvent } from '../backends/events';
-import { fillTemplate, loadTemplate } from '../backends/templates';
+import { fillRequestTemplate } from '../backends/templates';
 import { sleepUntilAborted } from '../backends/sleep';
 
 /**
@@ -73,15 +73,9 @@ export const replicateAdapter: BackendAdapter = {
       }
     };
     try {
-      const input = fillTemplate(loadTemplate(spec, req.operation), {
+      const input = fillRequestTemplate(req, {
         image: await upload(req.image, 'image/jpeg'),
         mask: req.mask ? await upload(req.mask, 'image/png') : null,
-        prompt: req.prompt,
-        negative_prompt: req.negativePrompt,
-        width: req.size.width,
-        height: req.size.height,
-        seed: req.seed,
-        scale: req.scale,
       });
       const base = config().publicBaseUrl;
       const webhook = base.startsWith('https://') ? `${base}/hooks/replicate/${callbackToken(req.generationId)}` : undefined;
