@@ -22,6 +22,7 @@ import { rateLimitSection } from './sections/ratelimit';
 import { schedulingSection } from './sections/scheduling';
 import { mcpSection } from './sections/mcp';
 import { webhooksSection } from './sections/webhooks';
+import { backendSection } from './sections/backend';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -32,6 +33,7 @@ const SECTIONS: Record<string, Section> = {
   scheduling: schedulingSection,
   mcp: mcpSection,
   webhooks: webhooksSection,
+  backend: backendSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -8,19 +8,21 @@ import { config } from '@/server/platform/config';
 import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type Finish, type RawImage } from './builtin';
 import { layerAlpha } from './builtin/masks';
 import { outputSizeForQuality } from './builtin/encode';
-import { engineSupport } from './capabilities';
+import { backendFor } from './backends/selection';
+import { runBackend } from './backends/run-backend';
 import type { EditInput } from '@/server/creations/schemas';
-import type { GenerationType } from '@/generated/prisma/enums';
+import type { GenerationType, Mode } from '@/generated/prisma/enums';
 
 /**
  * The engine port: everything a worker needs to turn a generation's stored inputs into an
  * output image. Pixel work runs on worker threads (runOffThread, the neural upscaler's own
- * worker) so the process that also serves HTTP keeps answering. This is the built-in CPU engine (sharp + our own kernels); a remote model
- * backend implements the same `runEngine` contract.
+ * worker) so the process that also serves HTTP keeps answering. This is the built-in CPU engine (sharp + our own kernels); an
+ * operation configured with ENGINE_<OPERATION> goes to a generative backend instead (./backends).
  */
 export interface EngineJob {
   generationId: string;
   type: GenerationType;
+  mode: Mode;
   /** The generation's API `input` (settings). */
   input: Record<string, unknown>;
   /** Input images by param (image, mask, layers[0].element). */
@@ -108,8 +110,10 @@ async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['l
 }
 
 export async function runEngine(job: EngineJob): Promise<EngineOutput> {
+  // A generative backend configured for this operation (and mode) does it; else the CPU engine.
+  const backend = backendFor(job.type, job.input, job.mode);
+  if (backend) return runBackend({ ...backend, generationId: job.generationId, input: job.input, images: job.images, seed: job.seed });
   let result: { img: RawImage; method: string };
-  const support = engineSupport(job.type, job.input);
   if (job.type === 'upscale') {
     const source = toRgbImage(await decode(job.images.get('image')!));
     const scale = job.input.scale === 'x4' ? 4 : 2;
@@ -120,7 +124,7 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
       const up = await upscaleAuto(source, scale);
       result = { img: up.img, method: `upscale:${up.method}` };
     }
-  } else if (support === 'real' && job.type === 'edit') {
+  } else if (job.type === 'edit' && job.input.mode === 'mask') {
     result = await runMaskEdit(job.input as EditInput & { layers: NonNullable<EditInput['layers']> }, job);
   } else {
     // Test mode only (live mode refused these at admission): a deterministic preview of the

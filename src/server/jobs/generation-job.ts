@@ -8,6 +8,7 @@ import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/seri
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
 import { observeGenerationEnd } from '@/server/observability/metrics';
+import { failureFor, isInterruption } from '@/server/engine/backends/failure';
 import type { StoredInputImage } from '@/server/creations/create';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
@@ -90,7 +91,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     const output = await step.run('generate', async () => {
       const images = await loadInputs(generation);
       const seed = ((generation.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
-      return runEngine({ generationId, type: generation.type, input: generation.input as Record<string, unknown>, images, seed });
+      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: generation.input as Record<string, unknown>, images, seed });
     });
     const stored = await step.run('store', async () => {
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
@@ -105,8 +106,10 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });
     observeGenerationEnd(generation.type, 'succeeded', { method: output.method, seconds: (Date.now() - startedAt) / 1000 });
   } catch (error) {
+    if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again
     log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    await finishFailed(generationId, 'generation_failed', 'The generation failed. You were not charged; start again later.');
+    const failure = failureFor(error);
+    await finishFailed(generationId, failure.code, failure.message);
     observeGenerationEnd(generation.type, 'failed');
   }
 }

@@ -14,6 +14,7 @@ import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
 import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
+import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
 
 /**
  * pg-boss workers on the application's PostgreSQL: generations (per process, WORKER_CONCURRENCY
@@ -52,6 +53,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
 
   return {
     async stop() {
+      interruptBackendCalls(); // remote jobs in flight are canceled, their generations retried
       setWorkersRunning(false);
       await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }), webhooks.stop()]);
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { checkEngineEnv } from '@/server/engine/backends/settings';
 
 /**
  * Every environment variable the service reads, validated once. The README's configuration
@@ -110,6 +111,26 @@ const envSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
+  // Generative backends (issue 13): which engine serves each operation, and their credentials.
+  // Formats and cross-checks: src/server/engine/backends/settings.ts (checkEngineEnv below).
+  ENGINE_RENDER: z.string().optional(),
+  ENGINE_DECORATION: z.string().optional(),
+  ENGINE_EDIT_PROMPT: z.string().optional(),
+  ENGINE_UPSCALE: z.string().optional(),
+  /** preview: test mode answers the deterministic preview (free for everyone); backend: test mode calls the backend too. */
+  ENGINE_TEST_MODE: z.enum(['preview', 'backend']).optional().default('preview'),
+  ENGINE_TIMEOUT_MS: int(240_000),
+  ENGINE_RETRIES: int(2),
+  ENGINE_TEMPLATE_DIR: z.string().optional(),
+  REPLICATE_API_TOKEN: z.string().optional(),
+  REPLICATE_BASE_URL: z.string().url().optional().default('https://api.replicate.com/v1'),
+  REPLICATE_WAIT_SECONDS: int(60).refine((n) => n >= 1 && n <= 60, 'expected 1 to 60 (Replicate\'s Prefer: wait range)'),
+  COMFYUI_URL: z.string().url().optional(),
+  COMFYUI_API_KEY: z.string().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+}).superRefine((env, ctx) => {
+  for (const [variable, message] of checkEngineEnv(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string; rateLimitStore: 'memory' | 'postgres' };

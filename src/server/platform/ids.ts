@@ -17,7 +17,8 @@ export type IdPrefix =
   | 'lot'
   | 'rch'
   | 'att'
-  | 'mail';
+  | 'mail'
+  | 'ebr';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -12,6 +12,7 @@ import { observeHttp } from '@/server/observability/metrics';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -81,6 +82,8 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
   if (pathname === '/v1' || pathname.startsWith('/v1/')) {
     void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
+  } else if (pathname.startsWith(REPLICATE_WEBHOOK_PATH)) {
+    serveReplicateWebhook(req, res);
   } else if (pathname === '/mcp') {
     void answer(req, res, route, requestId, () => serveMcp(toWebRequest(req, origin.origin, path), requestId));
   } else if (pathname.startsWith('/uploads/')) {

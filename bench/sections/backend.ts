@@ -1,0 +1,114 @@
+/**
+ * Roomtone's own overhead per generation around a generative backend: synchronous live 2k
+ * renders through the production server configured with ENGINE_RENDER=replicate:…, against the
+ * local Replicate-protocol server of the tests (its "model" answers in ~150 ms plus its own
+ * image work). Split at the backend's edges, measured on one clock (this process hosts the
+ * protocol server):
+ *   before = request sent → prediction created (admission, input prep, file uploads);
+ *   after  = prediction ended → 200 received (download, aspect check, resize, WebP, storage,
+ *            finish transaction with its event, wake-up of the waiting request).
+ * Needs port 443 on ::1 (run inside `unshare --net` as the tests do).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { db } from '@/server/platform/db';
+import { createOrganization } from '@/server/orgs/orgs';
+import { createApiKey } from '@/server/keys/keys';
+import { resetConfigCache } from '@/server/platform/config';
+import { startFakeReplicate } from '../../test/backends/replicate-server';
+import { makeTestCertificates } from '../../test/tls';
+import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
+
+const TOKEN = 'r8_bench';
+
+export async function backendSection(ctx: BenchContext): Promise<SectionOutput> {
+  const requests = envNumber('BENCH_BACKEND_REQUESTS', 12);
+  const database = await ctx.database();
+  process.env.DATABASE_URL = database.url;
+  resetConfigCache();
+  const certs = await makeTestCertificates('Roomtone Bench CA');
+  const caPath = path.join(BENCH_DATA_DIR, 'backend-ca.pem');
+  fs.writeFileSync(caPath, certs.caPem);
+  const fake = await startFakeReplicate(certs, TOKEN);
+  ctx.cleanup.add('local Replicate', () => fake.close());
+  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
+  const key = await createApiKey(db(), { organizationId: org.id, mode: 'live', name: 'bench backend' });
+  const port = await freePort();
+  const server = await startRoomtoneServer({
+    port,
+    databaseUrl: database.url,
+    env: {
+      ENGINE_RENDER: 'replicate:roomtone-bench/render',
+      REPLICATE_API_TOKEN: TOKEN,
+      REPLICATE_BASE_URL: `${fake.origin}/v1`,
+      NODE_EXTRA_CA_CERTS: caPath,
+      DEV_ALLOW_LOOPBACK_URLS: 'true',
+      WEB_PROCESSES: '1',
+    },
+  });
+  ctx.cleanup.add('roomtone server (backend)', () => server.stop());
+  const photo = await sharp({ create: { width: 2048, height: 1536, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } })
+    .blur(0.8)
+    .jpeg({ quality: 88 })
+    .toBuffer();
+  ctx.log(`backend: ${requests} synchronous live 2k renders through the local Replicate protocol server`);
+
+  const failures: string[] = [];
+  const rows: { total: number; before: number; backend: number; after: number }[] = [];
+  const send = async () => {
+    fake.reset();
+    const form = new FormData();
+    form.set('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'room.jpg');
+    form.set('quality', '2k');
+    const started = performance.now();
+    const res = await fetch(`${server.url}/v1/renders`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` }, body: form });
+    const body = (await res.json()) as { status?: string; output?: Array<{ width: number }> };
+    const ended = performance.now();
+    const p = fake.predictions[0];
+    if (res.status !== 200 || body.status !== 'succeeded' || body.output?.[0]?.width !== 2048 || !p?.endedAt) {
+      failures.push(`render answered ${res.status} ${body.status ?? ''}`);
+      return null;
+    }
+    return { total: ended - started, before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt };
+  };
+  for (let i = 0; i < 2; i++) await send(); // warm-up
+  // CPU of the server's process tree per generation: Roomtone's own work, steadier than wall
+  // time on a loaded machine (the protocol server runs in this process, not in that tree).
+  const [cpuBefore] = treeCpuMs([server.pid]);
+  for (let i = 0; i < requests; i++) {
+    const r = await send();
+    if (r) rows.push(r);
+  }
+  const [cpuAfter] = treeCpuMs([server.pid]);
+  const cpuPerGeneration = cpuBefore !== null && cpuBefore !== undefined && cpuAfter !== null && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, rows.length) : null;
+  await server.stop();
+  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
+  const overhead = rows.map((r) => r.before + r.after);
+  const table = markdownTable(
+    ['Part', 'p50 ms', 'p90 ms', 'max ms'],
+    [
+      ['request → prediction created (admission, input JPEG, file upload)', ...stats(col('before'))],
+      ['backend (local protocol server: ~150 ms model + its own PNG work)', ...stats(col('backend'))],
+      ['prediction ended → 200 (download, checks, resize, WebP, store, finish, wake-up)', ...stats(col('after'))],
+      ['**Roomtone overhead** (first + third rows)', ...stats(overhead)],
+      ['total, as the client saw it', ...stats(col('total'))],
+    ],
+  );
+  return {
+    markdown: [
+      '### Overhead around a generative backend (2k render)',
+      '',
+      `${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load} (2 cores shared with other work). Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
+      '',
+      table,
+    ].join('\n'),
+    raw: { requests, rows, load, cpuPerGeneration },
+    failures: [...new Set(failures)],
+  };
+}
+
+function stats(values: number[]): [string, string, string] {
+  return [fmt(median(values), 0), fmt(percentile(values, 0.9), 0), fmt(Math.max(...values), 0)];
+}

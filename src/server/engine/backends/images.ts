@@ -1,0 +1,102 @@
+import sharp from 'sharp';
+import { analyzeMask } from '@/server/images/mask';
+
+import { encodeOutput, type EncodedOutput } from '../builtin/encode';
+import type { RawImage } from '../builtin/types';
+import { BackendError } from './errors';
+
+/**
+ * The image rules every backend shares: what is sent (the straightened input, a binary mask),
+ * and what is accepted back (the requested size exactly, aspect kept, WebP; pixels outside a
+ * prompt edit's mask are the input's).
+ */
+
+/** Largest long side sent to a generative model: they work near 1–2 Mpx; the answer is resized to the target. */
+export const MAX_SEND_SIDE = 2048;
+/** An answer whose aspect differs more than this from the request's is refused, never stretched. */
+export const ASPECT_TOLERANCE = 0.01;
+/** Decoding limit for inputs (≤ 36 Mpx, checked at intake) and answers (a model may answer big). */
+const MAX_ANSWER_PIXELS = 80_000_000;
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/** The input, straightened, as RGB at `size` (no alpha: models and compositing want opaque pixels). */
+export async function rgbAt(bytes: Buffer, size: Size): Promise<RawImage> {
+  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_ANSWER_PIXELS })
+    .autoOrient()
+    .toColourspace('srgb')
+    .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
+/** Straightened size of an input image. */
+export async function straightSize(bytes: Buffer): Promise<Size> {
+  const meta = await sharp(bytes).metadata();
+  const turned = (meta.orientation ?? 1) >= 5;
+  return turned ? { width: meta.height!, height: meta.width! } : { width: meta.width!, height: meta.height! };
+}
+
+/** The size sent to a model: the target, scaled down to MAX_SEND_SIDE, aspect kept. */
+export function sendSizeFor(target: Size): Size {
+  const scale = Math.min(1, MAX_SEND_SIDE / Math.max(target.width, target.height));
+  return { width: Math.max(1, Math.round(target.width * scale)), height: Math.max(1, Math.round(target.height * scale)) };
+}
+
+export function encodeJpeg(img: RawImage): Promise<Buffer> {
+  return sharp(img.data, { raw: { width: img.width, height: img.height, channels: img.channels } }).jpeg({ quality: 92 }).toBuffer();
+}
+
+/** A prompt edit's mask (palette PNG, one painted colour) → alpha 0/255 at `size`. */
+export async function maskAlpha(maskBytes: Buffer, size: Size): Promise<Uint8Array> {
+  const { labels } = await analyzeMask(maskBytes, size, 'mask');
+  const alpha = new Uint8Array(labels.length);
+  for (let i = 0; i < labels.length; i++) if (labels[i]! > 0) alpha[i] = 255;
+  return alpha;
+}
+
+/** Alpha as the black-and-white PNG models expect (white = change here). */
+export function maskPng(alpha: Uint8Array, size: Size): Promise<Buffer> {
+  return sharp(Buffer.from(alpha), { raw: { width: size.width, height: size.height, channels: 1 } }).png().toBuffer();
+}
+
+/**
+ * A backend's answer → the output: refused if its aspect is not the request's (a distorted or
+ * cropped image is a failed generation, refunded), resized to exactly `target`, composited
+ * over `source` outside `alpha`, encoded as the built-in engine encodes.
+ */
+export async function finishOutput(answer: Buffer, target: Size, source: RawImage | null, alpha: Uint8Array | null): Promise<EncodedOutput> {
+  let size: Size;
+  try {
+    size = await straightSize(answer);
+  } catch (error) {
+    throw new BackendError('failed', 'the backend answered something that is not an image', { cause: error });
+  }
+  const want = target.width / target.height;
+  const got = size.width / size.height;
+  if (Math.abs(got - want) / want > ASPECT_TOLERANCE) {
+    throw new BackendError('failed', `the backend answered ${size.width}×${size.height}, not the aspect of ${target.width}×${target.height}`);
+  }
+  const img = await rgbAt(answer, target);
+  if (source && alpha) {
+    const out = img.data;
+    const src = source.data;
+    for (let p = 0, i = 0; p < alpha.length; p++, i += 3) {
+      const a = alpha[p]!;
+      if (a === 255) continue;
+      if (a === 0) {
+        out[i] = src[i]!;
+        out[i + 1] = src[i + 1]!;
+        out[i + 2] = src[i + 2]!;
+        continue;
+      }
+      for (let c = 0; c < 3; c++) out[i + c] = Math.round((src[i + c]! * (255 - a) + out[i + c]! * a) / 255);
+    }
+  }
+  return encodeOutput(img);
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '@/server/platform/config';
+import { checkEngineEnv, parseBackendSpec } from './settings';
+
+describe('ENGINE_<OPERATION> settings', () => {
+  it('parses each backend form', () => {
+    expect(parseBackendSpec('render', undefined)).toBeNull();
+    expect(parseBackendSpec('render', 'builtin')).toBeNull();
+    expect(parseBackendSpec('render', 'replicate:acme/room-render')).toEqual({ kind: 'replicate', owner: 'acme', name: 'room-render', version: null });
+    const version = 'a'.repeat(64);
+    expect(parseBackendSpec('decoration', `replicate:acme/deco:${version}`)).toEqual({ kind: 'replicate', owner: 'acme', name: 'deco', version });
+    expect(parseBackendSpec('edit_prompt', 'comfyui:inpaint')).toEqual({ kind: 'comfyui', workflow: 'inpaint' });
+    expect(parseBackendSpec('edit_prompt', 'openai:gpt-image-1')).toEqual({ kind: 'openai', model: 'gpt-image-1' });
+  });
+
+  it.each([
+    ['replicate', /replicate:<owner>\/<model>/],
+    ['replicate:acme', /replicate:<owner>\/<model>/],
+    ['replicate:acme/x:v1', /64-hex version/],
+    ['comfyui:../etc/passwd', /comfyui:<workflow>/],
+    ['stability:sd3', /expected builtin, replicate/],
+  ])('refuses %s with a message saying what is expected', (value, message) => {
+    expect(() => parseBackendSpec('render', value)).toThrow(message);
+  });
+
+  it('OpenAI image edits cannot serve upscales', () => {
+    expect(() => parseBackendSpec('upscale', 'openai:gpt-image-1')).toThrow('openai cannot serve upscale');
+  });
+
+  it('requires the credentials and templates of the backends in use', () => {
+    expect(checkEngineEnv({})).toEqual([]);
+    expect(checkEngineEnv({ ENGINE_RENDER: 'replicate:acme/r' })).toEqual([['REPLICATE_API_TOKEN', 'required by ENGINE_RENDER=replicate:acme/r']]);
+    expect(checkEngineEnv({ ENGINE_EDIT_PROMPT: 'openai:gpt-image-1' })).toEqual([['OPENAI_API_KEY', 'required by ENGINE_EDIT_PROMPT=openai:gpt-image-1']]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'templates-'));
+    const problems = checkEngineEnv({ ENGINE_RENDER: 'replicate:acme/r', REPLICATE_API_TOKEN: 't', ENGINE_TEMPLATE_DIR: dir });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]![0]).toBe('ENGINE_RENDER');
+    expect(problems[0]![1]).toContain(path.join(dir, 'replicate', 'render.json'));
+  });
+
+  it('config() stops at start with the variable named', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', ENGINE_DECORATION: 'replicate:acme/deco' })).toThrow(/ENGINE_DECORATION|REPLICATE_API_TOKEN: required by ENGINE_DECORATION/);
+    expect(() => loadConfig({ NODE_ENV: 'test', ENGINE_RENDER: 'midjourney' })).toThrow(/ENGINE_RENDER: expected builtin/);
+    expect(() => loadConfig({ NODE_ENV: 'test', REPLICATE_WAIT_SECONDS: '90' })).toThrow(/REPLICATE_WAIT_SECONDS/);
+    const ok = loadConfig({ NODE_ENV: 'test', ENGINE_RENDER: 'replicate:acme/r', REPLICATE_API_TOKEN: 'r8_x' });
+    expect(ok.ENGINE_TEST_MODE).toBe('preview');
+    expect(ok.REPLICATE_BASE_URL).toBe('https://api.replicate.com/v1');
+  });
+});

@@ -1,0 +1,112 @@
+import OpenAI, { APIError, toFile } from 'openai';
+import sharp from 'sharp';
+import { config } from '@/server/platform/config';
+import { safeRequest } from '@/server/net/safe-http';
+import type { BackendAdapter, BackendRequest } from '../backends/adapter';
+import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
+
+/**
+ * OpenAI images (images.edit with an optional mask). The API only makes 1024×1024, 1536×1024
+ * or 1024×1536 images, so the input is letterboxed (never stretched) into the closest of the
+ * three, and the answer is cropped back to the same region: the framing is the input's. The
+ * call is synchronous: aborting it at the deadline is the cancel; OpenAI keeps no job to delete.
+ */
+const SIZES = [
+  { width: 1024, height: 1024, name: '1024x1024' },
+  { width: 1536, height: 1024, name: '1536x1024' },
+  { width: 1024, height: 1536, name: '1024x1536' },
+] as const;
+
+/** Refusals come as 400 with code moderation_blocked (gpt-image) or content_policy_violation (dall-e). */
+const REFUSAL_CODES = new Set(['moderation_blocked', 'content_policy_violation']);
+
+function client(): OpenAI {
+  const c = config();
+  return new OpenAI({ apiKey: c.OPENAI_API_KEY, ...(c.OPENAI_BASE_URL ? { baseURL: c.OPENAI_BASE_URL } : {}), maxRetries: 0 });
+}
+
+export interface Letterbox {
+  canvas: (typeof SIZES)[number];
+  /** Where the input sits in the canvas. */
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export function letterboxFor(size: { width: number; height: number }): Letterbox {
+  const aspect = size.width / size.height;
+  const canvas = SIZES.reduce((best, s) => (Math.abs(Math.log(s.width / s.height / aspect)) < Math.abs(Math.log(best.width / best.height / aspect)) ? s : best));
+  const scale = Math.min(canvas.width / size.width, canvas.height / size.height);
+  const width = Math.round(size.width * scale);
+  const height = Math.round(size.height * scale);
+  return { canvas, left: Math.floor((canvas.width - width) / 2), top: Math.floor((canvas.height - height) / 2), width, height };
+}
+
+async function place(bytes: Buffer, box: Letterbox): Promise<Buffer> {
+  const inner = await sharp(bytes).resize(box.width, box.height, { fit: 'fill' }).png().toBuffer();
+  return sharp({ create: { width: box.canvas.width, height: box.canvas.height, channels: 3, background: '#7f7f7f' } })
+    .composite([{ input: inner, left: box.left, top: box.top }])
+    .png()
+    .toBuffer();
+}
+
+/** OpenAI's mask: transparent where the image may change, opaque elsewhere (the letterbox included). */
+async function placeMask(mask: Buffer, box: Letterbox): Promise<Buffer> {
+  const white = await sharp(mask).resize(box.width, box.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
+  const rgba = Buffer.alloc(box.canvas.width * box.canvas.height * 4, 255);
+  for (let y = 0; y < box.height; y++)
+    for (let x = 0; x < box.width; x++) if (white[y * box.width + x]! >= 128) rgba[((y + box.top) * box.canvas.width + x + box.left) * 4 + 3] = 0;
+  return sharp(rgba, { raw: { width: box.canvas.width, height: box.canvas.height, channels: 4 } }).png().toBuffer();
+}
+
+function fromApiError(error: unknown, signal: AbortSignal): BackendError {
+  if (signal.aborted) return new BackendError('timeout', 'OpenAI did not answer in time; the request was aborted', { cause: error });
+  if (error instanceof APIError && error.status !== undefined) {
+    const refused = (error.code && REFUSAL_CODES.has(error.code)) || looksLikeRefusal(error.message);
+    return new BackendError(refused ? 'refused' : kindForStatus(error.status), `OpenAI images.edit: HTTP ${error.status} ${error.code ?? ''}`.trim(), { cause: error });
+  }
+  return new BackendError('transient', `OpenAI images.edit: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+export const openaiAdapter: BackendAdapter = {
+  async generate(req: BackendRequest) {
+    if (req.spec.kind !== 'openai') throw new Error('not an OpenAI spec');
+    const { signal } = req;
+    const box = letterboxFor(req.size);
+    const started = Date.now();
+    let result: OpenAI.Images.ImagesResponse;
+    try {
+      result = await client().images.edit(
+        {
+          model: req.spec.model,
+          image: await toFile(await place(req.image, box), 'image.png', { type: 'image/png' }),
+          ...(req.mask ? { mask: await toFile(await placeMask(req.mask, box), 'mask.png', { type: 'image/png' }) } : {}),
+          prompt: req.prompt,
+          size: box.canvas.name,
+          n: 1,
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw fromApiError(error, signal);
+    }
+    const first = result.data?.[0];
+    let bytes: Buffer;
+    if (first?.b64_json) bytes = Buffer.from(first.b64_json, 'base64');
+    else if (first?.url) {
+      const res = await safeRequest(first.url, { followRedirects: true, maxResponseBytes: 50 * 1024 * 1024, timeoutMs: 60_000, signal });
+      if (res.status < 200 || res.status > 299) throw new BackendError(kindForStatus(res.status), `OpenAI image download answered HTTP ${res.status}`);
+      bytes = res.body;
+    } else throw new BackendError('failed', 'OpenAI answered without an image');
+    // Crop the letterbox away, in the answer's own scale.
+    const meta = await sharp(bytes).metadata();
+    const sx = (meta.width ?? box.canvas.width) / box.canvas.width;
+    const sy = (meta.height ?? box.canvas.height) / box.canvas.height;
+    const cropped = await sharp(bytes)
+      .extract({ left: Math.round(box.left * sx), top: Math.round(box.top * sy), width: Math.round(box.width * sx), height: Math.round(box.height * sy) })
+      .png()
+      .toBuffer();
+    return { bytes: cropped, remoteId: null, backendMs: Date.now() - started, costMicroUsd: null };
+  },
+};

@@ -1,0 +1,128 @@
+import Replicate, { type Prediction } from 'replicate';
+import { config } from '@/server/platform/config';
+import { log } from '@/server/platform/logger';
+import { safeRequest } from '@/server/net/safe-http';
+import type { BackendAdapter, BackendRequest } from '../backends/adapter';
+import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
+import { callbackToken, waitForBackendEvent } from '../backends/events';
+import { fillRequestTemplate } from '../backends/templates';
+import { sleepUntilAborted } from '../backends/sleep';
+
+/**
+ * Replicate (hosted): inputs uploaded with the files API (deleted when done), a prediction
+ * created for the configured model or version with `Prefer: wait`, then followed by webhook
+ * (when PUBLIC_BASE_URL is https) or polling with backoff; canceled when Roomtone gives up;
+ * the output downloaded through the SSRF-safe client (it is a URL the backend chose).
+ */
+const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
+const POLL_FIRST_MS = 250;
+const POLL_MAX_MS = 5_000;
+/** With webhooks a read still happens this often, in case a callback is lost. */
+const WEBHOOK_SAFETY_POLL_MS = 15_000;
+
+const TERMINAL = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
+
+function client(): Replicate {
+  const c = config();
+  return new Replicate({ auth: c.REPLICATE_API_TOKEN ?? '', baseUrl: c.REPLICATE_BASE_URL, useFileOutput: false });
+}
+
+/** The client's ApiError carries the HTTP answer: 429/5xx are transient, other 4xx are not. */
+function fromClientError(error: unknown, what: string): BackendError {
+  const response = (error as { response?: Response }).response;
+  if (response instanceof Response) {
+    const message = error instanceof Error ? error.message : String(error);
+    return new BackendError(looksLikeRefusal(message) ? 'refused' : kindForStatus(response.status), `${what}: HTTP ${response.status}`, { cause: error });
+  }
+  return new BackendError('transient', `${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+}
+
+function firstUrl(output: unknown): string | null {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return output.find((o): o is string => typeof o === 'string') ?? null;
+  return null;
+}
+
+async function cancelQuietly(api: Replicate, id: string): Promise<void> {
+  try {
+    await api.predictions.cancel(id, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    log.warn('Replicate cancel failed', { prediction: id, error: String(error) });
+  }
+}
+
+async function download(url: string, signal: AbortSignal): Promise<Buffer> {
+  const res = await safeRequest(url, { method: 'GET', followRedirects: true, maxResponseBytes: MAX_OUTPUT_BYTES, timeoutMs: 120_000, signal });
+  if (res.status < 200 || res.status > 299) throw new BackendError(kindForStatus(res.status), `output download answered HTTP ${res.status}`);
+  return res.body;
+}
+
+export const replicateAdapter: BackendAdapter = {
+  async generate(req: BackendRequest, onRemoteId) {
+    if (req.spec.kind !== 'replicate') throw new Error('not a Replicate spec');
+    const { spec, signal } = req;
+    const api = client();
+    const files: string[] = [];
+    const upload = async (bytes: Buffer, type: string): Promise<string> => {
+      try {
+        const file = await api.files.create(new Blob([new Uint8Array(bytes)], { type }), { roomtone_generation: req.generationId }, { signal });
+        files.push(file.id);
+        return file.urls.get;
+      } catch (error) {
+        throw fromClientError(error, 'file upload');
+      }
+    };
+    try {
+      const input = fillRequestTemplate(req, {
+        image: await upload(req.image, 'image/jpeg'),
+        mask: req.mask ? await upload(req.mask, 'image/png') : null,
+      });
+      const base = config().publicBaseUrl;
+      const webhook = base.startsWith('https://') ? `${base}/hooks/replicate/${callbackToken(req.generationId)}` : undefined;
+      // Sync mode: a fast model answers within this call. Never wait past our own deadline,
+      // and never abort the create itself (we would lose the id to cancel).
+      const remainingS = Math.floor((req.deadlineAt - Date.now()) / 1000);
+      const wait = Math.max(1, Math.min(config().REPLICATE_WAIT_SECONDS, remainingS - 1));
+      let prediction: Prediction;
+      try {
+        prediction = await api.predictions.create({
+          ...(spec.version ? { version: spec.version } : { model: `${spec.owner}/${spec.name}` }),
+          input,
+          ...(webhook ? { webhook, webhook_events_filter: ['completed' as const] } : {}),
+          wait,
+          signal: AbortSignal.timeout((wait + 30) * 1000),
+        } as Parameters<Replicate['predictions']['create']>[0]);
+      } catch (error) {
+        throw fromClientError(error, 'prediction create');
+      }
+      onRemoteId(prediction.id);
+      let delay = POLL_FIRST_MS;
+      while (!TERMINAL.has(prediction.status)) {
+        if (webhook) await waitForBackendEvent(prediction.id, WEBHOOK_SAFETY_POLL_MS, signal);
+        else await sleepUntilAborted(delay, signal);
+        if (signal.aborted) {
+          await cancelQuietly(api, prediction.id);
+          throw new BackendError('timeout', `prediction ${prediction.id} did not finish in time; canceled`);
+        }
+        delay = Math.min(POLL_MAX_MS, Math.round(delay * 1.6));
+        try {
+          prediction = await api.predictions.get(prediction.id, { signal });
+        } catch (error) {
+          if (signal.aborted) continue; // the loop cancels it
+          throw fromClientError(error, 'prediction read');
+        }
+      }
+      const answer = { remoteId: prediction.id, backendMs: prediction.metrics?.predict_time !== undefined ? Math.round(prediction.metrics.predict_time * 1000) : null, costMicroUsd: null };
+      if (prediction.status !== 'succeeded') {
+        const message = typeof prediction.error === 'string' ? prediction.error : JSON.stringify(prediction.error ?? prediction.status);
+        throw new BackendError(looksLikeRefusal(message) ? 'refused' : prediction.status === 'failed' ? 'transient' : 'failed', `prediction ${prediction.id} ${prediction.status}: ${message}`);
+      }
+      const url = firstUrl(prediction.output);
+      if (!url) throw new BackendError('failed', `prediction ${prediction.id} succeeded without an image URL`);
+      return { ...answer, bytes: await download(url, signal) };
+    } finally {
+      // Inputs are not kept at Replicate longer than the call (predictions themselves expire there after an hour).
+      await Promise.all(files.map((id) => api.files.delete(id, { signal: AbortSignal.timeout(10_000) }).catch((e: unknown) => log.warn('Replicate file delete failed', { file: id, error: String(e) }))));
+    }
+  },
+};

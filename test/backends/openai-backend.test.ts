@@ -1,0 +1,120 @@
+/**
+ * Prompt-mode edits (and renders) through OpenAI's images.edit: a real Roomtone server with
+ * ENGINE_EDIT_PROMPT=openai:<model>, against a local HTTPS server speaking that API. The API
+ * makes only three sizes: the input is letterboxed in and cropped back out, so the framing
+ * and the output size are the request's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { startFakeOpenAI, type FakeOpenAI } from './openai-server';
+import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
+import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+
+const KEY = 'sk-test-roomtone';
+let env: BackendTestEnv;
+let openai: FakeOpenAI;
+let server: RoomtoneServer;
+let image: Buffer;
+
+beforeAll(async () => {
+  env = await prepareBackendTestEnv('openai');
+  openai = await startFakeOpenAI(env.certs, KEY);
+  image = await roomImage();
+  server = await startRoomtone(env, {
+    ENGINE_EDIT_PROMPT: 'openai:gpt-image-1',
+    ENGINE_RENDER: 'openai:gpt-image-1',
+    OPENAI_API_KEY: KEY,
+    OPENAI_BASE_URL: openai.url,
+    ENGINE_TIMEOUT_MS: '8000',
+    ENGINE_RETRIES: '1',
+  });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await openai?.close();
+  await env?.close();
+});
+
+const create = (key: string, route: string, fields: Record<string, string | Buffer>) => call<Gen>(server, env.certs.caPem, route, { key, body: form(fields) });
+
+describe('OpenAI images backend', () => {
+  it('a prompt edit without mask: letterboxed into 1536×1024, cropped back, at the quality size', async () => {
+    openai.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '2k', prompt: 'Paint the walls sage green' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 2048, height: 1536, content_type: 'image/webp' });
+    expect(await balance(org.id)).toBe(10_000 - 25);
+    expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null })]);
+    expect(openai.edits[0]!.prompt).toContain('Paint the walls sage green');
+    const out = await outputPixels(env, res.body);
+    const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
+    // Framing kept: the answer's pixels line up with the input's (no letterbox left, no shift).
+    expect(meanDiff(out.data, inverted, out.width, [8, 8, 2040, 1528])).toBeLessThan(6);
+  });
+
+  it('a masked edit: the mask is transparent where painted (and opaque on the letterbox); outside it the input is kept', async () => {
+    openai.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mask: await redMask(800, 0, 1600, 600), mode: 'prompt', quality: '1k', prompt: 'Add a large abstract painting' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    const mask = openai.edits[0]!.mask!;
+    // A quarter of the 1365×1024 placed image, out of the 1536×1024 canvas.
+    expect(mask.transparent / (1536 * 1024)).toBeGreaterThan(0.2);
+    expect(mask.transparent / (1536 * 1024)).toBeLessThan(0.23);
+    const out = await outputPixels(env, res.body);
+    const original = await sharp(image).resize(1024, 768, { fit: 'fill' }).raw().toBuffer();
+    expect(meanDiff(out.data, original, out.width, [0, 0, 500, 768])).toBeLessThan(3);
+    expect(meanDiff(out.data, original, out.width, [0, 400, 1024, 768])).toBeLessThan(3);
+  });
+
+  it('a live render through OpenAI', async () => {
+    openai.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image: await sharp(image).resize(900, 1200, { fit: 'fill' }).jpeg().toBuffer(), quality: '1k' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 768, height: 1024 });
+    expect(openai.edits[0]!.size).toBe('1024x1536');
+  });
+
+  it('a 500 is retried once, then failed and refunded', async () => {
+    openai.reset();
+    openai.script('fail', 'fail');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Brighter' });
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(openai.edits).toHaveLength(2);
+  });
+
+  it('moderation_blocked is content_policy_violation, refunded, not retried', async () => {
+    openai.reset();
+    openai.script('refuse');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Add a painting' });
+    expect(res.body.error).toMatchObject({ code: 'content_policy_violation' });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(openai.edits).toHaveLength(1);
+  });
+
+  it('an answer of another size than asked fails (refunded), never stretched', async () => {
+    openai.reset();
+    openai.script('wrong-size');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(await balance(org.id)).toBe(10_000);
+  });
+
+  it('no answer within ENGINE_TIMEOUT_MS: failed, refunded, the request aborted', async () => {
+    openai.reset();
+    openai.script('hang');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(openai.edits).toHaveLength(1);
+    expect(openai.edits[0]!.abandoned).toBe(true);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * A local OpenAI images API: POST /v1/images/edits (multipart: model, prompt, size, n, image,
+ * mask), answering {created, data: [{b64_json}], usage} or OpenAI's error envelope, over
+ * HTTPS on 127.0.0.1:<port>. The "model" inverts the image's colours at the requested size.
+ */
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import type { TestCertificates } from '../tls';
+
+export type OpenAIBehaviour = 'ok' | 'slow' | 'fail' | 'refuse' | 'wrong-size' | 'hang';
+
+export interface FakeEdit {
+  model: string;
+  prompt: string;
+  size: string;
+  image: { width: number; height: number };
+  mask: { width: number; height: number; transparent: number } | null;
+  behaviour: OpenAIBehaviour;
+  /** The client closed the connection before an answer (its abort: the only cancel there is). */
+  abandoned: boolean;
+}
+
+export interface FakeOpenAI {
+  url: string;
+  edits: FakeEdit[];
+  script(...behaviours: OpenAIBehaviour[]): void;
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): Promise<FakeOpenAI> {
+  const edits: FakeEdit[] = [];
+  let queue: OpenAIBehaviour[] = [];
+  const error = (res: import('node:http').ServerResponse, status: number, message: string, type: string, code: string | null) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param: null, code } }));
+
+  const server = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+    void (async () => {
+      if (req.headers.authorization !== `Bearer ${apiKey}`) return error(res, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+      if (req.method !== 'POST' || req.url !== '/v1/images/edits') return error(res, 404, 'Not found', 'invalid_request_error', null);
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      const form = await new Response(new Uint8Array(Buffer.concat(chunks)), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+      const imageFile = form.get('image');
+      if (!(imageFile instanceof File)) return error(res, 400, "Missing required parameter: 'image'.", 'invalid_request_error', 'missing_required_parameter');
+      const image = Buffer.from(await imageFile.arrayBuffer());
+      const meta = await sharp(image).metadata();
+      const size = String(form.get('size') ?? 'auto');
+      if (size !== 'auto' && size !== `${meta.width}x${meta.height}`) return error(res, 400, 'Invalid size for the image.', 'invalid_request_error', 'invalid_value');
+      const maskFile = form.get('mask');
+      let mask: FakeEdit['mask'] = null;
+      if (maskFile instanceof File) {
+        const { data, info } = await sharp(Buffer.from(await maskFile.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        if (info.width !== meta.width || info.height !== meta.height) return error(res, 400, 'Invalid mask: must match the image size.', 'invalid_request_error', 'invalid_value');
+        let transparent = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++;
+        mask = { width: info.width, height: info.height, transparent };
+      }
+      const edit: FakeEdit = { model: String(form.get('model')), prompt: String(form.get('prompt')), size, image: { width: meta.width!, height: meta.height! }, mask, behaviour: queue.shift() ?? 'ok', abandoned: false };
+      edits.push(edit);
+      res.on('close', () => {
+        if (!res.writableEnded) edit.abandoned = true;
+      });
+      if (edit.behaviour === 'hang') return;
+      if (edit.behaviour === 'slow') await new Promise((r) => setTimeout(r, 2_500));
+      if (edit.behaviour === 'fail') return error(res, 500, 'The server had an error while processing your request.', 'server_error', null);
+      if (edit.behaviour === 'refuse') return error(res, 400, 'Your request was rejected as a result of our safety system.', 'image_generation_user_error', 'moderation_blocked');
+      let out = sharp(image);
+      if (edit.behaviour === 'wrong-size') out = out.resize(1024, 1024, { fit: 'fill' });
+      const png = await out.negate({ alpha: false }).png().toBuffer();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: png.toString('base64') }], usage: { input_tokens: 400, output_tokens: 4160, total_tokens: 4560 } }),
+      );
+    })().catch((e: unknown) => error(res, 500, String(e), 'server_error', null));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    edits,
+    script: (...behaviours) => (queue = [...behaviours]),
+    reset: () => {
+      queue = [];
+      edits.length = 0;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(() => r(undefined)));
+    },
+  };
+}

@@ -1,0 +1,256 @@
+/**
+ * Live renders, decorations and prompt edits through Replicate's predictions protocol: a real
+ * Roomtone server (its own database) configured with ENGINE_*=replicate:…, against a local
+ * HTTPS server speaking that protocol with a scripted model that returns real images.
+ * Polling (PUBLIC_BASE_URL http) and webhooks (PUBLIC_BASE_URL https, behind a TLS front).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { db } from '@/server/platform/db';
+import { startFakeReplicate, type FakeReplicate } from './replicate-server';
+import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
+import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+
+const TOKEN = 'r8_test_token_0123456789';
+
+let env: BackendTestEnv;
+let fake: FakeReplicate;
+
+beforeAll(async () => {
+  env = await prepareBackendTestEnv('replicate');
+  fake = await startFakeReplicate(env.certs, TOKEN);
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await env?.close();
+});
+
+const backendEnv = {
+  ENGINE_RENDER: 'replicate:roomtone-test/interior-render',
+  ENGINE_DECORATION: 'replicate:roomtone-test/decorate:5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa',
+  ENGINE_EDIT_PROMPT: 'replicate:roomtone-test/inpaint',
+  REPLICATE_API_TOKEN: TOKEN,
+  REPLICATE_BASE_URL: 'https://[::1]/v1',
+  REPLICATE_WAIT_SECONDS: '1',
+  ENGINE_TIMEOUT_MS: '8000',
+  ENGINE_RETRIES: '1',
+};
+
+describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
+  let server: RoomtoneServer;
+  let image: Buffer;
+  beforeAll(async () => {
+    image = await roomImage();
+    server = await startRoomtone(env, backendEnv);
+  });
+  afterAll(async () => server?.stop());
+
+  const create = (key: string, route: string, fields: Record<string, string | Buffer>) => call<Gen>(server, env.certs.caPem, route, { key, body: form(fields) });
+
+  it('a live render succeeds at the quality size, charged, with the prompt built from the request; inputs deleted at the backend', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '2k', style: 'scandinavian' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 2048, height: 1536, content_type: 'image/webp' });
+    expect(res.body.cost).toMatchObject({ amount: 30, amount_refunded: 0 });
+    expect(await balance(org.id)).toBe(10_000 - 30);
+    // Operator data stays out of the public object.
+    expect(JSON.stringify(res.body)).not.toMatch(/replicate|interior-render/);
+    const [p] = fake.predictions;
+    expect(fake.predictions).toHaveLength(1);
+    expect(p!.model).toBe('roomtone-test/interior-render');
+    expect(p!.input).toMatchObject({ width: 2048, height: 1536, output_format: 'png', negative_prompt: expect.stringContaining('watermark') });
+    expect(p!.input.prompt).toContain('Photorealistic render');
+    expect(p!.input.prompt).toContain('Scandinavian style (Light, airy rooms');
+    expect(p!.input.prompt).toContain('never crop, rotate, mirror or extend');
+    expect(p!.input).not.toHaveProperty('mask');
+    expect([...fake.files.values()].every((f) => f.deleted)).toBe(true);
+    // The model's image (inverted input), not the input.
+    const out = await outputPixels(env, res.body);
+    const input = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
+    expect(meanDiff(out.data, input, out.width, [0, 0, 2048, 1536])).toBeLessThan(4);
+    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    expect(runs).toEqual([expect.objectContaining({ backend: 'replicate', model: 'roomtone-test/interior-render', operation: 'render', outcome: 'succeeded', attempt: 1, remoteId: p!.id, backendMs: 150 })]);
+  });
+
+  it('slow success past the sync wait: followed by polling until it succeeds', async () => {
+    fake.reset();
+    fake.script('slow');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768 });
+    expect(fake.predictions[0]!.webhook).toBeNull();
+    expect(fake.predictions[0]!.reads).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a decoration by version carries style and accessory categories', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/decorations', { image, quality: '1k', style: 'japandi', categories: JSON.stringify(['plants', 'wall_art']) });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    const p = fake.predictions[0]!;
+    expect(p.version).toBe(backendEnv.ENGINE_DECORATION.split(':')[2]);
+    expect(p.input.prompt).toContain('Japandi style');
+    expect(p.input.prompt).toContain('adding plants, wall art');
+  });
+
+  it('a masked prompt edit: the mask is sent, and pixels outside it are the input\'s', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const mask = await redMask(400, 300, 1200, 900);
+    const res = await create(org.live, '/v1/edits', { image, mask, mode: 'prompt', quality: '2k', prompt: 'Make the sofa dark green velvet' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(res.body.cost).toMatchObject({ amount: 25, amount_refunded: 0 });
+    const p = fake.predictions[0]!;
+    expect(String(p.input.mask)).toMatch(/\/v1\/files\//);
+    expect(p.input.prompt).toContain('Make the sofa dark green velvet');
+    expect(p.input.prompt).toContain('Change only the masked area');
+    const out = await outputPixels(env, res.body);
+    expect([out.width, out.height]).toEqual([2048, 1536]);
+    const original = await sharp(image).resize(2048, 1536, { fit: 'fill' }).raw().toBuffer();
+    const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
+    // Mask (400..1200, 300..900) at 1.28× → (512..1536, 384..1152); stay clear of the edge.
+    expect(meanDiff(out.data, original, out.width, [0, 0, 2048, 360])).toBeLessThan(3);
+    expect(meanDiff(out.data, original, out.width, [1560, 0, 2048, 1536])).toBeLessThan(3);
+    expect(meanDiff(out.data, inverted, out.width, [540, 410, 1510, 1130])).toBeLessThan(4);
+  });
+
+  it('a transient failure is retried (ENGINE_RETRIES=1), then the generation fails and is refunded', async () => {
+    fake.reset();
+    fake.script('fail', 'fail');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '2k' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.cost).toMatchObject({ amount: 30, amount_refunded: 30 });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.predictions).toHaveLength(2);
+    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id }, orderBy: { attempt: 'asc' } });
+    expect(runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'transient']]);
+  });
+
+  it('a failure then a success: the retry succeeds, nothing refunded', async () => {
+    fake.reset();
+    fake.script('fail', 'ok');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('succeeded');
+    expect(fake.predictions).toHaveLength(2);
+    expect(await balance(org.id)).toBe(10_000 - 20);
+  });
+
+  it('a content refusal: content_policy_violation, refunded, not retried', async () => {
+    fake.reset();
+    fake.script('nsfw');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Replace the painting with a poster' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'content_policy_violation' });
+    expect(res.body.cost.amount_refunded).toBe(res.body.cost.amount);
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.predictions).toHaveLength(1);
+  });
+
+  it('an answer of the wrong aspect is a failed generation, refunded, never a distorted image', async () => {
+    fake.reset();
+    fake.script('wrong-size');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.output).toEqual([]);
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.predictions).toHaveLength(1);
+  });
+
+  it('a backend that does not answer in time (ENGINE_TIMEOUT_MS): failed, refunded, and the prediction canceled', async () => {
+    fake.reset();
+    fake.script('hang');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.predictions).toHaveLength(1);
+    expect(fake.predictions[0]!).toMatchObject({ canceledByClient: true, status: 'canceled' });
+    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    expect(runs.map((r) => r.outcome)).toEqual(['timeout']);
+  });
+
+  it('test mode keeps the deterministic preview by default (ENGINE_TEST_MODE=preview): no prediction, nothing charged', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await create(org.test, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768 });
+    expect(fake.predictions).toHaveLength(0);
+    expect(await balance(org.id)).toBe(10_000);
+  });
+
+  it('operations without a backend keep today\'s behaviour: a live upscale runs on the CPU', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/upscales', { image: await sharp(image).resize(160, 120).png().toBuffer(), scale: 'x2' });
+    expect(res.body.status).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 320, height: 240 });
+    expect(fake.predictions).toHaveLength(0);
+  });
+});
+
+describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
+  let server: RoomtoneServer;
+  let image: Buffer;
+  beforeAll(async () => {
+    image = await roomImage();
+    server = await startRoomtone(env, { ...backendEnv, ENGINE_TEST_MODE: 'backend' }, { httpsFront: true });
+  });
+  afterAll(async () => server?.stop());
+
+  it('a slow prediction is finished by Replicate\'s webhook, not by polling', async () => {
+    fake.reset();
+    fake.script('slow');
+    const org = await newOrg();
+    const res = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.live, body: form({ image, quality: '1k' }) });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    const p = fake.predictions[0]!;
+    expect(p.webhook).toMatch(new RegExp(`^${server.baseUrl.replace(/[.]/g, '\\.')}/hooks/replicate/${res.body.id}\\.`));
+    expect(p.webhookStatus).toBe(204);
+    // One read after the webhook woke the worker (the safety poll is 15 s away).
+    expect(p.reads).toBe(1);
+  });
+
+  it('test mode calls the backend when ENGINE_TEST_MODE=backend (real images, free for the customer)', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.test, body: form({ image, quality: '1k' }) });
+    expect(res.body.status).toBe('succeeded');
+    expect(fake.predictions).toHaveLength(1);
+    expect(await balance(org.id)).toBe(10_000);
+  });
+
+  it('a webhook call with a forged token is refused with 404', async () => {
+    const res = await call(server, env.certs.caPem, '/hooks/replicate/gen_abc.forged', { key: 'x', body: { id: 'pred1', status: 'succeeded' } });
+    expect(res.status).toBe(404);
+  });
+
+  // Last: it stops this server (nothing starts after it that could pick the job up again).
+  it('a server that stops mid-prediction cancels it; the generation stays in progress for the job\'s retry, still charged once', async () => {
+    fake.reset();
+    fake.script('hang');
+    const org = await newOrg();
+    const res = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.live, body: form({ image, quality: '1k', background: 'true' }) });
+    expect(res.status).toBe(202);
+    const deadline = Date.now() + 30_000;
+    while (fake.predictions.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(fake.predictions).toHaveLength(1);
+    await server.stop();
+    expect(fake.predictions[0]!).toMatchObject({ canceledByClient: true, status: 'canceled' });
+    const row = await db().generation.findUniqueOrThrow({ where: { id: res.body.id } });
+    expect(row.status).toBe('in_progress');
+    expect(await balance(org.id)).toBe(10_000 - 20);
+  });
+});
