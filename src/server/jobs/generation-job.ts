@@ -8,7 +8,7 @@ import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/seri
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
 import { observeGenerationEnd } from '@/server/observability/metrics';
-import type { StoredInputImage } from '@/server/creations/create';
+import { storedInputImages } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import type { Step } from './steps';
@@ -67,7 +67,7 @@ export async function finishFailed(generationId: string, code: 'generation_faile
 
 async function loadInputs(generation: Generation): Promise<Map<string, Buffer>> {
   const images = new Map<string, Buffer>();
-  for (const stored of (generation.inputImages as unknown as StoredInputImage[]) ?? []) {
+  for (const stored of storedInputImages(generation.inputImages)) {
     const bytes = await blobStore().get(stored.key);
     if (!bytes) throw new Error(`input image ${stored.param} is missing from storage`);
     images.set(stored.param, bytes);
@@ -82,7 +82,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     const startedAt = Date.now();
     const output = await step.run('generate', async () => {
       const images = await loadInputs(generation);
-      const seed = ((generation.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
+      const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
       return runEngine({ generationId, type: generation.type, input: generation.input as Record<string, unknown>, images, seed });
     });
     const stored = await step.run('store', async () => {
