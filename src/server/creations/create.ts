@@ -32,13 +32,8 @@ export type CreationInput =
   | { type: 'edit'; input: EditInput };
 
 /** What is stored of each received image (never returned to clients). */
-export interface StoredInputImage {
-  param: string;
-  key: string;
-  digest: string;
-  width: number | null;
-  height: number | null;
-}
+import type { StoredInputImage } from '@/server/generations/stored-json';
+export type { StoredInputImage };
 
 export interface CreationContext {
   caller: Caller;

@@ -3,7 +3,7 @@ import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
 import { runLotMaintenance } from '@/server/billing/lots';
-import type { StoredOutput } from './serialize';
+import { storedInputImages, storedOutputs } from './stored-json';
 
 export const PROMPT_RETENTION_DAYS = 30;
 /** Idempotency keys are remembered 24 hours (as Stripe): a retry after that is a new request. */
@@ -15,10 +15,6 @@ export function generationRetentionCutoff(now: Date): Date {
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - 13);
   return cutoff;
-}
-
-interface StoredInputImage {
-  key: string;
 }
 
 /**
@@ -51,8 +47,8 @@ export async function runRetention(now: Date): Promise<{
     if (batch.length === 0) break;
     for (const g of batch) {
       const keys = [
-        ...((g.outputs as unknown as StoredOutput[]) ?? []).map((o) => o.key),
-        ...((g.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.key),
+        ...storedOutputs(g.outputs).map((o) => o.key),
+        ...storedInputImages(g.inputImages).map((i) => i.key),
       ];
       for (const key of keys) await blobStore().delete(key).catch((error: unknown) => log.warn('blob delete failed', { key, error: String(error) }));
       await db().generation.update({ where: { id: g.id }, data: { imagesDeletedAt: now, outputs: [], inputImages: [] } });

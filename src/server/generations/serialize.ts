@@ -1,14 +1,10 @@
 import type { Generation } from '@/generated/prisma/client';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { blobStore } from '@/server/storage/storage';
+import { storedOutputs } from './stored-json';
 
 /** The stored shape of one produced image (Generation.outputs). */
-export interface StoredOutput {
-  key: string;
-  contentType: string;
-  width: number;
-  height: number;
-}
+export type { StoredOutput } from './stored-json';
 
 /** What a generation read needs: the spec's object plus the scope (never the stored input images). */
 export const GENERATION_VIEW_COLUMNS = [
@@ -49,7 +45,7 @@ export async function toApiGeneration(row: GenerationView): Promise<ApiGeneratio
 /** A page of generations: every output URL of the page signed in one pass. */
 export async function toApiGenerations(rows: readonly GenerationView[]): Promise<ApiGeneration[]> {
   const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
-  const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : ((row.outputs as unknown as StoredOutput[] | null) ?? [])));
+  const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : storedOutputs(row.outputs)));
   const store = blobStore();
   const urls = await Promise.all(outputsOf.flat().map((o) => store.signedUrl(o.key, urlExpiresAt)));
   let nextUrl = 0;

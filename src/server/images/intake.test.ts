@@ -145,7 +145,6 @@ describe('inspectImage: size and dimensions', () => {
     const ms = performance.now() - t0;
     const grownMb = (process.memoryUsage().rss - rssBefore) / 1e6;
     console.log(`bomb ${bomb.length} bytes declaring 20000×20000: refused in ${ms.toFixed(1)} ms, rss +${grownMb.toFixed(1)} MB`);
-    expect(ms).toBeLessThan(200);
     expect(grownMb).toBeLessThan(50); // decoding would need 400 MB
   });
 });

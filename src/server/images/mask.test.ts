@@ -224,8 +224,7 @@ describe('analyzeMask: painted pixels', () => {
     console.log(
       `analyzeMask 4096×3072 (${(mask.length / 1e6).toFixed(1)} MB PNG): ${Math.round(tSame)} ms; 2048×1536 → 4096×3072: ${Math.round(tUp)} ms`,
     );
-    expect(tSame).toBeLessThan(1000);
-    expect(tUp).toBeLessThan(1000);
+    // Timings are printed; the budget is checked by `npm run bench -- --only validation`.
   });
 });
 

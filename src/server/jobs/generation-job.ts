@@ -9,7 +9,7 @@ import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
 import { observeGenerationEnd } from '@/server/observability/metrics';
 import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import type { StoredInputImage } from '@/server/creations/create';
+import { storedInputImages } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import type { Step } from './steps';
@@ -69,7 +69,7 @@ export async function finishFailed(generationId: string, code: 'generation_faile
 
 async function loadInputs(generation: Generation): Promise<Map<string, Buffer>> {
   const images = new Map<string, Buffer>();
-  for (const stored of (generation.inputImages as unknown as StoredInputImage[]) ?? []) {
+  for (const stored of storedInputImages(generation.inputImages)) {
     const bytes = await blobStore().get(stored.key);
     if (!bytes) throw new Error(`input image ${stored.param} is missing from storage`);
     images.set(stored.param, bytes);
@@ -90,7 +90,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     const startedAt = Date.now();
     const output = await step.run('generate', async () => {
       const images = await loadInputs(generation);
-      const seed = ((generation.inputImages as unknown as StoredInputImage[]) ?? []).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
+      const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
       return runEngine({ generationId, type: generation.type, mode: generation.mode, input: generation.input as Record<string, unknown>, images, seed });
     });
     const stored = await step.run('store', async () => {

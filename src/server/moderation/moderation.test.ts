@@ -189,10 +189,8 @@ describe('moderateInstruction with any moderator', () => {
           });
         }),
     };
-    const started = Date.now();
     const error = await apiError(() => moderateInstruction('a sofa', { moderator: hanging, timeoutMs: 200 }));
     expect(error.status).toBe(503);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(aborted).toBe(true);
   });
 
@@ -299,8 +297,8 @@ describe('OpenAI-protocol moderator against a local server', () => {
     const elapsed = Date.now() - started;
     expect(error.status).toBe(503);
     expect(error.headers['retry-after']).toBe('30');
+    // It waited for its timeout rather than giving up at once (upper bounds are for bench/).
     expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(3_000);
   });
 
   it.each(['malformed-json', 'wrong-shape'] as const)('answers 503 on a %s answer', async (kind) => {

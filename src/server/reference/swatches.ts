@@ -17,6 +17,7 @@
  *   fbmField); fbm skips octaves finer than a pixel.
  */
 import sharp from 'sharp';
+import { deltaE76, parseHex, srgbFloatsToLab } from '@/server/engine/builtin/color';
 import {
   getEditMaterial,
   type BrickTexture,
@@ -55,32 +56,18 @@ export type Lab = [number, number, number];
 // Colour helpers
 // ---------------------------------------------------------------------------------------------
 
-export function hexToRgb(hex: string): Rgb {
-  const m = /^#?([0-9a-f]{6})$/i.exec(hex);
-  if (!m || m[1] === undefined) throw new Error(`Invalid colour: ${hex}`);
-  const n = parseInt(m[1], 16);
-  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
-}
+// One colour library: the engine's (engine/builtin/color.ts), as tuples for the swatch code.
+export const hexToRgb: (hex: string) => Rgb = parseHex;
 
-function srgbToLinear(c: number): number {
-  const v = c / 255;
-  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-}
-
-/** sRGB (0..255) to CIE L*a*b* (D65). */
+/** sRGB (0..255, fractions allowed) to CIE L*a*b* (D65). */
 export function rgbToLab(r: number, g: number, b: number): Lab {
-  const R = srgbToLinear(r), G = srgbToLinear(g), B = srgbToLinear(b);
-  const x = (0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047;
-  const y = 0.2126 * R + 0.7152 * G + 0.0722 * B;
-  const z = (0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883;
-  const f = (t: number): number => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
-  const fx = f(x), fy = f(y), fz = f(z);
-  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+  const lab = srgbFloatsToLab(r, g, b);
+  return [lab.L, lab.a, lab.b];
 }
 
 /** CIE76 colour difference. */
 export function deltaE(a: Lab, b: Lab): number {
-  return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  return deltaE76({ L: a[0], a: a[1], b: a[2] }, { L: b[0], a: b[1], b: b[2] });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -88,6 +88,17 @@ export function srgbBytesToLab(r: number, g: number, b: number): Lab {
   return linearToLab(SRGB_TO_LINEAR[r]!, SRGB_TO_LINEAR[g]!, SRGB_TO_LINEAR[b]!, { L: 0, a: 0, b: 0 });
 }
 
+/** sRGB value on the 0..255 scale, not necessarily an integer (e.g. a mean) -> linear [0,1]. */
+export function srgbFloatToLinear(c: number): number {
+  const v = c / 255;
+  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+}
+
+/** srgbBytesToLab for fractional values (means of pixels). */
+export function srgbFloatsToLab(r: number, g: number, b: number): Lab {
+  return linearToLab(srgbFloatToLinear(r), srgbFloatToLinear(g), srgbFloatToLinear(b), { L: 0, a: 0, b: 0 });
+}
+
 export function parseHex(hex: string): [number, number, number] {
   const m = /^#?([0-9a-fA-F]{6})$/.exec(hex.trim());
   if (!m) throw new RangeError(`colour must be #RRGGBB, got ${JSON.stringify(hex)}`);

@@ -22,7 +22,9 @@ describe('runOffThread', () => {
     clearInterval(iv);
     console.log(`[timing] remove sofa 512x384 in a worker: ${dt.toFixed(0)} ms, event-loop ticks ${ticks}`);
     expect(Buffer.compare(Buffer.from(removed.data), Buffer.from(removeArea(scene.image, { alpha: scene.regions.sofa }).data))).toBe(0);
-    expect(ticks).toBeGreaterThan(dt / 5 / 4);
+    // The event loop kept turning while the worker computed (a rate would be a timing
+    // assertion, which belongs in bench/; the main thread doing the work would give 0).
+    expect(ticks).toBeGreaterThan(3);
   });
 
   it('reports errors from the worker', async () => {

@@ -10,6 +10,7 @@ import type { Worker } from 'node:worker_threads';
 import { spawnTsWorker } from './spawn';
 import { HEAVY_OPS, type OpMessage, type OpRequest } from './ops-protocol';
 import type { RawImage } from './types';
+import { config } from '@/server/platform/config';
 
 export type { OpRequest } from './ops-protocol';
 
@@ -22,8 +23,8 @@ let nextId = 1;
 let idleTimer: NodeJS.Timeout | null = null;
 
 function poolSize(): number {
-  const env = Number(process.env.ROOMTONE_ENGINE_WORKERS);
-  if (Number.isInteger(env) && env > 0) return env;
+  const configured = config().ROOMTONE_ENGINE_WORKERS;
+  if (configured > 0) return configured;
   const cores = typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   return Math.max(1, cores - 1);
 }

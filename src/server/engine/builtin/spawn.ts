@@ -10,10 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { config } from '@/server/platform/config';
 
 function engineDirs(): string[] {
   const dirs: string[] = [];
-  if (process.env.ROOMTONE_ENGINE_DIR) dirs.push(process.env.ROOMTONE_ENGINE_DIR);
+  const configured = config().ROOMTONE_ENGINE_DIR;
+  if (configured) dirs.push(configured);
   try {
     dirs.push(path.dirname(fileURLToPath(import.meta.url)));
   } catch {
