@@ -98,7 +98,7 @@ export default async function setup(project: TestProject) {
     if (process.env.TEST_SERVER_LOGS === '1') process.stderr.write(d);
   });
   try {
-    await waitForHealth(baseUrl, child, 120_000);
+    await waitForHealth(baseUrl, child, 300_000);
     // Health answers once one web process listens; the banner comes when all of them do.
     const bannerBy = Date.now() + 60_000;
     while (!output.includes('2 web processes')) {
