@@ -30,7 +30,7 @@ const DAY = 24 * 3600 * 1000;
 afterEach(() => clock.reset());
 
 function roomtone(...args: string[]): { code: number; json: Record<string, unknown>; stderr: string } {
-  const result = spawnSync('npx', ['roomtone', ...args, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), ...args, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 });
   const lines = result.stdout.trim().split('\n').filter(Boolean);
   expect(lines, `stdout must be exactly one JSON document: ${result.stdout} ${result.stderr}`).toHaveLength(1);
   return { code: result.status ?? -1, json: JSON.parse(lines[0]!) as Record<string, unknown>, stderr: result.stderr };

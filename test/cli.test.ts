@@ -7,9 +7,9 @@ import { db } from '@/server/platform/db';
 const root = path.resolve(import.meta.dirname, '..');
 const ip = testIp();
 
-/** Runs `npx roomtone …` the way an operator does, against the test database. */
+/** Runs the `roomtone` bin (what `npx roomtone` runs) the way an operator does, against the test database. */
 function roomtone(...args: string[]): { code: number; json: Record<string, unknown>; stdout: string; stderr: string } {
-  const result = spawnSync('npx', ['roomtone', ...args], {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: 'warn' },
     encoding: 'utf8',

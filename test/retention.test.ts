@@ -15,7 +15,7 @@ const root = path.resolve(import.meta.dirname, '..');
 const ip = testIp();
 
 function maintenance(now: Date): Record<string, number> {
-  const result = spawnSync('npx', ['roomtone', 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
@@ -62,7 +62,7 @@ describe('retention: roomtone maintenance run --now', () => {
   });
 
   it('refuses a bad --now with exit code 2', () => {
-    const result = spawnSync('npx', ['roomtone', 'maintenance', 'run', '--now', 'yesterday', '--json'], { cwd: root, env: process.env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', 'yesterday', '--json'], { cwd: root, env: process.env, encoding: 'utf8', timeout: 60_000 });
     expect(result.status).toBe(2);
     expect(JSON.parse(result.stdout.trim())).toHaveProperty('error.code', 'usage');
   });
