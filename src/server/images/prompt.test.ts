@@ -55,12 +55,11 @@ describe('validatePrompt: accepted', () => {
     expect(e.message).toMatch(/1000/);
   });
 
-  it('1000 ASCII characters ok, 1001 refused, huge strings refused fast', () => {
+  // How fast a huge string is refused is a benchmark matter (bench/), not a unit assertion.
+  it('1000 ASCII characters ok, 1001 refused, huge strings refused', () => {
     expect(validatePrompt('a'.repeat(1000))).toHaveLength(1000);
     refusedWith('a'.repeat(1001));
-    const t0 = performance.now();
     refusedWith('a'.repeat(5_000_000));
-    expect(performance.now() - t0).toBeLessThan(50);
   });
 });
 

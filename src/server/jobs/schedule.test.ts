@@ -57,9 +57,9 @@ describe('cost classes', () => {
     expect(generationCostClass({ type: 'edit', input: { mode: 'prompt', prompt: 'x', quality: '1k' }, inputImages: image(1024, 768) })).toBe('light');
   });
 
-  it('upscales follow the method that will run: Lanczos3 light, neural heavy, auto by size', () => {
+  it('upscales follow the method that will run: Lanczos3 light, neural heavy, auto (Lanczos3, the most faithful) light', () => {
     const up = (w: number, h: number) => ({ type: 'upscale' as const, input: { scale: 'x2' }, inputImages: image(w, h) });
-    for (const [method, small, large] of [['lanczos3', 'light', 'light'], ['neural', 'heavy', 'heavy'], ['auto', 'heavy', 'light']] as const) {
+    for (const [method, small, large] of [['lanczos3', 'light', 'light'], ['neural', 'heavy', 'heavy'], ['auto', 'light', 'light']] as const) {
       process.env.UPSCALE_METHOD = method;
       resetConfigCache();
       expect(generationCostClass(up(512, 512)), `${method} 512x512`).toBe(small);
