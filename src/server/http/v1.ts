@@ -80,8 +80,9 @@ export interface V1Reply {
   status: number;
   headers: Record<string, string>;
   body: string;
-  /** The code of an error reply, for the request log. */
+  /** The code and message of an error reply, for the request log. */
   errorCode: string | null;
+  errorMessage?: string;
 }
 
 function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): V1Reply {
@@ -89,7 +90,7 @@ function jsonReply(status: number, body: unknown, headers: Record<string, string
 }
 
 function errorReply(error: ApiError): V1Reply {
-  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code };
+  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code, errorMessage: error.message };
 }
 
 function rateHeaders(decision: RateDecision): Record<string, string> {
@@ -160,6 +161,7 @@ export async function serveV1(req: Request): Promise<V1Reply> {
     path: url.pathname,
     status: response.status,
     errorCode: response.errorCode,
+    errorMessage: response.errorMessage ?? null,
     durationMs: Math.round(performance.now() - started),
     ip,
     createdAt: clock.now(),

@@ -13,7 +13,8 @@ export type IdPrefix =
   | 'usr'
   | 'btx'
   | 'we'
-  | 'dlv';
+  | 'dlv'
+  | 'inv';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
