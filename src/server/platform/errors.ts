@@ -32,7 +32,15 @@ export type ApiErrorCode =
   | 'service_unavailable'
   | 'mode_unavailable'
   | 'overloaded'
-  | 'internal_error';
+  | 'internal_error'
+  // Console (sessions, members, sign-up)
+  | 'session_missing'
+  | 'cross_site_request_refused'
+  | 'last_owner'
+  | 'already_member'
+  | 'invitation_invalid'
+  | 'signup_disabled'
+  | 'email_taken';
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; param?: string };

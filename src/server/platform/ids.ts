@@ -14,7 +14,8 @@ export type IdPrefix =
   | 'btx'
   | 'we'
   | 'dlv'
-  | 'inv';
+  | 'inv'
+  | 'mail';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

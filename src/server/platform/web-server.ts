@@ -2,6 +2,8 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
 import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
+import { handleConsoleTrpc } from '@/server/http/console-trpc';
+import { handleAuth } from '@/server/http/console-auth';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -41,6 +43,24 @@ async function serveV1Request(req: http.IncomingMessage, res: http.ServerRespons
   }
 }
 
+/** The console's API doors (tRPC, Auth.js) are served like /v1, outside Next's pipeline. */
+async function serveFetchHandler(req: http.IncomingMessage, res: http.ServerResponse, handler: (req: Request) => Promise<Response>): Promise<void> {
+  try {
+    const response = await handler(toWebRequest(req));
+    const headers: Record<string, string | string[]> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers['set-cookie'] = cookies;
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) }).end(body);
+  } catch {
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.' } }));
+  }
+}
+
 export async function startWebServer(options: { root: string; port: number; host: string }): Promise<http.Server> {
   const app = next({ dev: false, dir: options.root, hostname: options.host, port: options.port });
   await app.prepare();
@@ -50,6 +70,8 @@ export async function startWebServer(options: { root: string; port: number; host
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';
     const path = req.url ?? '/';
     if (path === '/v1' || path.startsWith('/v1/') || path.startsWith('/v1?')) void serveV1Request(req, res);
+    else if (path.startsWith('/api/trpc/')) void serveFetchHandler(req, res, handleConsoleTrpc);
+    else if (path.startsWith('/api/auth/')) void serveFetchHandler(req, res, handleAuth);
     else void handle(req, res);
   });
   // Synchronous creations may wait 4 min 30 s plus downloads: keep the socket that long.

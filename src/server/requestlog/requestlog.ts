@@ -1,4 +1,4 @@
-import { sql } from '@/server/platform/db';
+import { sql, sqlTimestamp } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { Mode } from '@/generated/prisma/enums';
 
@@ -59,7 +59,7 @@ export async function flushRequestLog(): Promise<void> {
     batch.map((e) => e.errorCode),
     batch.map((e) => e.durationMs),
     batch.map((e) => e.ip),
-    batch.map((e) => e.createdAt.toISOString().replace('T', ' ').replace('Z', '')),
+    batch.map((e) => sqlTimestamp(e.createdAt)),
     batch.map((e) => e.errorMessage ?? null),
   ])
     .then(() => undefined)
