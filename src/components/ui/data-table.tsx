@@ -1,13 +1,13 @@
 'use client';
 import * as React from 'react';
-import { FlexRender, tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { FlexRender, tableFeatures, useTable, type ColumnDef, type RowData } from '@tanstack/react-table';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from './button';
 import { cn } from './cn';
 
 const features = tableFeatures({});
 export type TableFeaturesOf = typeof features;
-export type Column<T> = ColumnDef<TableFeaturesOf, T, unknown>;
+export type Column<T extends RowData> = ColumnDef<TableFeaturesOf, T, unknown>;
 
 /** The cursor stack of a paginated list: page 1 has no cursor, each Next pushes the server's. */
 export function useCursorPages(resetKey: string) {
@@ -37,7 +37,7 @@ export interface Pagination {
  * A table on @tanstack/react-table (headless) with cursor pagination: the server returns a page
  * and `next_cursor`; rows open a detail panel with click or Enter.
  */
-export function DataTable<T>({
+export function DataTable<T extends RowData>({
   label,
   columns,
   data,

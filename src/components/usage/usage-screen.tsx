@@ -1,0 +1,173 @@
+'use client';
+import * as React from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Download } from 'lucide-react';
+import { useTRPC } from '@/app-client/trpc';
+import { useScope, useScopeInput } from '@/app-client/scope';
+import { money } from '@/app-client/format';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ErrorState } from '@/components/ui/states';
+import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+
+const RANGES = [7, 30, 90] as const;
+type Range = (typeof RANGES)[number];
+const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
+const STATUSES = ['succeeded', 'failed', 'canceled', 'in_progress'] as const;
+const COLORS = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)'];
+
+interface UsageDay {
+  date: string;
+  by_type: Record<(typeof TYPES)[number], number>;
+  by_status: Record<(typeof STATUSES)[number], number>;
+  total: number;
+  spend_cents: number;
+}
+
+/** One CSV line per day: what the charts show, for a spreadsheet. */
+export function usageCsv(days: readonly UsageDay[]): string {
+  const header = ['date', ...TYPES, ...STATUSES, 'total', 'spend_cents'];
+  const lines = days.map((d) => [d.date, ...TYPES.map((t) => d.by_type[t]), ...STATUSES.map((s) => d.by_status[s]), d.total, d.spend_cents].join(','));
+  return [header.join(','), ...lines].join('\n') + '\n';
+}
+
+export function UsageScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const [range, setRange] = React.useState<Range>(30);
+  const usage = useQuery(trpc.usage.get.queryOptions({ ...input, days: range }));
+
+  const download = () => {
+    if (!usage.data) return;
+    const blob = new Blob([usageCsv(usage.data.days)], { type: 'text/csv' });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `roomtone-usage-${scope.organizationId}-${scope.mode}-${range}d.csv`;
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Usage"
+        description={`Generations and spend per UTC day in ${scope.mode} mode.`}
+        actions={
+          <Button variant="outline" onClick={download} disabled={!usage.data}>
+            <Download aria-hidden /> Export CSV
+          </Button>
+        }
+      />
+      <Tabs value={String(range)} onValueChange={(v) => setRange(Number(v) as Range)} className="mb-4">
+        <TabsList aria-label="Period">
+          {RANGES.map((r) => (
+            <TabsTrigger key={r} value={String(r)}>
+              {r} days
+            </TabsTrigger>
+          ))}
+        </TabsList>
+      </Tabs>
+      {usage.isError ? (
+        <ErrorState error={usage.error} onRetry={() => void usage.refetch()} />
+      ) : !usage.data ? (
+        <div role="status" aria-label="Loading usage" className="grid gap-4">
+          <Skeleton className="h-20 w-full" />
+          <Skeleton className="h-72 w-full" />
+        </div>
+      ) : (
+        <div className="grid gap-4">
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Card>
+              <CardHeader>
+                <CardTitle>Generations</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums" data-testid="usage-total">
+                  {usage.data.totals.generations}
+                </p>
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>{usage.data.charged ? 'Spend' : 'Would have cost (test mode)'}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums">{money(usage.data.totals.spend_cents)}</p>
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>Succeeded / failed</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums">
+                  {usage.data.totals.by_status.succeeded} / {usage.data.totals.by_status.failed}
+                </p>
+              </CardContent>
+            </Card>
+          </div>
+          <ChartCard title="Generations per day by type" summary={TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}>
+            <BarChart data={usage.data.days}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
+              <Legend />
+              {TYPES.map((t, i) => (
+                <Bar key={t} dataKey={`by_type.${t}`} name={t} stackId="type" fill={COLORS[i]} />
+              ))}
+            </BarChart>
+          </ChartCard>
+          <ChartCard title="Generations per day by status" summary={STATUSES.map((s) => `${s}: ${usage.data.totals.by_status[s]}`).join(', ')}>
+            <BarChart data={usage.data.days}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
+              <Legend />
+              {STATUSES.map((s, i) => (
+                <Bar key={s} dataKey={`by_status.${s}`} name={s.replace('_', ' ')} stackId="status" fill={COLORS[i]} />
+              ))}
+            </BarChart>
+          </ChartCard>
+          <ChartCard title="Spend per day (EUR)" summary={`Total ${money(usage.data.totals.spend_cents)}`}>
+            <LineChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <YAxis tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
+              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
+              <Line type="monotone" dataKey="spend" name="Spend (EUR)" stroke="var(--chart-1)" dot={false} strokeWidth={2} />
+            </LineChart>
+          </ChartCard>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** A chart with a heading and a text summary (charts are images to a screen reader). */
+function ChartCard({ title, summary, children }: { title: string; summary: string; children: React.ReactElement }) {
+  const id = React.useId();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id={id} className="text-base text-foreground">
+          {title}
+        </CardTitle>
+        <p className="text-xs text-muted-foreground">{summary}</p>
+      </CardHeader>
+      <CardContent>
+        <figure aria-labelledby={id} className="h-72 w-full" data-testid="chart">
+          <ResponsiveContainer width="100%" height="100%">
+            {children}
+          </ResponsiveContainer>
+        </figure>
+      </CardContent>
+    </Card>
+  );
+}
