@@ -13,8 +13,7 @@ export function state(): E2EState {
 }
 
 export const test = base.extend<{ demo: E2EState }>({
-  // eslint-disable-next-line no-empty-pattern -- Playwright's fixture signature
-  demo: async ({}, use) => use(state()),
+  demo: async ({}, provide) => provide(state()),
 });
 
 export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {

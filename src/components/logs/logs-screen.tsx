@@ -177,7 +177,12 @@ export function LogsScreen() {
 
 function DebouncedField({ id, label, value, onCommit, placeholder }: { id: string; label: string; value: string; onCommit: (value: string) => void; placeholder?: string }) {
   const [draft, setDraft] = React.useState(value);
-  React.useEffect(() => setDraft(value), [value]);
+  const [synced, setSynced] = React.useState(value);
+  if (synced !== value) {
+    // The URL changed (e.g. Clear filters): show it (state set during render, React's documented pattern).
+    setSynced(value);
+    setDraft(value);
+  }
   React.useEffect(() => {
     if (draft === value) return;
     const timer = setTimeout(() => onCommit(draft.trim()), 400);
