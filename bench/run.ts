@@ -18,12 +18,14 @@ import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
 import { engineSection } from './sections/engine';
+import { requestLogSection } from './sections/request-log';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
   validation: validationSection,
   admission: admissionSection,
   engine: engineSection,
+  requestlog: requestLogSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -2,8 +2,6 @@ import http from 'node:http';
 import { Readable } from 'node:stream';
 import next from 'next';
 import { CLIENT_IP_HEADER, serveV1 } from '@/server/http/v1';
-import { handleConsoleTrpc } from '@/server/http/console-trpc';
-import { handleAuth } from '@/server/http/console-auth';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -65,6 +63,9 @@ export async function startWebServer(options: { root: string; port: number; host
   const app = next({ dev: false, dir: options.root, hostname: options.host, port: options.port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  // Loaded after Next is prepared: next-auth imports next/server, which needs Next's runtime set up.
+  const { handleConsoleTrpc } = await import('@/server/http/console-trpc');
+  const { handleAuth } = await import('@/server/http/console-auth');
   const server = http.createServer((req, res) => {
     // The client IP comes from the socket only; a header of that name from outside is dropped.
     req.headers[CLIENT_IP_HEADER] = req.socket.remoteAddress ?? '';

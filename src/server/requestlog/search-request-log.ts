@@ -5,9 +5,10 @@ import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import type { Scope } from '@/server/generations/generations';
 
 /**
- * The console's request log: one organization and mode, newest first, with filters that each
- * have an index of their own (organization, mode, <filter>, seq desc) so a page stays a short
- * index scan at millions of rows (bench/request-log-page.ts; figure in the README).
+ * The console's request log: one organization and mode, newest first (time, then insertion
+ * order), with filters that each have an index of their own (organization, mode, <filter>,
+ * createdAt desc, seq desc) so a page stays a short index scan at millions of rows
+ * (bench/request-log-page.ts; figure in the README).
  */
 export interface LogFilters {
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'errors' | undefined;
@@ -75,9 +76,14 @@ export async function listRequestLog(scope: Scope, filters: LogFilters, page: Pa
   const values: unknown[] = [scope.organizationId, scope.mode];
   const where = ['l."organizationId" = $1', 'l.mode = $2::"Mode"'];
   if (page.cursor) {
-    const cursor = await sql<{ seq: bigint }>(`select seq from "RequestLog" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [page.cursor, scope.organizationId, scope.mode]);
+    const cursor = await sql<{ seq: bigint; createdAt: Date }>(`select seq, "createdAt" from "RequestLog" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [
+      page.cursor,
+      scope.organizationId,
+      scope.mode,
+    ]);
     if (!cursor[0]) throw invalidParam('cursor', 'Unknown cursor.');
-    where.push(`l.seq < $${values.push(cursor[0].seq)}`);
+    // A row comparison: the (…, createdAt desc, seq desc) indexes serve it as one range.
+    where.push(`(l."createdAt", l.seq) < ($${values.push(sqlTimestamp(cursor[0].createdAt))}::timestamp(3), $${values.push(cursor[0].seq)})`);
   }
   if (filters.requestId) where.push(`l.id = $${values.push(filters.requestId)}`);
   if (filters.statusClass) {
@@ -91,7 +97,7 @@ export async function listRequestLog(scope: Scope, filters: LogFilters, page: Pa
   if (filters.from !== undefined) where.push(`l."createdAt" >= $${values.push(sqlTimestamp(new Date(filters.from * 1000)))}`);
   if (filters.to !== undefined) where.push(`l."createdAt" < $${values.push(sqlTimestamp(new Date(filters.to * 1000)))}`);
   const limit = values.push(page.limit + 1);
-  const rows = await sql<LogRow>(`${SELECT} where ${where.join(' and ')} order by l.seq desc limit $${limit}`, values);
+  const rows = await sql<LogRow>(`${SELECT} where ${where.join(' and ')} order by l."createdAt" desc, l.seq desc limit $${limit}`, values);
   return pageOf(rows, page.limit, (r) => r.id, lineView);
 }
 
@@ -122,12 +128,12 @@ export interface ErrorGroupView {
 
 /** The last errors grouped by code and route (Stripe Workbench's errors view), newest group first. */
 export async function errorGroups(scope: Scope, since: Date, limit = 10): Promise<ErrorGroupView[]> {
-  const rows = await sql<{ errorCode: string | null; method: string; path: string; count: bigint; lastSeq: bigint; lastAt: Date; sample: string }>(
-    `select "errorCode", method, path, count(*) as count, max(seq) as "lastSeq", max("createdAt") as "lastAt",
-       (array_agg(id order by seq desc))[1] as sample
+  const rows = await sql<{ errorCode: string | null; method: string; path: string; count: bigint; lastAt: Date; sample: string }>(
+    `select "errorCode", method, path, count(*) as count, max("createdAt") as "lastAt",
+       (array_agg(id order by "createdAt" desc, seq desc))[1] as sample
      from "RequestLog"
      where "organizationId" = $1 and mode = $2::"Mode" and status between 400 and 599 and "createdAt" >= $3
-     group by "errorCode", method, path order by "lastSeq" desc limit $4`,
+     group by "errorCode", method, path order by "lastAt" desc limit $4`,
     [scope.organizationId, scope.mode, sqlTimestamp(since), limit],
   );
   return rows.map((r) => ({

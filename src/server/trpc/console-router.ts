@@ -26,8 +26,8 @@ import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role,
 
 /**
  * Every procedure of the console. Inputs are zod schemas the UI's forms reuse; member
- * procedures take { organizationId, mode } plus their own fields, and every query is scoped by
- * both. Roles per procedure follow the matrix in members/roles.ts (README "Console").
+ * procedures take { organizationId, mode } plus their own fields (z.object, not strict: each
+ * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (README "Console").
  */
 const email = z.email().max(320);
 const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
@@ -45,9 +45,9 @@ export const signUpInput = z.strictObject({
   invitationToken: token.optional(),
 });
 export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(), newPassword: password });
-export const createKeyInput = z.strictObject({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1).max(5) });
-export const inviteInput = z.strictObject({ email, role: roleSchema });
-export const logFiltersInput = z.strictObject({
+export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1).max(5) });
+export const inviteInput = z.object({ email, role: roleSchema });
+export const logFiltersInput = z.object({
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),
   errorCode: z.string().max(64).optional(),
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']).optional(),
