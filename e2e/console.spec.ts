@@ -8,7 +8,8 @@
 import sharp from 'sharp';
 import { expect, signInWithPassword, test, v1 } from './fixtures';
 
-test.describe.configure({ mode: 'serial' });
+// Each test signs in on its own; one worker runs them in order against the one server.
+test.describe.configure({ mode: 'default' });
 
 test('sign in with the demo owner password; test mode is marked; the mode switch keeps the screen', async ({ page, demo }) => {
   await signInWithPassword(page, demo.email, demo.password);
@@ -17,14 +18,14 @@ test('sign in with the demo owner password; test mode is marked; the mode switch
   await expect(page.getByTestId('balance')).toHaveText('€50.00');
 
   await page.getByRole('link', { name: 'API keys' }).click();
-  await expect(page.getByRole('cell', { name: 'Demo test key' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Demo live key' })).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toHaveCount(0);
 
   await page.getByRole('switch', { name: 'Test mode' }).click();
   await page.waitForURL(`**/o/${demo.organizationId}/live/keys`);
   await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
-  await expect(page.getByRole('cell', { name: 'Demo live key' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Demo test key' })).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toHaveCount(0);
 
   await page.getByRole('switch', { name: 'Test mode' }).click();
   await page.waitForURL(`**/o/${demo.organizationId}/test/keys`);
@@ -34,10 +35,10 @@ test('sign in with the demo owner password; test mode is marked; the mode switch
 test('a wrong password is refused with a message, and / sends a signed-out visitor to sign-in', async ({ page, demo }) => {
   await page.goto('/');
   await page.waitForURL('**/sign-in');
-  await page.getByLabel('E-mail').fill(demo.email);
-  await page.getByLabel('Password', { exact: true }).fill('not-the-password');
+  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('alert')).toHaveText('Wrong e-mail or password.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in/);
 });
 
@@ -46,7 +47,7 @@ test('sign in with an e-mail link read from the mail outbox', async ({ page, bro
   const signedOut = await visitor.newPage();
   await signedOut.goto('/sign-in');
   await signedOut.getByRole('tab', { name: 'E-mail me a link' }).click();
-  await signedOut.getByLabel('E-mail').fill(demo.email);
+  await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
   await signedOut.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await expect(signedOut.getByRole('status')).toContainText('a sign-in link is on its way');
 
@@ -195,6 +196,7 @@ test('view a generation with its output, and cancel one waiting in the queue', a
 });
 
 test('usage charts render the seeded generations; CSV export downloads the days', async ({ page, demo }) => {
+  await backgroundUpscale(demo.baseUrl, demo.testKey);
   await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/usage`);
   await expect(page.getByTestId('usage-total')).not.toHaveText('0');
@@ -217,7 +219,7 @@ test('invite a developer who accepts and sees only a developer’s screens', asy
   await page.goto(`/o/${demo.organizationId}/test/members`);
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByLabel('E-mail').fill('dev@example.com');
+  await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill('dev@example.com');
   await expect(dialog.getByRole('combobox', { name: 'Role' })).toHaveText('developer');
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText('dev@example.com');
@@ -232,7 +234,7 @@ test('invite a developer who accepts and sees only a developer’s screens', asy
   await dev.goto(link!);
   await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
   await dev.getByLabel('Your name').fill('Dee Developer');
-  await dev.getByLabel('Password', { exact: true }).fill('correct horse battery staple');
+  await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
   await dev.getByRole('button', { name: 'Create account and join' }).click();
   await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
   const nav = dev.getByRole('navigation', { name: 'Console' });

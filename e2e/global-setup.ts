@@ -23,7 +23,7 @@ export interface E2EState {
 }
 
 function field(banner: string, label: string): string {
-  const match = new RegExp(`${label}\\s+(\\S+)`).exec(banner);
+  const match = new RegExp(`^\\s*${label}\\s+(\\S+)`, 'm').exec(banner);
   if (!match?.[1]) throw new Error(`the first-run banner has no "${label}":\n${banner}`);
   return match[1];
 }
