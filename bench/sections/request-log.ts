@@ -68,7 +68,9 @@ export async function requestLogSection(ctx: BenchContext): Promise<SectionOutpu
     ['errors (4xx + 5xx)', () => listRequestLog(scope, { statusClass: 'errors' }, page)],
     ['error code internal_error', () => listRequestLog(scope, { errorCode: 'internal_error' }, page)],
     ['one key', () => listRequestLog(scope, { apiKeyId: KEY }, page)],
-    ['one path + POST', () => listRequestLog(scope, { path: '/v1/upscales', method: 'POST' }, page)],
+    ['one path', () => listRequestLog(scope, { path: '/v1/upscales' }, page)],
+    ['one path + POST', () => listRequestLog(scope, { path: '/v1/edits', method: 'POST' }, page)],
+    ['path + method that never occur together (worst case)', () => listRequestLog(scope, { path: '/v1/upscales', method: 'POST' }, page)],
     ['time range: a day 10 days ago', () => listRequestLog(scope, { from: nowSeconds - 11 * 86400, to: nowSeconds - 10 * 86400 }, page)],
     ['request-id search', () => listRequestLog(scope, { requestId: aRequestId }, page)],
     ['overview: errors grouped, 7 days', () => errorGroups(scope, new Date(Date.now() - 7 * 86_400_000))],
@@ -87,6 +89,7 @@ export async function requestLogSection(ctx: BenchContext): Promise<SectionOutpu
     [ORG],
   );
   raw.plan5xx = plan.map((p) => p['QUERY PLAN']);
+  ctx.log(`request log: plan of the 5xx page:\n${plan.map((p) => p['QUERY PLAN']).join('\n')}`);
   if (!aRequestId) failures.push('request log: no 5xx line was seeded');
   const markdown = [
     `### Request log page at ${fmt(ROWS)} rows (console \`logs.list\`, in process, median of ${RUNS}, ms)`,

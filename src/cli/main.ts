@@ -13,7 +13,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
 import { grantCredit } from '@/server/billing/ledger';
 import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
-import { PASSWORD_MIN_LENGTH } from '@/server/auth/password';
+import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
 
 class UsageError extends Error {}
 

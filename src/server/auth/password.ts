@@ -2,6 +2,7 @@ import { scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { invalidParam } from '@/server/platform/errors';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules';
 
 /**
  * Console passwords: argon2id with OWASP's baseline (19 MiB, 2 passes, 1 lane). Hashes written
@@ -10,8 +11,6 @@ import { invalidParam } from '@/server/platform/errors';
  */
 const ARGON2_OPTIONS = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
-export const PASSWORD_MIN_LENGTH = 10;
-export const PASSWORD_MAX_LENGTH = 200;
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 

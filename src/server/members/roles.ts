@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { db } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
 import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
@@ -13,9 +12,6 @@ import type { MemberRole, Mode } from '@/generated/prisma/enums';
  * An organization always keeps at least one owner.
  */
 export type Role = MemberRole;
-export const ROLES = ['owner', 'admin', 'developer'] as const satisfies readonly Role[];
-export const roleSchema = z.enum(ROLES);
-export const modeSchema = z.enum(['test', 'live']);
 
 /** A signed-in user acting in one organization and mode: what every member procedure is scoped by. */
 export interface Member {

@@ -1,7 +1,8 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
 import { ApiError } from '@/server/platform/errors';
-import { modeSchema, requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
+import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
+import { modeSchema } from '@/server/members/role-names';
 import type { SessionUser } from '@/server/auth/sessions';
 import { apiErrorFromUnknown } from './errors';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { pageInput } from '@/server/platform/pages';
-import { permissionSchema } from '@/server/keys/permissions';
 import { generationStatusSchema, generationTypeSchema } from '@/server/generations/schemas';
-import { roleSchema, MEMBER_PERMISSIONS } from '@/server/members/roles';
+import { MEMBER_PERMISSIONS } from '@/server/members/roles';
+import { roleSchema } from '@/server/members/role-names';
 import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { changePassword } from '@/server/auth/change-password';
@@ -21,7 +21,21 @@ import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
 import { listOrganizationOutbox } from '@/server/mail/outbox';
-import { PASSWORD_MAX_LENGTH } from '@/server/auth/password';
+import {
+  changePasswordInput,
+  createKeyInput,
+  generationIdSchema,
+  inviteInput,
+  linkTokenSchema,
+  logFiltersInput,
+  renameInput,
+  requestIdSchema,
+  requestPasswordResetInput,
+  resetPasswordInput,
+  signUpInput,
+  unixSecondsSchema,
+  userIdSchema,
+} from './console-inputs';
 import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
 
 /**
@@ -29,42 +43,13 @@ import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role,
  * procedures take { organizationId, mode } plus their own fields (z.object, not strict: each
  * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (README "Console").
  */
-const email = z.email().max(320);
-const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
-const token = z.string().min(10).max(200).regex(/^[0-9A-Za-z]+$/, 'is not a valid link token');
-const unixSeconds = z.number().int().min(0).max(32_503_680_000);
-const requestId = z.string().regex(/^req_[0-9A-Za-z]{1,64}$/, 'must be a request id (req_…)');
-const generationId = z.string().regex(/^gen_[0-9A-Za-z]{1,64}$/, 'must be a generation id (gen_…)');
-const userId = z.string().regex(/^usr_[0-9A-Za-z]{1,64}$/, 'must be a user id (usr_…)');
-
-export const signUpInput = z.strictObject({
-  email,
-  password,
-  name: z.string().max(100).optional(),
-  organizationName: z.string().max(100).optional(),
-  invitationToken: token.optional(),
-});
-export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(), newPassword: password });
-export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1).max(5) });
-export const inviteInput = z.object({ email, role: roleSchema });
-export const logFiltersInput = z.object({
-  statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),
-  errorCode: z.string().max(64).optional(),
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']).optional(),
-  path: z.string().max(300).optional(),
-  apiKeyId: z.string().max(100).optional(),
-  from: unixSeconds.optional(),
-  to: unixSeconds.optional(),
-  requestId: requestId.optional(),
-});
-
 const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(input, ctx.ip)),
-  requestPasswordReset: publicProcedure.input(z.strictObject({ email })).mutation(async ({ ctx, input }) => {
+  requestPasswordReset: publicProcedure.input(requestPasswordResetInput).mutation(async ({ ctx, input }) => {
     await requestPasswordReset(input.email, ctx.ip);
     return { sent: true as const };
   }),
-  resetPassword: publicProcedure.input(z.strictObject({ token, password })).mutation(async ({ input }) => {
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ input }) => {
     await resetPassword(input.token, input.password);
     return { reset: true as const };
   }),
@@ -99,15 +84,15 @@ export const consoleRouter = router({
   }),
   logs: router({
     list: anyMember.input(pageInput.extend(logFiltersInput.shape)).query(({ ctx, input }) => listRequestLog(ctx.member, input, input)),
-    get: anyMember.input(z.object({ id: requestId })).query(({ ctx, input }) => getRequestLogLine(ctx.member, input.id)),
+    get: anyMember.input(z.object({ id: requestIdSchema })).query(({ ctx, input }) => getRequestLogLine(ctx.member, input.id)),
   }),
   generations: router({
     list: anyMember
-      .input(pageInput.extend({ type: generationTypeSchema.optional(), status: generationStatusSchema.optional(), from: unixSeconds.optional(), to: unixSeconds.optional() }))
+      .input(pageInput.extend({ type: generationTypeSchema.optional(), status: generationStatusSchema.optional(), from: unixSecondsSchema.optional(), to: unixSecondsSchema.optional() }))
       .query(({ ctx, input }) => listConsoleGenerations(ctx.member, input)),
-    get: anyMember.input(z.object({ id: generationId })).query(({ ctx, input }) => getConsoleGeneration(ctx.member, input.id)),
+    get: anyMember.input(z.object({ id: generationIdSchema })).query(({ ctx, input }) => getConsoleGeneration(ctx.member, input.id)),
     cancel: anyMember
-      .input(z.object({ id: generationId }))
+      .input(z.object({ id: generationIdSchema }))
       .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.member, input.id, MEMBER_PERMISSIONS))),
   }),
   billing: router({
@@ -124,16 +109,16 @@ export const consoleRouter = router({
   members: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listMembers(ctx.member, input)),
     invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
-    updateRole: manager.input(z.object({ userId, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
-    remove: manager.input(z.object({ userId })).mutation(({ ctx, input }) => removeMember(ctx.member, input)),
+    updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
+    remove: manager.input(z.object({ userId: userIdSchema })).mutation(({ ctx, input }) => removeMember(ctx.member, input)),
   }),
   invitations: router({
-    get: publicProcedure.input(z.object({ token })).query(({ input }) => previewInvitation(input.token)),
-    accept: sessionProcedure.input(z.object({ token })).mutation(({ ctx, input }) => acceptInvitation(ctx.user, input.token)),
+    get: publicProcedure.input(z.object({ token: linkTokenSchema })).query(({ input }) => previewInvitation(input.token)),
+    accept: sessionProcedure.input(z.object({ token: linkTokenSchema })).mutation(({ ctx, input }) => acceptInvitation(ctx.user, input.token)),
   }),
   settings: router({
     get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),
-    rename: manager.input(z.object({ name: z.string().trim().min(1).max(100) })).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
+    rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
   }),
   outbox: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
