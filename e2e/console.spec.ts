@@ -92,8 +92,8 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
   await page.getByLabel('Find a request by its id').fill(missing.requestId);
   await expect(async () => {
     await page.getByRole('button', { name: 'Find' }).click();
-    await expect(page.getByRole('row', { name: new RegExp(missing.requestId) })).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(page.getByRole('row', { name: new RegExp(missing.requestId) })).toBeVisible({ timeout: 8_000 });
+  }).toPass({ timeout: 60_000 });
   await expect(page.getByRole('row')).toHaveCount(2); // header + the one line
   await page.getByRole('row', { name: new RegExp(missing.requestId) }).click();
   const detail = page.getByTestId('request-detail');
@@ -123,8 +123,8 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
   await page.goto(`/o/${demo.organizationId}/test/logs`);
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+    await expect(page.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible({ timeout: 8_000 });
+  }).toPass({ timeout: 60_000 });
 
   await page.getByRole('combobox', { name: 'Status' }).click();
   await page.getByRole('option', { name: 'Errors (4xx and 5xx)' }).click();
@@ -161,14 +161,15 @@ async function backgroundUpscale(baseUrl: string, key: string): Promise<string> 
 }
 
 test('view a generation with its output, and cancel one waiting in the queue', async ({ page, demo }) => {
-  // One worker, each job at least 4 s: the fourth waits ~12 s, time to cancel it in the console.
-  const ids: string[] = [];
-  for (let i = 0; i < 4; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
-  const [first, , , last] = ids;
-
+  // One worker, each job at least 8 s: the fifth waits over 30 s, time to cancel it in the console.
   await signInWithPassword(page, demo.email, demo.password);
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
+  const first = ids[0]!;
+  const last = ids[4]!;
+
   await page.goto(`/o/${demo.organizationId}/test/generations`);
-  await page.getByRole('row', { name: new RegExp(last!) }).click();
+  await page.getByRole('row', { name: new RegExp(last) }).click();
   const detail = page.getByTestId('generation-detail');
   await expect(detail).toContainText('in progress');
   await detail.getByRole('button', { name: 'Cancel generation' }).click();
@@ -181,7 +182,7 @@ test('view a generation with its output, and cancel one waiting in the queue', a
   await expect(async () => {
     const res = await v1(demo.baseUrl, demo.testKey, `/v1/generations/${first}`);
     expect(res.body.status).toBe('succeeded');
-  }).toPass({ timeout: 60_000 });
+  }).toPass({ timeout: 90_000 });
   await page.goto(`/o/${demo.organizationId}/test/generations?open=${first}`);
   await expect(detail).toContainText('succeeded');
   await expect(detail).toContainText('"scale": "x2"');
@@ -191,8 +192,8 @@ test('view a generation with its output, and cancel one waiting in the queue', a
   expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
 
   await page.goto(`/o/${demo.organizationId}/test/generations?status=canceled`);
-  await expect(page.getByRole('row', { name: new RegExp(last!) })).toBeVisible();
-  await expect(page.getByRole('row', { name: new RegExp(first!) })).toHaveCount(0);
+  await expect(page.getByRole('row', { name: new RegExp(last) })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(first) })).toHaveCount(0);
 });
 
 test('usage charts render the seeded generations; CSV export downloads the days', async ({ page, demo }) => {

@@ -46,7 +46,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       WORKER_CONCURRENCY: '1',
       // Each job holds the one worker slot this long, so the e2e can queue a generation
       // behind another and cancel it in the console before it starts.
-      BUILTIN_ENGINE_MIN_DURATION_MS: '4000',
+      BUILTIN_ENGINE_MIN_DURATION_MS: '8000',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -126,11 +126,10 @@ function GenerationDetail({ id }: { id: string }) {
   const generation = useQuery(trpc.generations.get.queryOptions({ ...input, id }));
   const cancel = useMutation(
     trpc.generations.cancel.mutationOptions({
-      onSuccess: () => {
-        toast.success(`Generation ${id} canceled; its cost is refunded.`);
-        void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
-      },
+      onSuccess: () => toast.success(`Generation ${id} canceled; its cost is refunded.`),
       onError: (error) => toast.error(error.message),
+      // Either way the status may have moved (e.g. it started meanwhile: 409): show the current one.
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() }),
     }),
   );
   if (generation.isPending) return <Skeleton className="h-80 w-full" />;
