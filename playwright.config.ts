@@ -13,8 +13,9 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   workers: 1,
   fullyParallel: false,
-  timeout: 120_000,
-  expect: { timeout: 15_000 },
+  timeout: 300_000,
+  // Shared 2-core machines run several servers at once: pages can take seconds.
+  expect: { timeout: 30_000 },
   retries: 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
   outputDir: 'test-results/e2e',

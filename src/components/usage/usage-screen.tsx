@@ -117,7 +117,7 @@ export function UsageScreen() {
               <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
               <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
               <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
-              <Legend />
+              <Legend formatter={legendLabel} />
               {TYPES.map((t, i) => (
                 <Bar key={t} dataKey={`by_type.${t}`} name={t} stackId="type" fill={COLORS[i]} />
               ))}
@@ -129,7 +129,7 @@ export function UsageScreen() {
               <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
               <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
               <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
-              <Legend />
+              <Legend formatter={legendLabel} />
               {STATUSES.map((s, i) => (
                 <Bar key={s} dataKey={`by_status.${s}`} name={s.replace('_', ' ')} stackId="status" fill={COLORS[i]} />
               ))}
@@ -148,6 +148,11 @@ export function UsageScreen() {
       )}
     </>
   );
+}
+
+/** Legend entries in the text colour (the series colours are too light for text). */
+function legendLabel(value: string) {
+  return <span className="text-foreground">{value}</span>;
 }
 
 /** A chart with a heading and a text summary (charts are images to a screen reader). */

@@ -1,5 +1,5 @@
 /**
- * Every screen, signed out and signed in, in light and dark: no serious or critical axe
+ * Runs after console.spec.ts (files run in name order), so the screens show data. Every screen, signed out and signed in, in light and dark: no serious or critical axe
  * violation, and a full-page screenshot of each in e2e/screenshots/ for a person to look at.
  */
 import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
