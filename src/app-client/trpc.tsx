@@ -2,11 +2,15 @@
 import * as React from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { ConsoleRouter } from '@/server/trpc/console-router';
 
 /** The console's typed data layer: `useTRPC()` gives query/mutation options for every procedure. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<ConsoleRouter>();
+
+/** What each procedure returns (screens name their rows from it, never restating the server's views). */
+export type ConsoleOutputs = inferRouterOutputs<ConsoleRouter>;
 
 /** HTTP status of a tRPC error (the server keeps /v1's status under data.httpStatus). */
 export function errorStatus(error: unknown): number | undefined {

@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { dateTime, money } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
@@ -13,19 +13,10 @@ import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 
-const TYPES = ['credit', 'charge', 'refund', 'recharge', 'expiry'] as const;
-type TransactionType = (typeof TYPES)[number];
+type TransactionType = TransactionRow['type'];
+const TYPES: readonly TransactionType[] = ['credit', 'charge', 'refund', 'recharge', 'expiry'];
 
-interface TransactionRow {
-  id: string;
-  type: TransactionType;
-  amount_cents: number;
-  balance_after_cents: number;
-  description: string;
-  generation_id: string | null;
-  expires_at: number | null;
-  created_at: number;
-}
+type TransactionRow = ConsoleOutputs['billing']['transactions']['data'][number];
 
 /** Money is the organization's (live mode only charges): the same figures in both modes. */
 export function BillingScreen() {

@@ -3,7 +3,7 @@ import * as React from 'react';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';
 import { dateTime, money, unixFromInput } from '@/app-client/format';
@@ -25,14 +25,7 @@ const STATUSES = ['in_progress', 'succeeded', 'failed', 'canceled'] as const;
 const FILTER_KEYS = ['type', 'status', 'from', 'to', 'open'] as const;
 const ANY = 'all';
 
-interface GenerationRow {
-  id: string;
-  type: (typeof TYPES)[number];
-  status: (typeof STATUSES)[number];
-  created_at: number;
-  completed_at: number | null;
-  cost: { amount: number; amount_refunded: number };
-}
+type GenerationRow = ConsoleOutputs['generations']['list']['data'][number];
 
 export function GenerationStatusBadge({ status }: { status: GenerationRow['status'] }) {
   const variant = status === 'succeeded' ? 'success' : status === 'failed' ? 'destructive' : status === 'canceled' ? 'outline' : 'secondary';

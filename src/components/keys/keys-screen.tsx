@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertTriangle, Copy, Plus } from 'lucide-react';
 import { createKeyInput } from '@/server/trpc/console-inputs';
 import { PERMISSIONS } from '@/server/keys/permissions';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
@@ -22,18 +22,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 
-interface KeyRow {
-  id: string;
-  name: string;
-  mode: 'test' | 'live';
-  permissions: string[];
-  prefix: string;
-  created_by: string | null;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-  can_revoke: boolean;
-}
+type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
 export function KeysScreen() {
   const trpc = useTRPC();

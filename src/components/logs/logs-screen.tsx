@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { Search, X } from 'lucide-react';
 import { logFiltersInput } from '@/server/trpc/console-inputs';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';
 import { dateTimeMs, unixFromInput } from '@/app-client/format';
@@ -22,16 +22,7 @@ import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 const FILTER_KEYS = ['statusClass', 'errorCode', 'method', 'path', 'apiKeyId', 'from', 'to', 'requestId'] as const;
 const ANY = 'all';
 
-interface LogLine {
-  id: string;
-  created_at_ms: number;
-  method: string;
-  path: string;
-  status: number;
-  error_code: string | null;
-  duration_ms: number;
-  api_key: { id: string; name: string | null; prefix: string | null } | null;
-}
+type LogLine = ConsoleOutputs['logs']['list']['data'][number];
 
 export function StatusBadge({ status }: { status: number }) {
   return <Badge variant={status >= 500 ? 'destructive' : status >= 400 ? 'warning' : 'success'}>{status}</Badge>;

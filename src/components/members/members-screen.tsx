@@ -5,7 +5,7 @@ import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
 import { inviteInput } from '@/server/trpc/console-inputs';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput, type Role } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
@@ -20,13 +20,7 @@ import { Select } from '@/components/ui/select';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 
-interface MemberRow {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  joined_at: number;
-}
+type MemberRow = ConsoleOutputs['members']['list']['data'][number];
 
 /** Roles an actor may hand out: only an owner grants owner. */
 function assignable(actor: Role): Role[] {

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Download } from 'lucide-react';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';
 import { Button } from '@/components/ui/button';
@@ -19,13 +19,7 @@ const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
 const STATUSES = ['succeeded', 'failed', 'canceled', 'in_progress'] as const;
 const COLORS = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)'];
 
-interface UsageDay {
-  date: string;
-  by_type: Record<(typeof TYPES)[number], number>;
-  by_status: Record<(typeof STATUSES)[number], number>;
-  total: number;
-  spend_cents: number;
-}
+type UsageDay = ConsoleOutputs['usage']['get']['days'][number];
 
 /** One CSV line per day: what the charts show, for a spreadsheet. */
 export function usageCsv(days: readonly UsageDay[]): string {
@@ -112,41 +106,42 @@ export function UsageScreen() {
             </Card>
           </div>
           <ChartCard title="Generations per day by type" summary={TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}>
-            <BarChart data={usage.data.days}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
-              <Legend formatter={legendLabel} />
-              {TYPES.map((t, i) => (
-                <Bar key={t} dataKey={`by_type.${t}`} name={t} stackId="type" fill={COLORS[i]} />
-              ))}
-            </BarChart>
+            <StackedBars days={usage.data.days} group="by_type" series={TYPES} />
           </ChartCard>
           <ChartCard title="Generations per day by status" summary={STATUSES.map((s) => `${s}: ${usage.data.totals.by_status[s]}`).join(', ')}>
-            <BarChart data={usage.data.days}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
-              <Legend formatter={legendLabel} />
-              {STATUSES.map((s, i) => (
-                <Bar key={s} dataKey={`by_status.${s}`} name={s.replace('_', ' ')} stackId="status" fill={COLORS[i]} />
-              ))}
-            </BarChart>
+            <StackedBars days={usage.data.days} group="by_status" series={STATUSES} />
           </ChartCard>
           <ChartCard title="Spend per day (EUR)" summary={`Total ${money(usage.data.totals.spend_cents)}`}>
             <LineChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="date" tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <YAxis tick={{ fontSize: 11, fill: 'var(--muted-foreground)' }} />
-              <Tooltip contentStyle={{ background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' }} />
+              <XAxis dataKey="date" tick={AXIS_TICK} />
+              <YAxis tick={AXIS_TICK} />
+              <Tooltip contentStyle={TOOLTIP_STYLE} />
               <Line type="monotone" dataKey="spend" name="Spend (EUR)" stroke="var(--chart-1)" dot={false} strokeWidth={2} />
             </LineChart>
           </ChartCard>
         </div>
       )}
     </>
+  );
+}
+
+const AXIS_TICK = { fontSize: 11, fill: 'var(--muted-foreground)' };
+const TOOLTIP_STYLE = { background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' };
+
+/** Generations per day, stacked by type or by status. */
+function StackedBars({ days, group, series }: { days: UsageDay[]; group: 'by_type' | 'by_status'; series: readonly string[] }) {
+  return (
+    <BarChart data={days}>
+      <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+      <XAxis dataKey="date" tick={AXIS_TICK} />
+      <YAxis allowDecimals={false} tick={AXIS_TICK} />
+      <Tooltip contentStyle={TOOLTIP_STYLE} />
+      <Legend formatter={legendLabel} />
+      {series.map((name, i) => (
+        <Bar key={name} dataKey={`${group}.${name}`} name={name.replace('_', ' ')} stackId={group} fill={COLORS[i]} />
+      ))}
+    </BarChart>
   );
 }
 
