@@ -69,7 +69,7 @@ export async function requestLogSection(ctx: BenchContext): Promise<SectionOutpu
     ['error code internal_error', () => listRequestLog(scope, { errorCode: 'internal_error' }, page)],
     ['one key', () => listRequestLog(scope, { apiKeyId: KEY }, page)],
     ['one path', () => listRequestLog(scope, { path: '/v1/upscales' }, page)],
-    ['one path + POST', () => listRequestLog(scope, { path: '/v1/edits', method: 'POST' }, page)],
+    ['one path + POST', () => listRequestLog(scope, { path: '/v1/generations', method: 'POST' }, page)],
     ['path + method that never occur together (worst case)', () => listRequestLog(scope, { path: '/v1/upscales', method: 'POST' }, page)],
     ['time range: a day 10 days ago', () => listRequestLog(scope, { from: nowSeconds - 11 * 86400, to: nowSeconds - 10 * 86400 }, page)],
     ['request-id search', () => listRequestLog(scope, { requestId: aRequestId }, page)],

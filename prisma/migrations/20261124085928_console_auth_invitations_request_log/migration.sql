@@ -96,7 +96,7 @@ CREATE INDEX "RequestLog_organizationId_mode_errorCode_createdAt_seq_idx" ON "Re
 CREATE INDEX "RequestLog_organizationId_mode_apiKeyId_createdAt_seq_idx" ON "RequestLog"("organizationId", "mode", "apiKeyId", "createdAt" DESC, "seq" DESC);
 
 -- CreateIndex
-CREATE INDEX "RequestLog_organizationId_mode_path_createdAt_seq_idx" ON "RequestLog"("organizationId", "mode", "path", "createdAt" DESC, "seq" DESC);
+CREATE INDEX "RequestLog_organizationId_mode_path_method_createdAt_seq_idx" ON "RequestLog"("organizationId", "mode", "path", "method", "createdAt" DESC, "seq" DESC);
 
 -- AddForeignKey
 ALTER TABLE "Account" ADD CONSTRAINT "Account_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
