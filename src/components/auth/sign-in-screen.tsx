@@ -6,15 +6,12 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signIn } from 'next-auth/react';
 import { signInInput } from '@/server/trpc/console-inputs';
+import { safeCallback } from '@/app-client/redirects';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AuthCard } from './auth-card';
 
-/** Only same-site paths are followed after sign-in (no open redirect through callbackUrl). */
-export function safeCallback(value: string | null): string {
-  return value && value.startsWith('/') && !value.startsWith('//') ? value : '/';
-}
 
 const linkInput = signInInput.pick({ email: true });
 
