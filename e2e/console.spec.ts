@@ -121,10 +121,11 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
   expect((await v1(demo.baseUrl, demo.testKey, '/v1/styles')).status).toBe(200);
   await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/logs`);
+  // The log is written in batches: reload until the lines are there (pages are slow on a loaded machine).
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible({ timeout: 8_000 });
-  }).toPass({ timeout: 60_000 });
+    await expect(page.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible({ timeout: 30_000 });
+  }).toPass({ timeout: 120_000 });
 
   await page.getByRole('combobox', { name: 'Status' }).click();
   await page.getByRole('option', { name: 'Errors (4xx and 5xx)' }).click();
