@@ -8,7 +8,7 @@ export default function Page() {
     <AuthCard title="Check your e-mail" description="A sign-in link is on its way; it is valid for 15 minutes and works once.">
       <p className="text-sm text-muted-foreground">
         Without SMTP the message waits in the mail outbox (Settings → Mail outbox, or <code>roomtone outbox</code>).{' '}
-        <Link className="text-primary underline-offset-4 hover:underline" href="/sign-in">
+        <Link className="text-primary underline underline-offset-4" href="/sign-in">
           Back to sign-in
         </Link>
       </p>

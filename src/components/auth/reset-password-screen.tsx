@@ -18,7 +18,7 @@ export function ResetPasswordScreen() {
     <AuthCard
       title={token ? 'Choose a new password' : 'Reset your password'}
       footer={
-        <Link className="text-primary underline-offset-4 hover:underline" href="/sign-in">
+        <Link className="text-primary underline underline-offset-4" href="/sign-in">
           Back to sign-in
         </Link>
       }
@@ -58,7 +58,7 @@ function NewPasswordForm({ token }: { token: string }) {
     return (
       <p role="status" className="text-sm">
         Your password is changed and your other sessions are signed out.{' '}
-        <Link className="text-primary underline-offset-4 hover:underline" href="/sign-in">
+        <Link className="text-primary underline underline-offset-4" href="/sign-in">
           Sign in
         </Link>
       </p>

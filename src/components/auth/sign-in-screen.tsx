@@ -52,7 +52,7 @@ export function SignInScreen() {
       title="Sign in to the console"
       footer={
         <>
-          No account? <Link className="text-primary underline-offset-4 hover:underline" href="/sign-up">Create one</Link>
+          No account? <Link className="text-primary underline underline-offset-4" href="/sign-up">Create one</Link>
         </>
       }
     >
@@ -73,7 +73,7 @@ export function SignInScreen() {
             <Button type="submit" disabled={passwordForm.formState.isSubmitting}>
               Sign in
             </Button>
-            <Link href="/reset-password" className="text-center text-sm text-primary underline-offset-4 hover:underline">
+            <Link href="/reset-password" className="text-center text-sm text-primary underline underline-offset-4">
               Forgot your password?
             </Link>
           </form>

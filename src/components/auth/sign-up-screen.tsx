@@ -58,7 +58,7 @@ export function SignUpScreen() {
       description="You become the owner of a new organization, with test-mode keys ready to use."
       footer={
         <>
-          Have an account? <Link className="text-primary underline-offset-4 hover:underline" href="/sign-in">Sign in</Link>
+          Have an account? <Link className="text-primary underline underline-offset-4" href="/sign-in">Sign in</Link>
         </>
       }
     >

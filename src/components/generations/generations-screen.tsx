@@ -225,7 +225,7 @@ function GenerationDetail({ id }: { id: string }) {
       {g.request_id ? (
         <p>
           Created by request{' '}
-          <Link className="text-primary underline-offset-4 hover:underline" href={`${scope.base}/logs?requestId=${g.request_id}`}>
+          <Link className="text-primary underline underline-offset-4" href={`${scope.base}/logs?requestId=${g.request_id}`}>
             {g.request_id}
           </Link>
         </p>

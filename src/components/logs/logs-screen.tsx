@@ -207,7 +207,7 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
     [
       'Generation',
       l.generation_id ? (
-        <Link key="g" className="text-primary underline-offset-4 hover:underline" href={`${base}/generations?open=${l.generation_id}`}>
+        <Link key="g" className="text-primary underline underline-offset-4" href={`${base}/generations?open=${l.generation_id}`}>
           {l.generation_id}
         </Link>
       ) : (

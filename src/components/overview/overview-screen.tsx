@@ -101,13 +101,13 @@ export function OverviewScreen() {
                         <td className="px-3 py-2 whitespace-nowrap">{dateTime(group.last_seen_at)}</td>
                         <td className="px-3 py-2 whitespace-nowrap">
                           <Link
-                            className="text-primary underline-offset-4 hover:underline"
+                            className="text-primary underline underline-offset-4"
                             href={`${scope.base}/logs?errorCode=${encodeURIComponent(group.error_code)}&path=${encodeURIComponent(group.path)}`}
                           >
                             View in log<span className="sr-only"> ({group.error_code} on {group.path})</span>
                           </Link>
                           {' · '}
-                          <Link className="text-primary underline-offset-4 hover:underline" href={`${scope.base}/logs?requestId=${group.sample_request_id}`}>
+                          <Link className="text-primary underline underline-offset-4" href={`${scope.base}/logs?requestId=${group.sample_request_id}`}>
                             Latest<span className="sr-only"> request with {group.error_code}</span>
                           </Link>
                         </td>
