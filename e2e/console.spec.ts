@@ -205,7 +205,7 @@ test('usage charts render the seeded generations; CSV export downloads the days'
   const charts = page.getByTestId('chart');
   await expect(charts).toHaveCount(3);
   await expect(charts.first().locator('.recharts-bar-rectangle path, .recharts-bar-rectangle').first()).toBeAttached();
-  await page.getByRole('tab', { name: '7 days' }).click();
+  await page.getByRole('button', { name: '7 days' }).click();
   await expect(charts.first().locator('.recharts-xAxis .recharts-cartesian-axis-tick')).toHaveCount(7);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();

@@ -11,7 +11,6 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ErrorState } from '@/components/ui/states';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 
 const RANGES = [7, 30, 90] as const;
 type Range = (typeof RANGES)[number];
@@ -57,15 +56,13 @@ export function UsageScreen() {
           </Button>
         }
       />
-      <Tabs value={String(range)} onValueChange={(v) => setRange(Number(v) as Range)} className="mb-4">
-        <TabsList aria-label="Period">
-          {RANGES.map((r) => (
-            <TabsTrigger key={r} value={String(r)}>
-              {r} days
-            </TabsTrigger>
-          ))}
-        </TabsList>
-      </Tabs>
+      <div role="group" aria-label="Period" className="mb-4 inline-flex gap-1 rounded-lg bg-muted p-1">
+        {RANGES.map((r) => (
+          <Button key={r} size="sm" variant={range === r ? 'outline' : 'ghost'} aria-pressed={range === r} onClick={() => setRange(r)}>
+            {r} days
+          </Button>
+        ))}
+      </div>
       {usage.isError ? (
         <ErrorState error={usage.error} onRetry={() => void usage.refetch()} />
       ) : !usage.data ? (
