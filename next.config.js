@@ -14,6 +14,7 @@ const nextConfig = {
     'upscaler',
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-request-presigner',
+    '@node-rs/argon2',
   ],
   // Type checking is its own step (`npm run typecheck`, in CI before the build): not twice.
   typescript: { ignoreBuildErrors: true },

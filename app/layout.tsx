@@ -1,11 +1,16 @@
 import type { ReactNode } from 'react';
+import { Providers } from '@/app-client/providers';
+import './globals.css';
 
-export const metadata = { title: 'Roomtone', description: 'Image transformations for interior images' };
+export const metadata = { title: 'Roomtone console', description: 'Image transformations for interior images' };
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
-    <html lang="en">
-      <body style={{ fontFamily: 'system-ui, sans-serif', margin: 0, background: '#f7f6f3', color: '#1d1d1f' }}>{children}</body>
+    // next-themes sets the class before hydration: the attribute differs from the server's by design.
+    <html lang="en" suppressHydrationWarning>
+      <body>
+        <Providers>{children}</Providers>
+      </body>
     </html>
   );
 }

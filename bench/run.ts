@@ -23,6 +23,7 @@ import { schedulingSection } from './sections/scheduling';
 import { mcpSection } from './sections/mcp';
 import { webhooksSection } from './sections/webhooks';
 import { backendSection } from './sections/backend';
+import { requestLogSection } from './sections/request-log';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, Section> = {
   mcp: mcpSection,
   webhooks: webhooksSection,
   backend: backendSection,
+  requestlog: requestLogSection,
 };
 
 function selectedSections(argv: string[]): string[] {

@@ -65,7 +65,7 @@ describe('roomtone CLI', () => {
     expect(user.code).toBe(0);
     expect(user.json).toMatchObject({ email: 'designer@example.com', role: 'admin', organization: orgId });
     const stored = await db().user.findUniqueOrThrow({ where: { email: 'designer@example.com' } });
-    expect(stored.passwordHash).toMatch(/^scrypt\$/);
+    expect(stored.passwordHash).toMatch(/^\$argon2id\$/);
     expect(stored.passwordHash).not.toContain('correct horse');
   });
 

@@ -13,6 +13,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
 import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
+import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
 
 class UsageError extends Error {}
 
@@ -121,7 +122,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       const email = required(flags, 'email');
       if (!z.email().safeParse(email).success) throw new UsageError('--email must be an e-mail address.');
       const password = required(flags, 'password');
-      if (password.length < 8) throw new UsageError('--password must have at least 8 characters.');
+      if (password.length < PASSWORD_MIN_LENGTH) throw new UsageError(`--password must have at least ${PASSWORD_MIN_LENGTH} characters.`);
       const organizationId = required(flags, 'org');
       const role = oneOf(flags, 'role', ['owner', 'admin', 'developer'] as const);
       const client = await database();

@@ -3,6 +3,7 @@ import { ApiError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { chargeBalance } from '@/server/billing/ledger';
+import { monthlyLimitCents, monthlySpendCents } from '@/server/billing/monthly-spend';
 import { tierOf, type Price } from '@/server/billing/pricing';
 import type { Caller } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
@@ -82,20 +83,12 @@ export async function checkLoad(tx: DbTx, caller: Caller, type: GenerationType):
   }
 }
 
-function monthStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-}
-
 /** Live mode: the monthly spend limit (charges net of refunds this calendar month, UTC), then the charge. */
 export async function chargeForGeneration(tx: DbTx, caller: Caller, price: Price, generationId: string, type: GenerationType): Promise<void> {
   if (caller.mode !== 'live' || price.amount === 0) return;
   const org = await tx.organization.findUniqueOrThrow({ where: { id: caller.organizationId }, select: { monthlyLimitCents: true } });
-  const limit = org.monthlyLimitCents ?? tierOf(caller.tier).monthlyLimitCents;
-  const spent = await tx.balanceTransaction.aggregate({
-    where: { organizationId: caller.organizationId, type: { in: ['charge', 'refund'] }, createdAt: { gte: monthStart(clock.now()) } },
-    _sum: { amount: true },
-  });
-  const spentCents = -(spent._sum.amount ?? 0);
+  const limit = monthlyLimitCents(org, caller.tier);
+  const spentCents = await monthlySpendCents(tx, caller.organizationId);
   if (spentCents + price.amount > limit) {
     throw new ApiError(402, 'monthly_limit_reached', `This generation would pass your monthly spending limit of ${limit} cents. Raise it in the console.`);
   }

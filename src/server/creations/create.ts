@@ -249,6 +249,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
             type: creation.type as GenerationType,
             channel: ctx.channel,
             apiKeyId: caller.apiKeyId,
+            requestId: ctx.requestId,
             input: apiInput(creation) as object,
             metadata: creation.input.metadata ?? {},
             inputImages: stored as unknown as object,

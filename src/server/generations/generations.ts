@@ -1,5 +1,5 @@
 import type { DbTx } from '@/server/platform/db';
-import { db, sql } from '@/server/platform/db';
+import { db, sql, sqlTimestamp } from '@/server/platform/db';
 import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
@@ -30,6 +30,9 @@ export interface ListParams {
   after?: string | undefined;
   type?: GenerationType | undefined;
   status?: GenerationStatus | undefined;
+  /** Console filters (not on /v1): created at or after / before. */
+  createdFrom?: Date | undefined;
+  createdBefore?: Date | undefined;
 }
 
 /**
@@ -51,6 +54,8 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
   const where = ['"organizationId" = $1', 'mode = $2::"Mode"'];
   if (params.type) where.push(`type = $${values.push(params.type)}::"GenerationType"`);
   if (params.status) where.push(`status = $${values.push(params.status)}::"GenerationStatus"`);
+  if (params.createdFrom) where.push(`"createdAt" >= $${values.push(sqlTimestamp(params.createdFrom))}`);
+  if (params.createdBefore) where.push(`"createdAt" < $${values.push(sqlTimestamp(params.createdBefore))}`);
   if (beforeSeq !== undefined) where.push(`seq < $${values.push(beforeSeq)}`);
   const limit = values.push(params.limit + 1);
   const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);

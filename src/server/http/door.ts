@@ -19,8 +19,9 @@ export interface DoorReply {
   status: number;
   headers: Record<string, string>;
   body: string;
-  /** The code of an error reply, for the request log. */
+  /** The code and message of an error reply, for the request log. */
   errorCode: string | null;
+  errorMessage?: string;
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): DoorReply {
@@ -28,7 +29,7 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 }
 
 export function errorReply(error: ApiError): DoorReply {
-  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code };
+  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code, errorMessage: error.message };
 }
 
 export function toResponse(reply: DoorReply): Response {
@@ -91,7 +92,7 @@ export function finishReply(door: DoorRequest, reply: DoorReply): DoorReply {
 }
 
 /** One line of the request log (console "Requests" screen). */
-export function logRequest(door: DoorRequest, line: { id?: string; method: string; path: string; status: number; errorCode: string | null }): void {
+export function logRequest(door: DoorRequest, line: { id?: string; method: string; path: string; status: number; errorCode: string | null; errorMessage?: string | null }): void {
   recordRequest({
     id: line.id ?? door.requestId,
     organizationId: door.key?.organizationId ?? null,
@@ -101,6 +102,7 @@ export function logRequest(door: DoorRequest, line: { id?: string; method: strin
     path: line.path,
     status: line.status,
     errorCode: line.errorCode,
+    errorMessage: line.errorMessage ?? null,
     durationMs: Math.round(performance.now() - door.started),
     ip: door.ip,
     createdAt: clock.now(),

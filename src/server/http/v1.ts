@@ -91,7 +91,7 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
 
   finishReply(door, response);
   observeV1Reply(req.method, url.pathname, response.status, response.errorCode);
-  logRequest(door, { method: req.method, path: url.pathname, status: response.status, errorCode: response.errorCode });
+  logRequest(door, { method: req.method, path: url.pathname, status: response.status, errorCode: response.errorCode, errorMessage: response.errorMessage ?? null });
   return response;
 }
 

@@ -30,7 +30,7 @@ export interface CreatedKey {
 
 export async function createApiKey(
   tx: DbTx,
-  input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[] },
+  input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[]; createdByUserId?: string | null },
 ): Promise<CreatedKey> {
   const secret = `rt_${input.mode}_${randomBase62(40)}`;
   const permissions = [...new Set(input.permissions ?? PERMISSIONS)].sort() as Permission[];
@@ -44,6 +44,7 @@ export async function createApiKey(
       secretHash: hashSecret(secret),
       permissions,
       createdAt: clock.now(),
+      createdByUserId: input.createdByUserId ?? null,
     },
   });
   return {

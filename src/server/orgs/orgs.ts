@@ -1,5 +1,3 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 import type { DbTx } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
@@ -7,8 +5,8 @@ import { clock } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
 import { isKnownTier } from '@/server/billing/pricing';
 import type { MemberRole } from '@/generated/prisma/enums';
-
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+import { checkPasswordRule, hashPassword } from '@/server/auth/password';
+import { normalizeEmail } from '@/server/auth/verify-credentials';
 
 export async function createOrganization(
   tx: DbTx,
@@ -26,29 +24,16 @@ export async function createOrganization(
   return { id: org.id, name: org.name, tier: org.tier, balanceCents };
 }
 
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, 32);
-  return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, saltText, hashText] = stored.split('$');
-  if (scheme !== 'scrypt' || !saltText || !hashText) return false;
-  const expected = Buffer.from(hashText, 'base64url');
-  const actual = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length);
-  return timingSafeEqual(actual, expected);
-}
-
 /** Create a console user (or add an existing one) as a member of an organization. */
 export async function createUser(
   tx: DbTx,
   input: { email: string; password: string; organizationId: string; role: MemberRole; name?: string },
 ) {
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   const org = await tx.organization.findUnique({ where: { id: input.organizationId } });
   if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${input.organizationId}.`, { param: 'org' });
   const existing = await tx.user.findUnique({ where: { email } });
+  if (!existing) checkPasswordRule(input.password);
   const user =
     existing ??
     (await tx.user.create({

@@ -129,6 +129,18 @@ const envSchema = z.object({
   COMFYUI_API_KEY: z.string().optional(),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
+  // --- Console (Auth.js sessions, sign-up) ---
+  /** Auth.js secret (CSRF tokens, e-mail link hashes); generated into DATA_DIR/auth-secret if unset. */
+  AUTH_SECRET: z.string().min(32).optional(),
+  /** Auth.js: trust the Host / X-Forwarded-Host header for its URLs. The launcher sets it (it serves one known host). */
+  AUTH_TRUST_HOST: z.string().optional(),
+  /** Anyone may create an account and organization in the console (`false`: by invitation or CLI only). */
+  CONSOLE_OPEN_SIGNUP: z.enum(['true', 'false']).optional().default('true').transform((v) => v === 'true'),
+  /** Console sessions last this many days without use (sliding). */
+  CONSOLE_SESSION_DAYS: int(30),
+  /** Sign-in attempts per minute per account and per client IP (brute-force protection). */
+  SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5),
+  SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: int(20),
 }).superRefine((env, ctx) => {
   for (const [variable, message] of checkEngineEnv(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
 });

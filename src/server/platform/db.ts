@@ -83,6 +83,11 @@ export function parseUtcTimestamp(text: string): Date {
   return new Date(`${text.replace(' ', 'T')}Z`);
 }
 
+/** A Date as a `timestamp(3)` parameter of `sql()` (UTC, as Prisma writes; pg's own Date format is local time). */
+export function sqlTimestamp(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
+}
+
 const SQL_TYPES = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === pg.types.builtins.TIMESTAMP) return parseUtcTimestamp;

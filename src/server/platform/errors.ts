@@ -35,7 +35,15 @@ export type ApiErrorCode =
   | 'overloaded'
   | 'webhook_endpoint_limit_reached'
   | 'webhook_endpoint_disabled'
-  | 'internal_error';
+  | 'internal_error'
+  // Console (sessions, members, sign-up)
+  | 'session_missing'
+  | 'cross_site_request_refused'
+  | 'last_owner'
+  | 'already_member'
+  | 'invitation_invalid'
+  | 'signup_disabled'
+  | 'email_taken';
 
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; param?: string };

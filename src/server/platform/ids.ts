@@ -18,7 +18,8 @@ export type IdPrefix =
   | 'rch'
   | 'att'
   | 'mail'
-  | 'ebr';
+  | 'ebr'
+  | 'inv';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

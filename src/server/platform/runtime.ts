@@ -1,5 +1,5 @@
 import { config, resetConfigCache } from './config';
-import { ensureAppSecret } from './secrets';
+import { ensureAppSecret, ensureAuthSecret } from './secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { applyMigrations } from './migrations';
 import { db, closeDb } from './db';
@@ -20,6 +20,7 @@ export interface Runtime {
 export async function prepareRuntime(options: { migrate?: boolean; seed?: boolean; fastDatabase?: boolean } = {}): Promise<Runtime> {
   const c = config();
   ensureAppSecret(c.dataDir);
+  ensureAuthSecret(c.dataDir);
   let embedded: EmbeddedDatabase | null = null;
   if (!c.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(c.dataDir, { fast: options.fastDatabase ?? false });

@@ -15,7 +15,24 @@ export function ensureAppSecret(dataDir: string): string {
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
   process.env.APP_SECRET = secret;
-  process.env.AUTH_SECRET ??= createHmac('sha256', secret).update('next-auth').digest('base64url');
+  return secret;
+}
+
+/** AUTH_SECRET (Auth.js) the same way: DATA_DIR/auth-secret (0600) unless set. */
+export function ensureAuthSecret(dataDir: string): string {
+  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const file = path.join(dataDir, 'auth-secret');
+  fs.mkdirSync(dataDir, { recursive: true });
+  if (!fs.existsSync(file)) {
+    try {
+      fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process wrote it first: read theirs.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  const secret = fs.readFileSync(file, 'utf8').trim();
+  process.env.AUTH_SECRET = secret;
   return secret;
 }
 

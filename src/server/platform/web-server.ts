@@ -82,6 +82,9 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
   if (pathname === '/v1' || pathname.startsWith('/v1/')) {
     void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
+  } else if (consoleDoors && (pathname.startsWith('/api/trpc/') || pathname.startsWith('/api/auth/'))) {
+    const handler = pathname.startsWith('/api/trpc/') ? consoleDoors.trpc : consoleDoors.auth;
+    void answerFetch(req, res, route, requestId, toWebRequest(req, origin.origin, path), handler);
   } else if (pathname.startsWith(REPLICATE_WEBHOOK_PATH)) {
     serveReplicateWebhook(req, res);
   } else if (pathname === '/mcp') {
@@ -115,10 +118,35 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   }
 }
 
+/** The console's API doors (tRPC, Auth.js): fetch handlers served like /v1, outside Next's pipeline. */
+type FetchHandler = (req: Request) => Promise<Response>;
+let consoleDoors: { trpc: FetchHandler; auth: FetchHandler } | null = null;
+
+async function answerFetch(req: http.IncomingMessage, res: http.ServerResponse, route: string, requestId: string, request: Request, handler: FetchHandler): Promise<void> {
+  try {
+    const response = await handler(request);
+    const headers: Record<string, string | string[]> = { 'request-id': requestId };
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') headers[name] = value;
+    });
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) headers['set-cookie'] = cookies;
+    const body = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, { ...headers, 'content-length': String(body.length) }).end(req.method === 'HEAD' ? undefined : body);
+  } catch (error) {
+    if (res.headersSent) res.destroy();
+    else writeDoorReply(res, errorDoorReply(apiErrorFromUnknown(error, { requestId, route }), requestId), req.method);
+  }
+}
+
 export async function startWebServer(options: { root: string; port: number; host: string }): Promise<http.Server> {
   const app = next({ dev: false, dir: options.root, hostname: options.host, port: options.port });
   await app.prepare();
   const handleNext = app.getRequestHandler();
+  // Loaded after Next is prepared: next-auth imports next/server, which needs Next's runtime set up.
+  const { handleConsoleTrpc } = await import('@/server/http/console-trpc');
+  const { handleAuth } = await import('@/server/http/console-auth');
+  consoleDoors = { trpc: handleConsoleTrpc, auth: handleAuth };
   const server = http.createServer((req, res) => handleRequest(req, res, handleNext));
   server.on('clientError', answerClientError);
   // `Expect` other than 100-continue: 417 in the envelope (Node's default has no body).

@@ -1,4 +1,4 @@
-import { sql } from '@/server/platform/db';
+import { sql, sqlTimestamp } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { Mode } from '@/generated/prisma/enums';
 
@@ -17,6 +17,8 @@ export interface RequestLogEntry {
   path: string;
   status: number;
   errorCode: string | null;
+  /** The message of an error reply (shown in the console's log detail). */
+  errorMessage?: string | null;
   durationMs: number;
   ip: string | null;
   createdAt: Date;
@@ -28,8 +30,8 @@ const MAX_BATCH = 200;
 const state = globalThis as unknown as { roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null } };
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
-const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt")
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[])
+const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage")
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[])
   on conflict (id) do nothing`;
 
 export function recordRequest(entry: RequestLogEntry): void {
@@ -57,7 +59,8 @@ export async function flushRequestLog(): Promise<void> {
     batch.map((e) => e.errorCode),
     batch.map((e) => e.durationMs),
     batch.map((e) => e.ip),
-    batch.map((e) => e.createdAt.toISOString().replace('T', ' ').replace('Z', '')),
+    batch.map((e) => sqlTimestamp(e.createdAt)),
+    batch.map((e) => e.errorMessage ?? null),
   ])
     .then(() => undefined)
     .catch((error: unknown) => log.error('request log write failed', { error: String(error), lost: batch.length }))

@@ -1,0 +1,7 @@
+import { MembersScreen } from '@/components/members/members-screen';
+
+export const metadata = { title: 'Members · Roomtone console' };
+
+export default function Page() {
+  return <MembersScreen />;
+}

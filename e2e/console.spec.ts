@@ -1,0 +1,251 @@
+/**
+ * The issue's "done when", in Chromium against `npm start`'s production server: the demo owner
+ * signs in (password, then an e-mail link from the outbox), switches modes, creates a key and
+ * calls /v1 with it, finds the calls in the log by request-id, filters the log, revokes the key
+ * (401), views and cancels a generation, reads usage charts, invites a developer who accepts and
+ * sees only a developer's screens.
+ */
+import sharp from 'sharp';
+import { expect, signInWithPassword, test, v1 } from './fixtures';
+
+// Each test signs in on its own; one worker runs them in order against the one server.
+test.describe.configure({ mode: 'default' });
+
+test('sign in with the demo owner password; test mode is marked; the mode switch keeps the screen', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  await expect(page.getByTestId('balance')).toHaveText('€50.00');
+
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toHaveCount(0);
+
+  await page.getByRole('switch', { name: 'Test mode' }).click();
+  await page.waitForURL(`**/o/${demo.organizationId}/live/keys`);
+  await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toHaveCount(0);
+
+  await page.getByRole('switch', { name: 'Test mode' }).click();
+  await page.waitForURL(`**/o/${demo.organizationId}/test/keys`);
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+});
+
+test('a wrong password is refused with a message, and / sends a signed-out visitor to sign-in', async ({ page, demo }) => {
+  await page.goto('/');
+  await page.waitForURL('**/sign-in');
+  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-in/);
+});
+
+test('sign in with an e-mail link read from the mail outbox', async ({ page, browser, demo }) => {
+  const visitor = await browser.newContext();
+  const signedOut = await visitor.newPage();
+  await signedOut.goto('/sign-in');
+  await signedOut.getByRole('tab', { name: 'E-mail me a link' }).click();
+  await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+  await signedOut.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await expect(signedOut.getByRole('status')).toContainText('a sign-in link is on its way');
+
+  // Without SMTP the message waits in the outbox, which an owner reads in Settings.
+  await signInWithPassword(page, demo.email, demo.password);
+  await page.goto(`/o/${demo.organizationId}/test/settings`);
+  const mail = page.getByTestId('outbox-message').filter({ hasText: 'Your Roomtone sign-in link' }).first();
+  await expect(mail).toBeVisible();
+  const link = await mail.getByRole('link').getAttribute('href');
+  expect(link).toContain('/api/auth/callback/email');
+
+  await signedOut.goto(link!);
+  await signedOut.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  await expect(signedOut.getByRole('button', { name: `Account: ${demo.email}` })).toBeVisible();
+  await visitor.close();
+});
+
+test('create a key, call /v1 with it, find the calls in the log by request-id, revoke it: 401', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Name').fill('e2e backend');
+  await dialog.getByRole('checkbox', { name: 'edits' }).click(); // unchecked: not needed
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('only time the secret is shown');
+  const secret = await dialog.getByTestId('new-key-secret').inputValue();
+  expect(secret).toMatch(/^rt_test_/);
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  const row = page.getByRole('row').filter({ hasText: 'e2e backend' });
+  await expect(row).toBeVisible();
+  await expect(row).not.toContainText('edits');
+
+  const ok = await v1(demo.baseUrl, secret, '/v1/generations?limit=1');
+  expect(ok.status).toBe(200);
+  const missing = await v1(demo.baseUrl, secret, '/v1/generations/gen_doesnotexist0');
+  expect(missing.status).toBe(404);
+  expect(missing.requestId).toMatch(/^req_/);
+
+  // The failed request, by its request-id (the log is written in batches: poll).
+  await page.getByRole('link', { name: 'Request log' }).click();
+  await page.getByLabel('Find a request by its id').fill(missing.requestId);
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(missing.requestId) })).toBeVisible({ timeout: 8_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole('row')).toHaveCount(2); // header + the one line
+  await page.getByRole('row', { name: new RegExp(missing.requestId) }).click();
+  const detail = page.getByTestId('request-detail');
+  await expect(detail).toContainText('/v1/generations/gen_doesnotexist0');
+  await expect(detail).toContainText('404');
+  await expect(detail).toContainText('resource_not_found');
+  await expect(detail).toContainText('e2e backend');
+  await page.keyboard.press('Escape');
+
+  await page.getByLabel('Find a request by its id').fill(ok.requestId);
+  await page.getByRole('button', { name: 'Find' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(ok.requestId) })).toContainText('200');
+
+  // Revoke, with confirmation; the key is refused at once.
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'e2e backend' })).toHaveCount(0);
+  const refused = await v1(demo.baseUrl, secret, '/v1/generations?limit=1');
+  expect(refused.status).toBe(401);
+});
+
+test('filter the log: errors only, by method and path, and clear', async ({ page, demo }) => {
+  for (let i = 0; i < 3; i++) expect((await v1(demo.baseUrl, demo.testKey, `/v1/generations/gen_missing${i}`)).status).toBe(404);
+  expect((await v1(demo.baseUrl, demo.testKey, '/v1/styles')).status).toBe(200);
+  await signInWithPassword(page, demo.email, demo.password);
+  await page.goto(`/o/${demo.organizationId}/test/logs`);
+  // The log is written in batches: reload until the lines are there (pages are slow on a loaded machine).
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible({ timeout: 30_000 });
+  }).toPass({ timeout: 120_000 });
+
+  await page.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Errors (4xx and 5xx)' }).click();
+  await page.waitForURL(/statusClass=errors/);
+  const body = page.getByRole('table', { name: 'Requests' }).locator('tbody');
+  await expect(body.getByRole('row').filter({ hasText: '/v1/styles' })).toHaveCount(0);
+  await expect(body.getByRole('row').filter({ hasText: 'gen_missing2' })).toBeVisible();
+  for (const status of await body.getByRole('row').locator('td:nth-child(2)').allInnerTexts()) expect(Number(status)).toBeGreaterThanOrEqual(400);
+
+  await page.getByLabel('Path').fill('/v1/generations/gen_missing1');
+  await page.waitForURL(/path=/);
+  await expect(body.getByRole('row')).toHaveCount(1);
+  await expect(body.getByRole('row')).toContainText('gen_missing1');
+
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(body.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible();
+});
+
+async function roomJpeg(): Promise<Blob> {
+  const buffer = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 180, g: 160, b: 140 } } })
+    .jpeg()
+    .toBuffer();
+  return new Blob([new Uint8Array(buffer)], { type: 'image/jpeg' });
+}
+
+async function backgroundUpscale(baseUrl: string, key: string): Promise<string> {
+  const form = new FormData();
+  form.append('image', await roomJpeg(), 'room.jpg');
+  form.append('scale', 'x2');
+  form.append('background', 'true');
+  const res = await v1(baseUrl, key, '/v1/upscales', { method: 'POST', body: form });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.id as string;
+}
+
+test('view a generation with its output, and cancel one waiting in the queue', async ({ page, demo }) => {
+  // One worker, each job at least 8 s: the fifth waits over 30 s, time to cancel it in the console.
+  await signInWithPassword(page, demo.email, demo.password);
+  const ids: string[] = [];
+  for (let i = 0; i < 5; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
+  const first = ids[0]!;
+  const last = ids[4]!;
+
+  await page.goto(`/o/${demo.organizationId}/test/generations`);
+  await page.getByRole('row', { name: new RegExp(last) }).click();
+  const detail = page.getByTestId('generation-detail');
+  await expect(detail).toContainText('in progress');
+  await detail.getByRole('button', { name: 'Cancel generation' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel generation' }).click();
+  await expect(detail).toContainText('canceled');
+  await expect(detail.getByRole('button', { name: 'Cancel generation' })).toHaveCount(0);
+  await page.keyboard.press('Escape');
+
+  // The first finishes; its detail shows settings, timeline and the output image.
+  await expect(async () => {
+    const res = await v1(demo.baseUrl, demo.testKey, `/v1/generations/${first}`);
+    expect(res.body.status).toBe('succeeded');
+  }).toPass({ timeout: 90_000 });
+  await page.goto(`/o/${demo.organizationId}/test/generations?open=${first}`);
+  await expect(detail).toContainText('succeeded');
+  await expect(detail).toContainText('"scale": "x2"');
+  await expect(detail).toContainText('Started');
+  const image = detail.getByRole('img', { name: /Output 1 of/ });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(640);
+
+  await page.goto(`/o/${demo.organizationId}/test/generations?status=canceled`);
+  await expect(page.getByRole('row', { name: new RegExp(last) })).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(first) })).toHaveCount(0);
+});
+
+test('usage charts render the seeded generations; CSV export downloads the days', async ({ page, demo }) => {
+  await backgroundUpscale(demo.baseUrl, demo.testKey);
+  await signInWithPassword(page, demo.email, demo.password);
+  await page.goto(`/o/${demo.organizationId}/test/usage`);
+  await expect(page.getByTestId('usage-total')).not.toHaveText('0');
+  const charts = page.getByTestId('chart');
+  await expect(charts).toHaveCount(3);
+  await expect(charts.first().locator('.recharts-bar-rectangle path, .recharts-bar-rectangle').first()).toBeAttached();
+  await page.getByRole('button', { name: '7 days' }).click();
+  await expect(charts.first().locator('.recharts-xAxis .recharts-cartesian-axis-tick')).toHaveCount(7);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  const text = await (await file.createReadStream()).toArray();
+  const csv = Buffer.concat(text as Buffer[]).toString('utf8').trim().split('\n');
+  expect(csv[0]).toBe('date,render,edit,decoration,upscale,succeeded,failed,canceled,in_progress,total,spend_cents');
+  expect(csv).toHaveLength(8);
+});
+
+test('invite a developer who accepts and sees only a developer’s screens', async ({ page, browser, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await page.goto(`/o/${demo.organizationId}/test/members`);
+  await page.getByRole('button', { name: 'Invite member' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill('dev@example.com');
+  await expect(dialog.getByRole('combobox', { name: 'Role' })).toHaveText('developer');
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText('dev@example.com');
+
+  await page.goto(`/o/${demo.organizationId}/test/settings`);
+  const mail = page.getByTestId('outbox-message').filter({ hasText: 'You are invited to' }).first();
+  const link = await mail.getByRole('link').getAttribute('href');
+  expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
+
+  const devContext = await browser.newContext();
+  const dev = await devContext.newPage();
+  await dev.goto(link!);
+  await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
+  await dev.getByLabel('Your name').fill('Dee Developer');
+  await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
+  await dev.getByRole('button', { name: 'Create account and join' }).click();
+  await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
+  const nav = dev.getByRole('navigation', { name: 'Console' });
+  for (const name of ['Overview', 'API keys', 'Request log', 'Generations', 'Usage', 'Settings']) await expect(nav.getByRole('link', { name })).toBeVisible();
+  for (const name of ['Billing', 'Members']) await expect(nav.getByRole('link', { name })).toHaveCount(0);
+  await dev.goto(`/o/${demo.organizationId}/test/billing`);
+  await expect(dev.getByRole('heading', { name: 'Not available' })).toBeVisible();
+  await devContext.close();
+
+  await page.goto(`/o/${demo.organizationId}/test/members`);
+  await expect(page.getByRole('row').filter({ hasText: 'dev@example.com' })).toContainText('developer');
+});

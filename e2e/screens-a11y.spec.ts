@@ -1,0 +1,43 @@
+/**
+ * Runs after console.spec.ts (files run in name order), so the screens show data. Every screen, signed out and signed in, in light and dark: no serious or critical axe
+ * violation, and a full-page screenshot of each in e2e/screenshots/ for a person to look at.
+ */
+import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+
+const SCREENS = ['overview', 'keys', 'logs', 'generations', 'billing', 'usage', 'members', 'settings'] as const;
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`signed-out pages are accessible (${theme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    for (const [name, path] of [
+      ['sign-in', '/sign-in'],
+      ['sign-up', '/sign-up'],
+      ['reset-password', '/reset-password'],
+    ] as const) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expectAccessible(page, `${path} (${theme})`);
+      await screenshot(page, `${name}-${theme}`);
+    }
+  });
+
+  test(`every console screen is accessible (${theme})`, async ({ page, demo }) => {
+    await page.emulateMedia({ colorScheme: theme });
+    await signInWithPassword(page, demo.email, demo.password);
+    for (const screen of SCREENS) {
+      await page.goto(`/o/${demo.organizationId}/test/${screen}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // Loaded: no skeleton left on the page.
+      await expect(page.locator('[data-state="loading"], [role="status"][aria-label^="Loading"]')).toHaveCount(0);
+      await expect(page.locator('html')).toHaveClass(new RegExp(theme === 'dark' ? 'dark' : 'light'));
+      await expectAccessible(page, `${screen} (${theme})`);
+      await screenshot(page, `${screen}-${theme}`);
+    }
+    // A detail panel and a dialog, too.
+    await page.goto(`/o/${demo.organizationId}/test/keys`);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectAccessible(page, `create key dialog (${theme})`);
+    await screenshot(page, `keys-create-${theme}`);
+  });
+}

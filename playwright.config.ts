@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * e2e of the console in Debian's Chromium (`apt-get install chromium`; Playwright cannot
+ * download its own browsers here) against the production build started the zero-setup way
+ * (`scripts/start.ts`, embedded PostgreSQL in a temporary DATA_DIR): see e2e/global-setup.ts.
+ * One worker: the scenarios share one server and the machine has two cores.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
+  workers: 1,
+  fullyParallel: false,
+  timeout: 300_000,
+  // Shared 2-core machines run several servers at once: pages can take seconds.
+  expect: { timeout: 30_000 },
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  outputDir: 'test-results/e2e',
+  use: {
+    baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1280, height: 860 } } }],
+});

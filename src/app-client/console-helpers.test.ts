@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { safeCallback } from './redirects';
+import { dateTime, money, unixFromInput } from './format';
+import { usageCsv } from '@/components/usage/usage-screen';
+
+describe('safeCallback', () => {
+  it('keeps same-site paths and refuses other sites', () => {
+    expect(safeCallback('/o/org_1/test/logs?x=1')).toBe('/o/org_1/test/logs?x=1');
+    for (const hostile of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '', null]) {
+      expect(safeCallback(hostile)).toBe('/');
+    }
+  });
+});
+
+describe('format', () => {
+  it('shows cents as euros and unix seconds as UTC', () => {
+    expect(money(5000)).toBe('€50.00');
+    expect(money(-25)).toBe('-€0.25');
+    expect(dateTime(0)).toBe('1970-01-01 00:00:00 UTC');
+    expect(dateTime(null)).toBe('—');
+  });
+  it('reads a datetime-local value as UTC unix seconds', () => {
+    expect(unixFromInput('2026-11-24T08:30')).toBe(Date.UTC(2026, 10, 24, 8, 30) / 1000);
+    expect(unixFromInput('')).toBeUndefined();
+    expect(unixFromInput('not a date')).toBeUndefined();
+  });
+});
+
+describe('usageCsv', () => {
+  it('writes one line per day with the chart columns', () => {
+    const zeroTypes = { render: 0, edit: 0, decoration: 0, upscale: 0 };
+    const csv = usageCsv([
+      { date: '2026-11-23', by_type: { ...zeroTypes, upscale: 2 }, by_status: { succeeded: 1, failed: 0, canceled: 1, in_progress: 0 }, total: 2, spend_cents: 10 },
+      { date: '2026-11-24', by_type: zeroTypes, by_status: { succeeded: 0, failed: 0, canceled: 0, in_progress: 0 }, total: 0, spend_cents: 0 },
+    ]);
+    expect(csv).toBe(
+      'date,render,edit,decoration,upscale,succeeded,failed,canceled,in_progress,total,spend_cents\n' +
+        '2026-11-23,0,0,0,2,1,0,1,0,2,10\n' +
+        '2026-11-24,0,0,0,0,0,0,0,0,0,0\n',
+    );
+  });
+});

@@ -1,0 +1,22 @@
+/** Display helpers shared by the screens (money in cents, unix seconds, ids). */
+const eur = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR' });
+
+export function money(cents: number): string {
+  return eur.format(cents / 100);
+}
+
+export function dateTime(unixSeconds: number | null | undefined): string {
+  if (unixSeconds === null || unixSeconds === undefined) return '—';
+  return new Date(unixSeconds * 1000).toISOString().replace('T', ' ').slice(0, 19) + ' UTC';
+}
+
+export function dateTimeMs(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 23) + ' UTC';
+}
+
+/** A datetime-local input's value (UTC) as unix seconds, or undefined when empty. */
+export function unixFromInput(value: string): number | undefined {
+  if (!value) return undefined;
+  const ms = Date.parse(value + 'Z');
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
+}

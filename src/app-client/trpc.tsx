@@ -1,0 +1,49 @@
+'use client';
+import * as React from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import type { inferRouterOutputs } from '@trpc/server';
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import type { ConsoleRouter } from '@/server/trpc/console-router';
+
+/** The console's typed data layer: `useTRPC()` gives query/mutation options for every procedure. */
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<ConsoleRouter>();
+
+/** What each procedure returns (screens name their rows from it, never restating the server's views). */
+export type ConsoleOutputs = inferRouterOutputs<ConsoleRouter>;
+
+/** HTTP status of a tRPC error (the server keeps /v1's status under data.httpStatus). */
+export function errorStatus(error: unknown): number | undefined {
+  if (error instanceof TRPCClientError) {
+    const data = (error as TRPCClientError<ConsoleRouter>).data as { httpStatus?: number } | undefined;
+    return data?.httpStatus;
+  }
+  return undefined;
+}
+
+function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // Refusals (4xx) are answers, not outages: do not retry them.
+        retry: (count, error) => {
+          const status = errorStatus(error);
+          return (status === undefined || status >= 500) && count < 2;
+        },
+      },
+    },
+  });
+}
+
+export function TrpcQueryProvider({ children }: { children: React.ReactNode }) {
+  const [queryClient] = React.useState(makeQueryClient);
+  const [trpcClient] = React.useState(() => createTRPCClient<ConsoleRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        {children}
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,98 @@
+'use client';
+import * as React from 'react';
+import Link from 'next/link';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { signIn } from 'next-auth/react';
+import { signInInput } from '@/server/trpc/console-inputs';
+import { safeCallback } from '@/app-client/redirects';
+import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/form';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { AuthCard } from './auth-card';
+
+
+const linkInput = signInInput.pick({ email: true });
+
+const ERRORS: Record<string, string> = {
+  too_many_attempts: 'Too many sign-in attempts. Wait a few minutes and try again.',
+  Verification: 'This sign-in link has expired or was already used. Ask for a new one.',
+};
+
+export function SignInScreen() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const callbackUrl = safeCallback(params.get('callbackUrl'));
+  const [error, setError] = React.useState<string | null>(params.get('error') ? (ERRORS[params.get('error') ?? ''] ?? 'Sign-in failed. Try again.') : null);
+  const [linkSentTo, setLinkSentTo] = React.useState<string | null>(null);
+
+  const passwordForm = useForm({ resolver: zodResolver(signInInput), defaultValues: { email: '', password: '' } });
+  const linkForm = useForm({ resolver: zodResolver(linkInput), defaultValues: { email: '' } });
+
+  const withPassword = passwordForm.handleSubmit(async (values) => {
+    setError(null);
+    const result = await signIn('credentials', { ...values, redirect: false as const });
+    if (!result || result.error) {
+      setError(result?.code && ERRORS[result.code] ? ERRORS[result.code]! : 'Wrong e-mail or password.');
+      return;
+    }
+    router.replace(callbackUrl);
+    router.refresh();
+  });
+  const withLink = linkForm.handleSubmit(async (values) => {
+    setError(null);
+    const result = await signIn('email', { email: values.email, redirect: false as const, redirectTo: callbackUrl });
+    if (result?.error) setError('Could not send a sign-in link. Try again.');
+    else setLinkSentTo(values.email);
+  });
+
+  return (
+    <AuthCard
+      title="Sign in to the console"
+      footer={
+        <>
+          No account? <Link className="text-primary underline underline-offset-4" href="/sign-up">Create one</Link>
+        </>
+      }
+    >
+      <FormError message={error} />
+      <Tabs defaultValue="password" className="mt-2">
+        <TabsList className="w-full">
+          <TabsTrigger value="password" className="flex-1">
+            Password
+          </TabsTrigger>
+          <TabsTrigger value="link" className="flex-1">
+            E-mail me a link
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="password">
+          <form onSubmit={withPassword} className="flex flex-col gap-4" noValidate>
+            <TextField control={passwordForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
+            <TextField control={passwordForm.control} name="password" label="Password" type="password" autoComplete="current-password" />
+            <Button type="submit" disabled={passwordForm.formState.isSubmitting}>
+              Sign in
+            </Button>
+            <Link href="/reset-password" className="text-center text-sm text-primary underline underline-offset-4">
+              Forgot your password?
+            </Link>
+          </form>
+        </TabsContent>
+        <TabsContent value="link">
+          {linkSentTo ? (
+            <p role="status" className="text-sm">
+              If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes). Without SMTP, an owner or admin finds it in Settings → Mail outbox.
+            </p>
+          ) : (
+            <form onSubmit={withLink} className="flex flex-col gap-4" noValidate>
+              <TextField control={linkForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
+              <Button type="submit" disabled={linkForm.formState.isSubmitting}>
+                E-mail me a sign-in link
+              </Button>
+            </form>
+          )}
+        </TabsContent>
+      </Tabs>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,68 @@
+'use client';
+import * as React from 'react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { signIn } from 'next-auth/react';
+import { signUpInput } from '@/server/trpc/console-inputs';
+import { useTRPC } from '@/app-client/trpc';
+import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/form';
+import { AuthCard } from './auth-card';
+
+/**
+ * Create an account: with a new organization (open sign-up), or — given an invitation token —
+ * joining the inviting organization with the invited address.
+ */
+export function SignUpForm({ invitation }: { invitation?: { token: string; email: string } }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [error, setError] = React.useState<string | null>(null);
+  const form = useForm({
+    resolver: zodResolver(signUpInput),
+    defaultValues: { email: invitation?.email ?? '', password: '', name: '', organizationName: invitation ? undefined : '', invitationToken: invitation?.token },
+  });
+  const signUp = useMutation(trpc.auth.signUp.mutationOptions());
+  const submit = form.handleSubmit(async (values) => {
+    setError(null);
+    try {
+      const created = await signUp.mutateAsync({ ...values, name: values.name || undefined });
+      const result = await signIn('credentials', { email: values.email, password: values.password, redirect: false as const });
+      if (!result || result.error) throw new Error('Your account exists; sign in to continue.');
+      router.replace(`/o/${created.organization_id}/test/overview`);
+      router.refresh();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  });
+  return (
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      <FormError message={error} />
+      <TextField control={form.control} name="name" label="Your name" autoComplete="name" />
+      <TextField control={form.control} name="email" label="E-mail" type="email" autoComplete="email" readOnly={Boolean(invitation)} />
+      <TextField control={form.control} name="password" label="Password" type="password" autoComplete="new-password" description="At least 10 characters." />
+      {invitation ? null : <TextField control={form.control} name="organizationName" label="Organization name" autoComplete="organization" />}
+      <Button type="submit" disabled={form.formState.isSubmitting}>
+        {invitation ? 'Create account and join' : 'Create account'}
+      </Button>
+    </form>
+  );
+}
+
+export function SignUpScreen() {
+  return (
+    <AuthCard
+      title="Create your account"
+      description="You become the owner of a new organization, with test-mode keys ready to use."
+      footer={
+        <>
+          Have an account? <Link className="text-primary underline underline-offset-4" href="/sign-in">Sign in</Link>
+        </>
+      }
+    >
+      <SignUpForm />
+    </AuthCard>
+  );
+}

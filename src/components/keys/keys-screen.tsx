@@ -1,0 +1,221 @@
+'use client';
+import * as React from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm, Controller } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AlertTriangle, Copy, Plus } from 'lucide-react';
+import { createKeyInput } from '@/server/trpc/console-inputs';
+import { PERMISSIONS } from '@/server/keys/permissions';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useScope, useScopeInput } from '@/app-client/scope';
+import { dateTime } from '@/app-client/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormError, TextField } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { toast } from '@/components/ui/toaster';
+
+type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
+
+export function KeysScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const [includeRevoked, setIncludeRevoked] = React.useState(false);
+  const pages = useCursorPages(`${input.organizationId}/${input.mode}/${includeRevoked}`);
+  const keys = useQuery(trpc.keys.list.queryOptions({ ...input, includeRevoked, cursor: pages.cursor }));
+  const queryClient = useQueryClient();
+  const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
+  const revoke = useMutation(
+    trpc.keys.revoke.mutationOptions({
+      onSuccess: (_, variables) => {
+        toast.success(`Key ${variables.keyId} revoked. Requests with it now get 401.`);
+        void invalidate();
+      },
+      onError: (error) => toast.error(error.message),
+    }),
+  );
+
+  const columns: Column<KeyRow>[] = [
+    { id: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium">{row.original.name}</span> },
+    { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
+    {
+      id: 'permissions',
+      header: 'Permissions',
+      cell: ({ row }) => (
+        <div className="flex flex-wrap gap-1">
+          {row.original.permissions.map((p) => (
+            <Badge key={p} variant="secondary">
+              {p}
+            </Badge>
+          ))}
+        </div>
+      ),
+    },
+    { id: 'created_by', header: 'Created by', cell: ({ row }) => row.original.created_by ?? '—' },
+    { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row }) =>
+        row.original.revoked_at ? (
+          <Badge variant="outline">Revoked</Badge>
+        ) : row.original.can_revoke ? (
+          <ConfirmDialog
+            trigger={
+              <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`}>
+                Revoke
+              </Button>
+            }
+            title={`Revoke “${row.original.name}”?`}
+            description="Requests with this key are refused with 401 at once, on every server. This cannot be undone."
+            confirmLabel="Revoke key"
+            onConfirm={() => revoke.mutate({ ...input, keyId: row.original.id })}
+          />
+        ) : null,
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={`Keys for ${scope.mode} mode (${scope.mode === 'test' ? 'rt_test_' : 'rt_live_'}…). Owners and admins manage every key; developers the keys they created.`}
+        actions={<CreateKeyDialog onCreated={() => void invalidate()} />}
+      />
+      <div className="mb-3 flex items-center gap-2">
+        <Checkbox id="include-revoked" checked={includeRevoked} onCheckedChange={(v) => setIncludeRevoked(v === true)} />
+        <Label htmlFor="include-revoked">Show revoked keys</Label>
+      </div>
+      {keys.isPending ? (
+        <LoadingRows label="Loading keys" />
+      ) : keys.isError ? (
+        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />
+      ) : keys.data.data.length === 0 && pages.page === 1 ? (
+        <EmptyState title={`No ${scope.mode} keys yet`}>Create a key to call the API from your code.</EmptyState>
+      ) : (
+        <DataTable label="API keys" columns={columns} data={keys.data.data} rowKey={(k) => k.id} pagination={{ ...pages, nextCursor: keys.data.next_cursor }} />
+      )}
+    </>
+  );
+}
+
+function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const [open, setOpen] = React.useState(false);
+  const [secret, setSecret] = React.useState<string | null>(null);
+  const form = useForm({ resolver: zodResolver(createKeyInput), defaultValues: { name: '', permissions: [...PERMISSIONS] } });
+  const create = useMutation(
+    trpc.keys.create.mutationOptions({
+      onSuccess: (key) => {
+        setSecret(key.secret);
+        onCreated();
+      },
+    }),
+  );
+  const close = (next: boolean) => {
+    setOpen(next);
+    if (!next) {
+      setSecret(null);
+      create.reset();
+      form.reset();
+    }
+  };
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <Button onClick={() => setOpen(true)}>
+        <Plus aria-hidden /> Create key
+      </Button>
+      <DialogContent>
+        {secret ? (
+          <>
+            <DialogHeader>
+              <DialogTitle>Your new {input.mode} key</DialogTitle>
+              <DialogDescription>Copy it now and keep it somewhere safe.</DialogDescription>
+            </DialogHeader>
+            <p role="alert" className="flex items-start gap-2 rounded-md bg-warning p-3 text-sm text-warning-foreground">
+              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
+              This is the only time the secret is shown. We store only its hash: if you lose it, revoke the key and create another.
+            </p>
+            <div className="flex gap-2">
+              <Label htmlFor="new-key-secret" className="sr-only">
+                Secret key
+              </Label>
+              <Input id="new-key-secret" readOnly value={secret} className="font-mono text-xs" data-testid="new-key-secret" onFocus={(e) => e.currentTarget.select()} />
+              <Button
+                variant="outline"
+                onClick={() => {
+                  void navigator.clipboard?.writeText(secret).then(
+                    () => toast.success('Copied'),
+                    () => toast.error('Could not copy; select the text and copy it.'),
+                  );
+                }}
+              >
+                <Copy aria-hidden /> Copy
+              </Button>
+            </div>
+            <DialogFooter>
+              <Button onClick={() => close(false)}>Done</Button>
+            </DialogFooter>
+          </>
+        ) : (
+          <form onSubmit={form.handleSubmit((values) => create.mutate({ ...input, ...values }))} className="flex flex-col gap-4" noValidate>
+            <DialogHeader>
+              <DialogTitle>Create a {input.mode} key</DialogTitle>
+              <DialogDescription>Give it a name you will recognise in the log, and only the permissions it needs.</DialogDescription>
+            </DialogHeader>
+            <FormError message={create.error?.message} />
+            <TextField control={form.control} name="name" label="Name" placeholder="e.g. production backend" />
+            <Controller
+              control={form.control}
+              name="permissions"
+              render={({ field, fieldState }) => (
+                <fieldset className="flex flex-col gap-2">
+                  <legend className="mb-1 text-sm font-medium">Permissions</legend>
+                  {PERMISSIONS.map((permission) => {
+                    const id = `permission-${permission}`;
+                    const checked = field.value.includes(permission);
+                    return (
+                      <div key={permission} className="flex items-center gap-2">
+                        <Checkbox
+                          id={id}
+                          checked={checked}
+                          onCheckedChange={(v) => field.onChange(v === true ? [...field.value, permission] : field.value.filter((p) => p !== permission))}
+                        />
+                        <Label htmlFor={id} className="font-mono font-normal">
+                          {permission}
+                        </Label>
+                      </div>
+                    );
+                  })}
+                  {fieldState.error ? (
+                    <p role="alert" className="text-xs font-medium text-destructive">
+                      Choose at least one permission.
+                    </p>
+                  ) : null}
+                </fieldset>
+              )}
+            />
+            <DialogFooter>
+              <Button variant="outline" onClick={() => close(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                Create key
+              </Button>
+            </DialogFooter>
+          </form>
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,228 @@
+'use client';
+import * as React from 'react';
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { Search, X } from 'lucide-react';
+import { logFiltersInput } from '@/server/trpc/console-inputs';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useScope, useScopeInput } from '@/app-client/scope';
+import { useUrlFilters } from '@/app-client/url-filters';
+import { dateTimeMs, unixFromInput } from '@/app-client/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { Select } from '@/components/ui/select';
+import { Sheet } from '@/components/ui/sheet';
+import { Skeleton } from '@/components/ui/skeleton';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+
+const FILTER_KEYS = ['statusClass', 'errorCode', 'method', 'path', 'apiKeyId', 'from', 'to', 'requestId'] as const;
+const ANY = 'all';
+
+type LogLine = ConsoleOutputs['logs']['list']['data'][number];
+
+export function StatusBadge({ status }: { status: number }) {
+  return <Badge variant={status >= 500 ? 'destructive' : status >= 400 ? 'warning' : 'success'}>{status}</Badge>;
+}
+
+/** /v1 and /mcp requests of this organization and mode, newest first, with filters and request-id search. */
+export function LogsScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const [filters, setFilters] = useUrlFilters(FILTER_KEYS);
+  // The URL is user input: what the server's schema refuses is dropped, not sent.
+  const parsed = logFiltersInput.safeParse({
+    ...filters,
+    from: unixFromInput(filters.from ?? ''),
+    to: unixFromInput(filters.to ?? ''),
+  });
+  const query = parsed.success ? parsed.data : {};
+  const pages = useCursorPages(JSON.stringify([input, query]));
+  const lines = useQuery(trpc.logs.list.queryOptions({ ...input, ...query, cursor: pages.cursor, limit: 50 }));
+  const keys = useQuery(trpc.keys.list.queryOptions({ ...input, includeRevoked: true, limit: 100 }));
+  const [openId, setOpenId] = React.useState<string | null>(null);
+  const [search, setSearch] = React.useState(filters.requestId ?? '');
+
+  const columns: Column<LogLine>[] = [
+    { id: 'time', header: 'Time', cell: ({ row }) => <span className="font-mono text-xs whitespace-nowrap">{dateTimeMs(row.original.created_at_ms)}</span> },
+    { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
+    { id: 'method', header: 'Method', cell: ({ row }) => <span className="font-mono text-xs">{row.original.method}</span> },
+    { id: 'path', header: 'Path', cell: ({ row }) => <span className="font-mono text-xs">{row.original.path}</span> },
+    { id: 'error', header: 'Error', cell: ({ row }) => (row.original.error_code ? <code className="text-xs">{row.original.error_code}</code> : null) },
+    { id: 'key', header: 'Key', cell: ({ row }) => <span className="text-xs">{row.original.api_key?.name ?? row.original.api_key?.prefix ?? '—'}</span> },
+    { id: 'duration', header: 'Duration', cell: ({ row }) => <span className="tabular-nums">{row.original.duration_ms} ms</span> },
+    { id: 'id', header: 'Request id', cell: ({ row }) => <code className="text-xs">{row.original.id}</code> },
+  ];
+
+  const keyOptions = [{ value: ANY, label: 'Any key' }, ...(keys.data?.data ?? []).map((k) => ({ value: k.id, label: `${k.name} (${k.prefix})` }))];
+  const anyFilter = FILTER_KEYS.some((k) => filters[k]);
+
+  return (
+    <>
+      <PageHeader title="Request log" description={`Requests to /v1 and /mcp in ${scope.mode} mode, newest first. MCP tool calls appear as /mcp/<tool>.`} />
+      <form
+        role="search"
+        className="mb-4 flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilters({ requestId: search.trim() || undefined });
+        }}
+      >
+        <Label htmlFor="request-id-search" className="sr-only">
+          Find a request by its id
+        </Label>
+        <Input id="request-id-search" placeholder="Find by request id (req_…)" value={search} onChange={(e) => setSearch(e.target.value)} className="max-w-sm font-mono" />
+        <Button type="submit" variant="secondary">
+          <Search aria-hidden /> Find
+        </Button>
+      </form>
+      <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filters" role="group">
+        <div className="grid gap-1.5">
+          <Label htmlFor="filter-status">Status</Label>
+          <Select
+            id="filter-status"
+            label="Status"
+            value={filters.statusClass ?? ANY}
+            onValueChange={(v) => setFilters({ statusClass: v === ANY ? undefined : v })}
+            options={[
+              { value: ANY, label: 'Any status' },
+              { value: 'errors', label: 'Errors (4xx and 5xx)' },
+              { value: '2xx', label: '2xx' },
+              { value: '3xx', label: '3xx' },
+              { value: '4xx', label: '4xx' },
+              { value: '5xx', label: '5xx' },
+            ]}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="filter-method">Method</Label>
+          <Select
+            id="filter-method"
+            label="Method"
+            value={filters.method ?? ANY}
+            onValueChange={(v) => setFilters({ method: v === ANY ? undefined : v })}
+            options={[{ value: ANY, label: 'Any method' }, ...['GET', 'POST', 'DELETE'].map((m) => ({ value: m, label: m }))]}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="filter-key">Key</Label>
+          <Select id="filter-key" label="Key" value={filters.apiKeyId ?? ANY} onValueChange={(v) => setFilters({ apiKeyId: v === ANY ? undefined : v })} options={keyOptions} />
+        </div>
+        <DebouncedField id="filter-error-code" label="Error code" value={filters.errorCode ?? ''} onCommit={(v) => setFilters({ errorCode: v || undefined })} placeholder="e.g. invalid_parameter" />
+        <DebouncedField id="filter-path" label="Path" value={filters.path ?? ''} onCommit={(v) => setFilters({ path: v || undefined })} placeholder="e.g. /v1/renders" />
+        <div className="grid gap-1.5">
+          <Label htmlFor="filter-from">From (UTC)</Label>
+          <Input id="filter-from" type="datetime-local" value={filters.from ?? ''} onChange={(e) => setFilters({ from: e.target.value || undefined })} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="filter-to">To (UTC)</Label>
+          <Input id="filter-to" type="datetime-local" value={filters.to ?? ''} onChange={(e) => setFilters({ to: e.target.value || undefined })} />
+        </div>
+        <div className="flex items-end">
+          <Button
+            variant="ghost"
+            disabled={!anyFilter}
+            onClick={() => {
+              setSearch('');
+              setFilters(Object.fromEntries(FILTER_KEYS.map((k) => [k, undefined])));
+            }}
+          >
+            <X aria-hidden /> Clear filters
+          </Button>
+        </div>
+      </div>
+      {!parsed.success ? (
+        <p role="alert" className="mb-3 text-sm text-destructive">
+          Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')} {parsed.error.issues[0]?.message}
+        </p>
+      ) : null}
+      {lines.isPending ? (
+        <LoadingRows rows={8} label="Loading requests" />
+      ) : lines.isError ? (
+        <ErrorState error={lines.error} onRetry={() => void lines.refetch()} />
+      ) : lines.data.data.length === 0 && pages.page === 1 ? (
+        <EmptyState title={anyFilter ? 'No request matches these filters' : `No ${scope.mode} requests yet`}>
+          {anyFilter ? 'Change or clear the filters.' : `Call the API with a ${scope.mode} key and the requests appear here within seconds.`}
+        </EmptyState>
+      ) : (
+        <DataTable
+          label="Requests"
+          columns={columns}
+          data={lines.data.data}
+          rowKey={(l) => l.id}
+          onOpen={(l) => setOpenId(l.id)}
+          rowLabel={(l) => `${l.method} ${l.path} ${l.status}, request ${l.id}`}
+          pagination={{ ...pages, nextCursor: lines.data.next_cursor }}
+        />
+      )}
+      <Sheet open={openId !== null} onOpenChange={(open) => !open && setOpenId(null)} title={openId ?? ''} description="Request details">
+        {openId ? <RequestDetail id={openId} base={scope.base} /> : null}
+      </Sheet>
+    </>
+  );
+}
+
+function DebouncedField({ id, label, value, onCommit, placeholder }: { id: string; label: string; value: string; onCommit: (value: string) => void; placeholder?: string }) {
+  const [draft, setDraft] = React.useState(value);
+  const [synced, setSynced] = React.useState(value);
+  if (synced !== value) {
+    // The URL changed (e.g. Clear filters): show it (state set during render, React's documented pattern).
+    setSynced(value);
+    setDraft(value);
+  }
+  React.useEffect(() => {
+    if (draft === value) return;
+    const timer = setTimeout(() => onCommit(draft.trim()), 400);
+    return () => clearTimeout(timer);
+  }, [draft, value, onCommit]);
+  return (
+    <div className="grid gap-1.5">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} value={draft} placeholder={placeholder} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && onCommit(draft.trim())} />
+    </div>
+  );
+}
+
+function RequestDetail({ id, base }: { id: string; base: string }) {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const line = useQuery(trpc.logs.get.queryOptions({ ...input, id }));
+  if (line.isPending) return <Skeleton className="h-64 w-full" />;
+  if (line.isError) return <ErrorState error={line.error} onRetry={() => void line.refetch()} />;
+  const l = line.data;
+  const rows: [string, React.ReactNode][] = [
+    ['Time', dateTimeMs(l.created_at_ms)],
+    ['Method', l.method],
+    ['Path', <code key="p">{l.path}</code>],
+    ['Status', <StatusBadge key="s" status={l.status} />],
+    ['Error code', l.error_code ? <code key="c">{l.error_code}</code> : '—'],
+    ['Error message', l.error_message ?? '—'],
+    ['Key', l.api_key ? `${l.api_key.name ?? ''} (${l.api_key.prefix ?? l.api_key.id})` : '—'],
+    ['IP', l.ip ?? '—'],
+    ['Duration', `${l.duration_ms} ms`],
+    [
+      'Generation',
+      l.generation_id ? (
+        <Link key="g" className="text-primary underline underline-offset-4" href={`${base}/generations?open=${l.generation_id}`}>
+          {l.generation_id}
+        </Link>
+      ) : (
+        '—'
+      ),
+    ],
+  ];
+  return (
+    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm" data-testid="request-detail">
+      {rows.map(([term, value]) => (
+        <React.Fragment key={term}>
+          <dt className="text-muted-foreground">{term}</dt>
+          <dd className="break-all">{value}</dd>
+        </React.Fragment>
+      ))}
+    </dl>
+  );
+}

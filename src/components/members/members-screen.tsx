@@ -1,0 +1,204 @@
+'use client';
+import * as React from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm, Controller } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { UserPlus } from 'lucide-react';
+import { inviteInput } from '@/server/trpc/console-inputs';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useScope, useScopeInput, type Role } from '@/app-client/scope';
+import { dateTime } from '@/app-client/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormError, TextField } from '@/components/ui/form';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { Select } from '@/components/ui/select';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { toast } from '@/components/ui/toaster';
+
+type MemberRow = ConsoleOutputs['members']['list']['data'][number];
+
+/** Roles an actor may hand out: only an owner grants owner. */
+function assignable(actor: Role): Role[] {
+  return actor === 'owner' ? ['owner', 'admin', 'developer'] : ['admin', 'developer'];
+}
+
+export function MembersScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const pages = useCursorPages(input.organizationId);
+  const members = useQuery(trpc.members.list.queryOptions({ ...input, cursor: pages.cursor }));
+  const me = useQuery(trpc.me.get.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+  const updateRole = useMutation(
+    trpc.members.updateRole.mutationOptions({
+      onSuccess: (r) => {
+        toast.success(`Role changed to ${r.role}.`);
+        void refresh();
+      },
+      onError: (error) => toast.error(error.message),
+    }),
+  );
+  const remove = useMutation(
+    trpc.members.remove.mutationOptions({
+      onSuccess: () => {
+        toast.success('Member removed.');
+        void refresh();
+      },
+      onError: (error) => toast.error(error.message),
+    }),
+  );
+
+  const columns: Column<MemberRow>[] = [
+    {
+      id: 'member',
+      header: 'Member',
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span className="font-medium">{row.original.name ?? row.original.email}</span>
+          {row.original.name ? <span className="text-xs text-muted-foreground">{row.original.email}</span> : null}
+        </div>
+      ),
+    },
+    {
+      id: 'role',
+      header: 'Role',
+      cell: ({ row }) => {
+        const m = row.original;
+        const editable = m.user_id !== me.data?.user.id && (scope.role === 'owner' || m.role !== 'owner');
+        if (!editable) return <Badge variant="secondary">{m.role}</Badge>;
+        return (
+          <div className="w-36">
+            <Select
+              label={`Role of ${m.email}`}
+              value={m.role}
+              onValueChange={(role) => updateRole.mutate({ ...input, userId: m.user_id, role: role as Role })}
+              options={assignable(scope.role).map((r) => ({ value: r, label: r }))}
+            />
+          </div>
+        );
+      },
+    },
+    { id: 'joined', header: 'Joined', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.joined_at)}</span> },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row }) =>
+        row.original.user_id === me.data?.user.id || (row.original.role === 'owner' && scope.role !== 'owner') ? null : (
+          <ConfirmDialog
+            trigger={
+              <Button variant="outline" size="sm" aria-label={`Remove ${row.original.email}`}>
+                Remove
+              </Button>
+            }
+            title={`Remove ${row.original.email}?`}
+            description="They lose access to this organization at once. The keys they created keep working until revoked."
+            confirmLabel="Remove member"
+            onConfirm={() => remove.mutate({ ...input, userId: row.original.user_id })}
+          />
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader title="Members" description="Who can use this organization's console, and with which role." actions={<InviteDialog onInvited={() => void refresh()} />} />
+      {members.isPending ? (
+        <LoadingRows label="Loading members" />
+      ) : members.isError ? (
+        <ErrorState error={members.error} onRetry={() => void members.refetch()} />
+      ) : (
+        <div className="flex flex-col gap-8">
+          {members.data.data.length === 0 && pages.page === 1 ? (
+            <EmptyState title="No members" />
+          ) : (
+            <DataTable label="Members" columns={columns} data={members.data.data} rowKey={(m) => m.user_id} pagination={{ ...pages, nextCursor: members.data.next_cursor }} />
+          )}
+          {members.data.pending_invitations.length > 0 ? (
+            <section aria-labelledby="pending-heading">
+              <h2 id="pending-heading" className="mb-2 text-lg font-semibold">
+                Pending invitations
+              </h2>
+              <ul className="flex flex-col divide-y rounded-lg border text-sm">
+                {members.data.pending_invitations.map((i) => (
+                  <li key={i.id} className="flex flex-wrap items-center gap-3 px-3 py-2">
+                    <span className="font-medium">{i.email}</span>
+                    <Badge variant="outline">{i.role}</Badge>
+                    <span className="text-muted-foreground">
+                      invited by {i.invited_by ?? '—'}, expires {dateTime(i.expires_at)}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </div>
+      )}
+    </>
+  );
+}
+
+function InviteDialog({ onInvited }: { onInvited: () => void }) {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const [open, setOpen] = React.useState(false);
+  const form = useForm({ resolver: zodResolver(inviteInput), defaultValues: { email: '', role: 'developer' as Role } });
+  const invite = useMutation(
+    trpc.members.invite.mutationOptions({
+      onSuccess: (invitation) => {
+        toast.success(`Invitation sent to ${invitation.email}.`);
+        setOpen(false);
+        form.reset();
+        onInvited();
+      },
+    }),
+  );
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) invite.reset();
+      }}
+    >
+      <Button onClick={() => setOpen(true)}>
+        <UserPlus aria-hidden /> Invite member
+      </Button>
+      <DialogContent>
+        <form onSubmit={form.handleSubmit((values) => invite.mutate({ ...input, ...values }))} className="flex flex-col gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Invite a member</DialogTitle>
+            <DialogDescription>They get an e-mail with a link valid for 7 days.</DialogDescription>
+          </DialogHeader>
+          <FormError message={invite.error?.message} />
+          <TextField control={form.control} name="email" label="E-mail" type="email" autoComplete="off" />
+          <Controller
+            control={form.control}
+            name="role"
+            render={({ field }) => (
+              <div className="grid gap-1.5">
+                <Label htmlFor="invite-role">Role</Label>
+                <Select id="invite-role" label="Role" value={field.value} onValueChange={field.onChange} options={assignable(scope.role).map((r) => ({ value: r, label: r }))} />
+              </div>
+            )}
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={invite.isPending}>
+              Send invitation
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,155 @@
+'use client';
+import * as React from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { renameInput } from '@/server/trpc/console-inputs';
+import { useTRPC } from '@/app-client/trpc';
+import { useScope, useScopeInput } from '@/app-client/scope';
+import { dateTime, money } from '@/app-client/format';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { FormError, TextField } from '@/components/ui/form';
+import { PageHeader } from '@/components/ui/page-header';
+import { PageControls, useCursorPages } from '@/components/ui/data-table';
+import { Skeleton } from '@/components/ui/skeleton';
+import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { toast } from '@/components/ui/toaster';
+
+export function SettingsScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const settings = useQuery(trpc.settings.get.queryOptions(input));
+  const manager = scope.role !== 'developer';
+  return (
+    <>
+      <PageHeader title="Settings" description="The organization's name, its tier and limits, and the development mail outbox." />
+      {settings.isError ? (
+        <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
+      ) : !settings.data ? (
+        <LoadingRows rows={4} label="Loading settings" />
+      ) : (
+        <div className="flex flex-col gap-6">
+          <Card>
+            <CardHeader>
+              <h2 className="font-semibold">Organization</h2>
+              <p className="text-xs text-muted-foreground">
+                {settings.data.id}, created {dateTime(settings.data.created_at)}
+              </p>
+            </CardHeader>
+            <CardContent>{manager ? <RenameForm name={settings.data.name} /> : <p>{settings.data.name}</p>}</CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <h2 className="font-semibold">
+                Tier {settings.data.tier.tier}: {settings.data.tier.name}
+              </h2>
+              <p className="text-xs text-muted-foreground">Read-only: tiers change by agreement.</p>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid grid-cols-[14rem_1fr] gap-y-1 text-sm">
+                <dt className="text-muted-foreground">Requests per minute</dt>
+                <dd className="tabular-nums">{settings.data.tier.requests_per_minute}</dd>
+                <dt className="text-muted-foreground">Generations per minute</dt>
+                <dd className="tabular-nums">{settings.data.tier.generations_per_minute}</dd>
+                <dt className="text-muted-foreground">Generations per hour</dt>
+                <dd className="tabular-nums">{settings.data.tier.generations_per_hour}</dd>
+                <dt className="text-muted-foreground">Discount</dt>
+                <dd className="tabular-nums">{settings.data.tier.discount_percent}%</dd>
+                <dt className="text-muted-foreground">Monthly limit</dt>
+                <dd className="tabular-nums">{money(settings.data.tier.monthly_limit_cents)}</dd>
+              </dl>
+            </CardContent>
+          </Card>
+          {manager ? <Outbox /> : null}
+        </div>
+      )}
+    </>
+  );
+}
+
+function RenameForm({ name }: { name: string }) {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const form = useForm({ resolver: zodResolver(renameInput), defaultValues: { name } });
+  const rename = useMutation(
+    trpc.settings.rename.mutationOptions({
+      onSuccess: () => {
+        toast.success('Organization renamed.');
+        void queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.me.get.queryKey() });
+      },
+    }),
+  );
+  return (
+    <form onSubmit={form.handleSubmit((values) => rename.mutate({ ...input, ...values }))} className="flex max-w-md flex-col gap-3" noValidate>
+      <FormError message={rename.error?.message} />
+      <TextField control={form.control} name="name" label="Name" />
+      <Button type="submit" className="self-start" disabled={rename.isPending}>
+        Save name
+      </Button>
+    </form>
+  );
+}
+
+/** Mail that would go out by SMTP, shown here when SMTP is not configured (sign-in links, invitations, resets). */
+function Outbox() {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const pages = useCursorPages(input.organizationId);
+  const outbox = useQuery(trpc.outbox.list.queryOptions({ ...input, cursor: pages.cursor }));
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="font-semibold">Mail outbox</h2>
+        <p className="text-xs text-muted-foreground">Messages to this organization&apos;s members and invitees, newest first, while no SMTP server is configured.</p>
+      </CardHeader>
+      <CardContent>
+        {outbox.isPending ? (
+          <Skeleton className="h-24 w-full" />
+        ) : outbox.isError ? (
+          <ErrorState error={outbox.error} onRetry={() => void outbox.refetch()} />
+        ) : !outbox.data.enabled ? (
+          <p className="text-sm text-muted-foreground">SMTP is configured: mail goes out for real and is not kept here.</p>
+        ) : outbox.data.data.length === 0 && pages.page === 1 ? (
+          <EmptyState title="No mail yet">Sign-in links, invitations and password resets appear here.</EmptyState>
+        ) : (
+          <div className="flex flex-col gap-3">
+            <ul className="flex flex-col gap-3" aria-label="Mail outbox">
+              {outbox.data.data.map((m) => (
+                <li key={m.id} className="rounded-md border p-3 text-sm" data-testid="outbox-message">
+                  <p className="font-medium">{m.subject}</p>
+                  <p className="text-xs text-muted-foreground">
+                    To {m.to}, {dateTime(m.created_at)}
+                  </p>
+                  <MailText text={m.text} />
+                </li>
+              ))}
+            </ul>
+            <PageControls pagination={{ ...pages, nextCursor: outbox.data.next_cursor }} />
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Mail text with its links clickable (only http(s) links). */
+function MailText({ text }: { text: string }) {
+  const parts = text.split(/(https?:\/\/\S+)/g);
+  return (
+    <p className="mt-2 text-xs break-all whitespace-pre-wrap">
+      {parts.map((part, i) =>
+        /^https?:\/\//.test(part) ? (
+          <a key={i} href={part} className="text-primary underline underline-offset-4">
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,260 @@
+'use client';
+import * as React from 'react';
+import Link from 'next/link';
+import { usePathname, useRouter } from 'next/navigation';
+import { useQuery } from '@tanstack/react-query';
+import { signOut } from 'next-auth/react';
+import { useTheme } from 'next-themes';
+import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, Users } from 'lucide-react';
+import { useTRPC, errorStatus } from '@/app-client/trpc';
+import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
+import { Switch } from '@/components/ui/switch';
+import { Label } from '@/components/ui/label';
+import { ErrorState, LoadingRows } from '@/components/ui/states';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+
+const ICONS: Record<ScreenSlug, React.ComponentType<{ className?: string; 'aria-hidden'?: boolean }>> = {
+  overview: Gauge,
+  keys: KeyRound,
+  logs: FileText,
+  generations: ImageIcon,
+  billing: CreditCard,
+  usage: BarChart3,
+  members: Users,
+  settings: Settings,
+};
+
+/** The screen slug of a console path: /o/<org>/<mode>/<screen>/… */
+function screenOf(pathname: string): string | undefined {
+  return pathname.split('/')[4];
+}
+
+/**
+ * The console's frame: sidebar with the screens the member's role may use, the organization
+ * switcher, the test/live switch (test mode marked by a banner, as Stripe does) and the user menu.
+ */
+export function ConsoleShell({ organizationId, mode, children }: { organizationId: string; mode: Mode; children: React.ReactNode }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const pathname = usePathname();
+  const me = useQuery(trpc.me.get.queryOptions());
+  const status = me.isError ? errorStatus(me.error) : undefined;
+
+  React.useEffect(() => {
+    if (status === 401) router.replace(`/sign-in?callbackUrl=${encodeURIComponent(pathname)}`);
+  }, [status, router, pathname]);
+
+  if (me.isPending || status === 401) {
+    return (
+      <div className="mx-auto max-w-5xl p-8">
+        <LoadingRows label="Loading the console" />
+      </div>
+    );
+  }
+  if (me.isError) {
+    return (
+      <div className="mx-auto max-w-xl p-8">
+        <ErrorState error={me.error} onRetry={() => void me.refetch()} />
+      </div>
+    );
+  }
+  const organizations = me.data.organizations;
+  const current = organizations.find((o) => o.id === organizationId);
+  if (!current) {
+    return (
+      <main className="mx-auto flex max-w-xl flex-col gap-4 p-8">
+        <h1 className="text-xl font-semibold">Organization not found</h1>
+        <p className="text-muted-foreground">You are not a member of {organizationId}, or it does not exist.</p>
+        {organizations[0] ? (
+          <Button asChild className="self-start">
+            <Link href={`/o/${organizations[0].id}/test/overview`}>Go to {organizations[0].name}</Link>
+          </Button>
+        ) : null}
+      </main>
+    );
+  }
+  const role = current.role as Role;
+  const base = `/o/${organizationId}/${mode}`;
+  const screen = screenOf(pathname) as ScreenSlug | undefined;
+  const allowed = !screen || !SCREENS.some((s) => s.slug === screen) || canSee(role, screen);
+
+  return (
+    <ScopeProvider scope={{ organizationId, mode, role, base }}>
+      <div className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
+          Skip to content
+        </a>
+        {mode === 'test' ? (
+          <div role="status" data-testid="test-mode-banner" className="bg-warning py-1 text-center text-xs font-semibold text-warning-foreground">
+            TEST MODE — you are viewing test data. Nothing here is charged.
+          </div>
+        ) : null}
+        <div className="flex flex-1">
+          <aside className="hidden w-60 shrink-0 flex-col gap-4 border-r bg-muted/30 p-3 md:flex">
+            <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
+            <nav aria-label="Console">
+              <ul className="flex flex-col gap-0.5">
+                {SCREENS.filter((s) => canSee(role, s.slug)).map((s) => {
+                  const Icon = ICONS[s.slug];
+                  const active = screen === s.slug;
+                  return (
+                    <li key={s.slug}>
+                      <Link
+                        href={`${base}/${s.slug}`}
+                        aria-current={active ? 'page' : undefined}
+                        className={cn(
+                          'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                          active && 'bg-accent font-medium',
+                        )}
+                      >
+                        <Icon className="size-4" aria-hidden />
+                        {s.title}
+                      </Link>
+                    </li>
+                  );
+                })}
+              </ul>
+            </nav>
+          </aside>
+          <div className="flex min-w-0 flex-1 flex-col">
+            <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
+              <div className="md:hidden">
+                <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
+              </div>
+              <MobileNav role={role} base={base} />
+              <div className="ml-auto flex items-center gap-4">
+                <ModeSwitch mode={mode} />
+                <UserMenu email={me.data.user.email} />
+              </div>
+            </header>
+            <main id="main" className="flex-1 p-4 md:p-8">
+              {allowed ? children : <NotForRole role={role} />}
+            </main>
+          </div>
+        </div>
+      </div>
+    </ScopeProvider>
+  );
+}
+
+function NotForRole({ role }: { role: Role }) {
+  return (
+    <div className="flex flex-col gap-2">
+      <h1 className="text-xl font-semibold">Not available</h1>
+      <p className="text-muted-foreground">This screen is not available to the {role} role. Ask an owner or admin.</p>
+    </div>
+  );
+}
+
+function MobileNav({ role, base }: { role: Role; base: string }) {
+  const router = useRouter();
+  return (
+    <div className="md:hidden">
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="outline" size="sm">
+            Menu
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent>
+          {SCREENS.filter((s) => canSee(role, s.slug)).map((s) => (
+            <DropdownMenuItem key={s.slug} onSelect={() => router.push(`${base}/${s.slug}`)}>
+              {s.title}
+            </DropdownMenuItem>
+          ))}
+        </DropdownMenuContent>
+      </DropdownMenu>
+    </div>
+  );
+}
+
+function OrganizationSwitcher({ organizations, currentId, mode }: { organizations: { id: string; name: string; role: string }[]; currentId: string; mode: Mode }) {
+  const router = useRouter();
+  const current = organizations.find((o) => o.id === currentId);
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="outline" className="w-full justify-between" aria-label={`Organization: ${current?.name ?? currentId}. Switch organization`}>
+          <span className="flex min-w-0 items-center gap-2">
+            <Building2 aria-hidden />
+            <span className="truncate">{current?.name ?? currentId}</span>
+          </span>
+          <ChevronsUpDown className="opacity-60" aria-hidden />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="start" className="w-60">
+        <DropdownMenuLabel>Organizations</DropdownMenuLabel>
+        <DropdownMenuRadioGroup value={currentId} onValueChange={(id) => router.push(`/o/${id}/${mode}/overview`)}>
+          {organizations.map((o) => (
+            <DropdownMenuRadioItem key={o.id} value={o.id}>
+              <span className="truncate">{o.name}</span>
+              <span className="ml-auto text-xs text-muted-foreground">{o.role}</span>
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
+/** Test ⇄ live keeps the screen (and drops its query: ids are per mode). */
+function ModeSwitch({ mode }: { mode: Mode }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const id = React.useId();
+  const toggle = (test: boolean) => {
+    const parts = pathname.split('/');
+    parts[3] = test ? 'test' : 'live';
+    router.push(parts.slice(0, 5).join('/'));
+  };
+  return (
+    <div className="flex items-center gap-2">
+      <Switch id={id} checked={mode === 'test'} onCheckedChange={toggle} data-testid="mode-switch" />
+      <Label htmlFor={id} className={cn('text-sm', mode === 'test' && 'font-semibold')}>
+        Test mode
+      </Label>
+    </div>
+  );
+}
+
+function UserMenu({ email }: { email: string }) {
+  const { theme, setTheme } = useTheme();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="sm" aria-label={`Account: ${email}`}>
+          <span className="max-w-40 truncate">{email}</span>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel>Theme</DropdownMenuLabel>
+        <DropdownMenuRadioGroup value={theme ?? 'system'} onValueChange={setTheme}>
+          <DropdownMenuRadioItem value="light">
+            <Sun aria-hidden /> Light
+          </DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="dark">
+            <Moon aria-hidden /> Dark
+          </DropdownMenuRadioItem>
+          <DropdownMenuRadioItem value="system">
+            <Monitor aria-hidden /> System
+          </DropdownMenuRadioItem>
+        </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => void signOut({ redirectTo: '/sign-in' })}>
+          <LogOut aria-hidden /> Sign out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

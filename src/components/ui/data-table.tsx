@@ -1,0 +1,122 @@
+'use client';
+import * as React from 'react';
+import { FlexRender, tableFeatures, useTable, type ColumnDef, type RowData } from '@tanstack/react-table';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { Button } from './button';
+import { cn } from './cn';
+
+const features = tableFeatures({});
+export type TableFeaturesOf = typeof features;
+export type Column<T extends RowData> = ColumnDef<TableFeaturesOf, T, unknown>;
+
+/** The cursor stack of a paginated list: page 1 has no cursor, each Next pushes the server's. */
+export function useCursorPages(resetKey: string) {
+  const [stack, setStack] = React.useState<string[]>([]);
+  const [key, setKey] = React.useState(resetKey);
+  if (key !== resetKey) {
+    // Filters changed: back to the first page (state set during render, React's documented pattern).
+    setKey(resetKey);
+    setStack([]);
+  }
+  return {
+    cursor: stack[stack.length - 1],
+    page: stack.length + 1,
+    next: (cursor: string) => setStack((s) => [...s, cursor]),
+    previous: () => setStack((s) => s.slice(0, -1)),
+  };
+}
+
+export interface Pagination {
+  page: number;
+  nextCursor: string | null | undefined;
+  next: (cursor: string) => void;
+  previous: () => void;
+}
+
+/**
+ * A table on @tanstack/react-table (headless) with cursor pagination: the server returns a page
+ * and `next_cursor`; rows open a detail panel with click or Enter.
+ */
+export function DataTable<T extends RowData>({
+  label,
+  columns,
+  data,
+  rowKey,
+  onOpen,
+  pagination,
+  rowLabel,
+}: {
+  label: string;
+  columns: Column<T>[];
+  data: T[];
+  rowKey: (row: T) => string;
+  onOpen?: (row: T) => void;
+  /** What a row's open action is called for assistive technology. */
+  rowLabel?: (row: T) => string;
+  pagination?: Pagination;
+}) {
+  const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="overflow-x-auto rounded-lg border">
+        <table className="w-full caption-bottom text-sm" aria-label={label}>
+          <thead className="bg-muted/50">
+            {table.getHeaderGroups().map((group) => (
+              <tr key={group.id} className="border-b">
+                {group.headers.map((header) => (
+                  <th key={header.id} scope="col" className="h-9 px-3 text-left align-middle text-xs font-medium whitespace-nowrap text-muted-foreground">
+                    {header.isPlaceholder ? null : <FlexRender header={header} />}
+                  </th>
+                ))}
+              </tr>
+            ))}
+          </thead>
+          <tbody>
+            {table.getRowModel().rows.map((row) => (
+              <tr
+                key={row.id}
+                data-row-id={row.id}
+                className={cn('border-b last:border-0', onOpen && 'cursor-pointer hover:bg-muted/50 focus-visible:bg-muted focus-visible:outline-none')}
+                tabIndex={onOpen ? 0 : undefined}
+                aria-label={onOpen && rowLabel ? rowLabel(row.original) : undefined}
+                onClick={onOpen ? () => onOpen(row.original) : undefined}
+                onKeyDown={
+                  onOpen
+                    ? (event) => {
+                        if (event.key === 'Enter' || event.key === ' ') {
+                          event.preventDefault();
+                          onOpen(row.original);
+                        }
+                      }
+                    : undefined
+                }
+              >
+                {row.getAllCells().map((cell) => (
+                  <td key={cell.id} className="px-3 py-2 align-middle">
+                    <FlexRender cell={cell} />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {pagination ? <PageControls pagination={pagination} /> : null}
+    </div>
+  );
+}
+
+export function PageControls({ pagination }: { pagination: Pagination }) {
+  const { page, nextCursor, next, previous } = pagination;
+  return (
+    <nav aria-label="Pagination" className="flex items-center justify-end gap-2 text-sm">
+      <span className="text-muted-foreground">Page {page}</span>
+      <Button variant="outline" size="sm" onClick={previous} disabled={page <= 1}>
+        <ChevronLeft aria-hidden /> Previous
+      </Button>
+      <Button variant="outline" size="sm" onClick={() => nextCursor && next(nextCursor)} disabled={!nextCursor}>
+        Next <ChevronRight aria-hidden />
+      </Button>
+    </nav>
+  );
+}

@@ -1,0 +1,62 @@
+'use client';
+import * as React from 'react';
+import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { Label } from './label';
+import { Input } from './input';
+import { cn } from './cn';
+
+/**
+ * A labelled text field bound to a react-hook-form control: label, input, description and the
+ * field's error (announced, and linked with aria-describedby / aria-invalid).
+ */
+export function TextField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  className,
+  ...inputProps
+}: {
+  control: Control<T>;
+  name: FieldPath<T>;
+  label: string;
+  description?: string;
+  className?: string;
+} & Omit<React.ComponentProps<'input'>, 'name' | 'value' | 'onChange' | 'onBlur' | 'defaultValue'>) {
+  const id = React.useId();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => {
+        const describedBy = [description ? `${id}-description` : null, fieldState.error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+        return (
+          <div className={cn('grid gap-1.5', className)}>
+            <Label htmlFor={id}>{label}</Label>
+            <Input id={id} {...inputProps} {...field} value={(field.value as string | undefined) ?? ''} aria-invalid={fieldState.error ? true : undefined} aria-describedby={describedBy} />
+            {description ? (
+              <p id={`${id}-description`} className="text-xs text-muted-foreground">
+                {description}
+              </p>
+            ) : null}
+            {fieldState.error ? (
+              <p id={`${id}-error`} role="alert" className="text-xs font-medium text-destructive">
+                {fieldState.error.message}
+              </p>
+            ) : null}
+          </div>
+        );
+      }}
+    />
+  );
+}
+
+/** The form-level error (a refusal from the server), announced. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+      {message}
+    </p>
+  );
+}

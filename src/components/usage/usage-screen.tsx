@@ -1,0 +1,170 @@
+'use client';
+import * as React from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Download } from 'lucide-react';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useScope, useScopeInput } from '@/app-client/scope';
+import { money } from '@/app-client/format';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ErrorState } from '@/components/ui/states';
+
+const RANGES = [7, 30, 90] as const;
+type Range = (typeof RANGES)[number];
+const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
+const STATUSES = ['succeeded', 'failed', 'canceled', 'in_progress'] as const;
+const COLORS = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)'];
+
+type UsageDay = ConsoleOutputs['usage']['get']['days'][number];
+
+/** One CSV line per day: what the charts show, for a spreadsheet. */
+export function usageCsv(days: readonly UsageDay[]): string {
+  const header = ['date', ...TYPES, ...STATUSES, 'total', 'spend_cents'];
+  const lines = days.map((d) => [d.date, ...TYPES.map((t) => d.by_type[t]), ...STATUSES.map((s) => d.by_status[s]), d.total, d.spend_cents].join(','));
+  return [header.join(','), ...lines].join('\n') + '\n';
+}
+
+export function UsageScreen() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const [range, setRange] = React.useState<Range>(30);
+  const usage = useQuery(trpc.usage.get.queryOptions({ ...input, days: range }));
+
+  const download = () => {
+    if (!usage.data) return;
+    const blob = new Blob([usageCsv(usage.data.days)], { type: 'text/csv' });
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = `roomtone-usage-${scope.organizationId}-${scope.mode}-${range}d.csv`;
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Usage"
+        description={`Generations and spend per UTC day in ${scope.mode} mode.`}
+        actions={
+          <Button variant="outline" onClick={download} disabled={!usage.data}>
+            <Download aria-hidden /> Export CSV
+          </Button>
+        }
+      />
+      <div role="group" aria-label="Period" className="mb-4 inline-flex gap-1 rounded-lg bg-muted p-1">
+        {RANGES.map((r) => (
+          <Button key={r} size="sm" variant={range === r ? 'outline' : 'ghost'} aria-pressed={range === r} onClick={() => setRange(r)}>
+            {r} days
+          </Button>
+        ))}
+      </div>
+      {usage.isError ? (
+        <ErrorState error={usage.error} onRetry={() => void usage.refetch()} />
+      ) : !usage.data ? (
+        <div role="status" aria-label="Loading usage" className="grid gap-4">
+          <Skeleton className="h-20 w-full" />
+          <Skeleton className="h-72 w-full" />
+        </div>
+      ) : (
+        <div className="grid gap-4">
+          <div className="grid gap-4 sm:grid-cols-3">
+            <Card>
+              <CardHeader>
+                <CardTitle>Generations</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums" data-testid="usage-total">
+                  {usage.data.totals.generations}
+                </p>
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>{usage.data.charged ? 'Spend' : 'Would have cost (test mode)'}</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums">{money(usage.data.totals.spend_cents)}</p>
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader>
+                <CardTitle>Succeeded / failed</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <p className="text-2xl font-semibold tabular-nums">
+                  {usage.data.totals.by_status.succeeded} / {usage.data.totals.by_status.failed}
+                </p>
+              </CardContent>
+            </Card>
+          </div>
+          <ChartCard title="Generations per day by type" summary={TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}>
+            <StackedBars days={usage.data.days} group="by_type" series={TYPES} />
+          </ChartCard>
+          <ChartCard title="Generations per day by status" summary={STATUSES.map((s) => `${s}: ${usage.data.totals.by_status[s]}`).join(', ')}>
+            <StackedBars days={usage.data.days} group="by_status" series={STATUSES} />
+          </ChartCard>
+          <ChartCard title="Spend per day (EUR)" summary={`Total ${money(usage.data.totals.spend_cents)}`}>
+            <LineChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
+              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+              <XAxis dataKey="date" tick={AXIS_TICK} />
+              <YAxis tick={AXIS_TICK} />
+              <Tooltip contentStyle={TOOLTIP_STYLE} />
+              <Line type="monotone" dataKey="spend" name="Spend (EUR)" stroke="var(--chart-1)" dot={false} strokeWidth={2} />
+            </LineChart>
+          </ChartCard>
+        </div>
+      )}
+    </>
+  );
+}
+
+const AXIS_TICK = { fontSize: 11, fill: 'var(--muted-foreground)' };
+const TOOLTIP_STYLE = { background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' };
+
+/** Generations per day, stacked by type or by status. */
+function StackedBars({ days, group, series }: { days: UsageDay[]; group: 'by_type' | 'by_status'; series: readonly string[] }) {
+  return (
+    <BarChart data={days}>
+      <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+      <XAxis dataKey="date" tick={AXIS_TICK} />
+      <YAxis allowDecimals={false} tick={AXIS_TICK} />
+      <Tooltip contentStyle={TOOLTIP_STYLE} />
+      <Legend formatter={legendLabel} />
+      {series.map((name, i) => (
+        <Bar key={name} dataKey={`${group}.${name}`} name={name.replace('_', ' ')} stackId={group} fill={COLORS[i]} />
+      ))}
+    </BarChart>
+  );
+}
+
+/** Legend entries in the text colour (the series colours are too light for text). */
+function legendLabel(value: string) {
+  return <span className="text-foreground">{value}</span>;
+}
+
+/** A chart with a heading and a text summary (charts are images to a screen reader). */
+function ChartCard({ title, summary, children }: { title: string; summary: string; children: React.ReactElement }) {
+  const id = React.useId();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle id={id} className="text-base text-foreground">
+          {title}
+        </CardTitle>
+        <p className="text-xs text-muted-foreground">{summary}</p>
+      </CardHeader>
+      <CardContent>
+        <figure aria-labelledby={id} className="h-72 w-full" data-testid="chart">
+          <ResponsiveContainer width="100%" height="100%">
+            {children}
+          </ResponsiveContainer>
+        </figure>
+      </CardContent>
+    </Card>
+  );
+}

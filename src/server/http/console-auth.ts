@@ -1,0 +1,127 @@
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import { encode as encodeJwt } from 'next-auth/jwt';
+import type { EmailConfig } from 'next-auth/providers/email';
+import { PrismaAdapter } from '@auth/prisma-adapter';
+import type { Adapter, AdapterUser } from 'next-auth/adapters';
+import type { NextRequest } from 'next/server';
+import { z } from 'zod';
+import { db } from '@/server/platform/db';
+import { config } from '@/server/platform/config';
+import { ensureAuthSecret } from '@/server/platform/secrets';
+import { newId } from '@/server/platform/ids';
+import { clock } from '@/server/platform/clock';
+import { createSession, sessionMaxAgeSeconds } from '@/server/auth/sessions';
+import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
+import { normalizeEmail, verifyCredentials } from '@/server/auth/verify-credentials';
+import { sendSignInLink } from '@/server/auth/sign-in-link';
+import { clientIp } from './client-ip';
+
+/**
+ * The Auth.js (next-auth v5) door of the console: /api/auth/*. Database sessions through the
+ * Prisma adapter; e-mail + password (argon2id) and an e-mail sign-in link through the mail port.
+ * Auth.js writes JWTs for credentials sign-ins only; here the jwt callback creates a database
+ * session instead and the cookie carries its token, so every console session is a row.
+ */
+class TooManyAttempts extends CredentialsSignin {
+  override code = 'too_many_attempts';
+}
+
+const credentialsSchema = z.object({ email: z.string().trim().min(3).max(320), password: z.string().min(1).max(1000) });
+
+/** Pages of the console (app/), where Auth.js redirects. */
+export const CONSOLE_PAGES = { signIn: '/sign-in', verifyRequest: '/sign-in/check-email', error: '/sign-in' } as const;
+
+function adapter(): Adapter {
+  const base = PrismaAdapter(db());
+  return {
+    ...base,
+    // Our user ids are prefixed (usr_…); e-mail links only ever sign in existing users, this is a safeguard.
+    async createUser(user: AdapterUser) {
+      const row = await db().user.create({
+        data: { id: newId('usr'), email: normalizeEmail(user.email), name: user.name ?? null, emailVerified: user.emailVerified, createdAt: clock.now() },
+      });
+      return { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image };
+    },
+  };
+}
+
+function emailLinkProvider(): EmailConfig {
+  return {
+    id: 'email',
+    type: 'email',
+    name: 'E-mail link',
+    maxAge: 15 * 60,
+    options: {},
+    async sendVerificationRequest({ identifier, url, request }) {
+      const email = normalizeEmail(identifier);
+      // Counted like a password attempt; an unknown address gets no mail and the same answer.
+      if (!(await signInAttemptAllowed(email, clientIp(request)))) return;
+      await sendSignInLink(email, url);
+    },
+  };
+}
+
+function authConfig(): NextAuthConfig {
+  const c = config();
+  return {
+    secret: c.AUTH_SECRET ?? ensureAuthSecret(c.dataDir),
+    // Requests reach Auth.js with the URL rewritten to PUBLIC_BASE_URL (see handleAuth), so the
+    // host in sign-in links is ours, not the caller's Host header.
+    trustHost: true,
+    basePath: '/api/auth',
+    adapter: adapter(),
+    session: { strategy: 'database', maxAge: sessionMaxAgeSeconds(), updateAge: 24 * 3600 },
+    pages: CONSOLE_PAGES,
+    providers: [
+      Credentials({
+        id: 'credentials',
+        name: 'E-mail and password',
+        credentials: { email: { label: 'E-mail', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        async authorize(credentials, request) {
+          const parsed = credentialsSchema.safeParse(credentials);
+          if (!parsed.success) return null;
+          const email = normalizeEmail(parsed.data.email);
+          if (!(await signInAttemptAllowed(email, clientIp(request)))) throw new TooManyAttempts();
+          return verifyCredentials(email, parsed.data.password);
+        },
+      }),
+      emailLinkProvider(),
+    ],
+    callbacks: {
+      async jwt({ token, user, account }) {
+        if (account?.provider === 'credentials' && user?.id) {
+          token.sessionToken = (await createSession(user.id)).sessionToken;
+        }
+        return token;
+      },
+    },
+    jwt: {
+      // The credentials sign-in's "JWT" is the database session's token (see above).
+      async encode(params) {
+        const sessionToken = params.token?.sessionToken;
+        return typeof sessionToken === 'string' ? sessionToken : encodeJwt(params);
+      },
+    },
+  };
+}
+
+const nextAuth = NextAuth(() => authConfig());
+
+/** Serve /api/auth/* (the App Router route and the launcher's server both call this). */
+export async function handleAuth(req: Request): Promise<Response> {
+  let request = req;
+  if (config().AUTH_TRUST_HOST !== 'true' && config().AUTH_TRUST_HOST !== '1') {
+    const url = new URL(req.url);
+    const external = new URL(config().publicBaseUrl);
+    url.protocol = external.protocol;
+    url.host = external.host;
+    const headers = new Headers(req.headers);
+    headers.delete('x-forwarded-host');
+    headers.delete('x-forwarded-proto');
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    request = new Request(url, { method: req.method, headers, ...(hasBody ? { body: await req.arrayBuffer() } : {}) });
+  }
+  const handler = req.method === 'POST' ? nextAuth.handlers.POST : nextAuth.handlers.GET;
+  return handler(request as NextRequest);
+}

@@ -1,0 +1,77 @@
+import { db } from '@/server/platform/db';
+import { toUnixSeconds } from '@/server/platform/clock';
+import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
+import { canManageKey, type Member } from '@/server/members/roles';
+import type { Permission } from './permissions';
+import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
+
+/** API keys as the console's members see and manage them: always in the member's mode. */
+export interface KeyView {
+  id: string;
+  name: string;
+  mode: 'test' | 'live';
+  permissions: string[];
+  /** First characters of the secret and its last four are all that is ever shown again. */
+  prefix: string;
+  created_by: string | null;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+  /** Whether this member may revoke it (developers: only their own keys). */
+  can_revoke: boolean;
+}
+
+export async function listMemberKeys(member: Member, page: PageParams & { includeRevoked?: boolean | undefined }): Promise<Page<KeyView>> {
+  let after: { createdAt: Date; id: string } | null = null;
+  if (page.cursor) {
+    const row = await db().apiKey.findFirst({ where: { id: page.cursor, organizationId: member.organizationId, mode: member.mode } });
+    if (!row) throw invalidParam('cursor', 'Unknown cursor.');
+    after = { createdAt: row.createdAt, id: row.id };
+  }
+  const rows = await db().apiKey.findMany({
+    where: {
+      organizationId: member.organizationId,
+      mode: member.mode,
+      ...(page.includeRevoked ? {} : { revokedAt: null }),
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: page.limit + 1,
+  });
+  const creatorIds = [...new Set(rows.map((r) => r.createdByUserId).filter((id): id is string => id !== null))];
+  const creators = new Map((await db().user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })).map((u) => [u.id, u.email]));
+  return pageOf(rows, page.limit, (r) => r.id, (r) => ({
+    id: r.id,
+    name: r.name,
+    mode: r.mode,
+    permissions: r.permissions,
+    prefix: r.prefix,
+    created_by: r.createdByUserId ? (creators.get(r.createdByUserId) ?? null) : null,
+    created_at: toUnixSeconds(r.createdAt),
+    last_used_at: toUnixSeconds(r.lastUsedAt),
+    revoked_at: toUnixSeconds(r.revokedAt),
+    can_revoke: r.revokedAt === null && canManageKey(member, r),
+  }));
+}
+
+/** Create a key in the member's mode; the secret is in this answer only. */
+export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
+  if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
+  return createApiKey(db(), {
+    organizationId: member.organizationId,
+    mode: member.mode,
+    name: input.name.trim(),
+    permissions: input.permissions,
+    createdByUserId: member.userId,
+  });
+}
+
+/** Revoke at once (every process's key cache hears it); developers only their own keys. */
+export async function revokeMemberKey(member: Member, keyId: string): Promise<{ id: string; revoked_at: number }> {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
+  if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
+  if (!canManageKey(member, key)) throw new ApiError(403, 'permission_denied', 'Developers can revoke only the keys they created.');
+  const revoked = await db().$transaction((tx) => revokeApiKey(tx, keyId));
+  return { id: revoked.id, revoked_at: toUnixSeconds(revoked.revokedAt) };
+}

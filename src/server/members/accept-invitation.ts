@@ -1,0 +1,65 @@
+import { db, type DbTx } from '@/server/platform/db';
+import { clock, toUnixSeconds } from '@/server/platform/clock';
+import { ApiError } from '@/server/platform/errors';
+import { invitationTokenHash } from './invite-member';
+import type { Role } from './roles';
+
+export interface InvitationPreview {
+  organization: { id: string; name: string };
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  expires_at: number;
+  status: 'pending' | 'accepted' | 'expired';
+  /** Whether the invited address already has an account (sign in) or not (sign up). */
+  account_exists: boolean;
+}
+
+function invalid(): ApiError {
+  return new ApiError(404, 'invitation_invalid', 'This invitation link is unknown or was replaced by a newer one.', { param: 'token' });
+}
+
+/** What the acceptance page shows, to whoever holds the token. */
+export async function previewInvitation(token: string): Promise<InvitationPreview> {
+  const invitation = await db().invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) }, include: { organization: { select: { id: true, name: true } } } });
+  if (!invitation) throw invalid();
+  const [inviter, account] = await Promise.all([
+    invitation.invitedByUserId ? db().user.findUnique({ where: { id: invitation.invitedByUserId }, select: { email: true } }) : null,
+    db().user.findUnique({ where: { email: invitation.email }, select: { id: true } }),
+  ]);
+  return {
+    organization: invitation.organization,
+    email: invitation.email,
+    role: invitation.role,
+    invited_by: inviter?.email ?? null,
+    expires_at: toUnixSeconds(invitation.expiresAt),
+    status: invitation.acceptedAt ? 'accepted' : invitation.expiresAt.getTime() <= clock.nowMs() ? 'expired' : 'pending',
+    account_exists: account !== null,
+  };
+}
+
+/**
+ * Accept: the invitation is used once (one conditional UPDATE) by the account of the address it
+ * was sent to, and makes that account a member with the invited role.
+ */
+export async function acceptInvitationTx(tx: DbTx, user: { id: string; email: string }, token: string): Promise<{ organization_id: string; role: Role }> {
+  const invitation = await tx.invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) } });
+  if (!invitation) throw invalid();
+  if (invitation.email !== user.email) {
+    throw new ApiError(403, 'permission_denied', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`);
+  }
+  const now = clock.now();
+  const used = await tx.invitation.updateMany({
+    where: { id: invitation.id, acceptedAt: null, expiresAt: { gt: now } },
+    data: { acceptedAt: now, acceptedUserId: user.id },
+  });
+  if (used.count === 0) throw new ApiError(409, 'invitation_invalid', 'This invitation has already been used or has expired. Ask for a new one.', { param: 'token' });
+  const existing = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId: user.id } } });
+  if (existing) throw new ApiError(409, 'already_member', 'You are already a member of this organization.');
+  await tx.membership.create({ data: { organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: now } });
+  return { organization_id: invitation.organizationId, role: invitation.role };
+}
+
+export function acceptInvitation(user: { id: string; email: string }, token: string) {
+  return db().$transaction((tx) => acceptInvitationTx(tx, user, token));
+}

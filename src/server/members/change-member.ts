@@ -1,0 +1,39 @@
+import { db, type DbTx } from '@/server/platform/db';
+import { ApiError, notFound } from '@/server/platform/errors';
+import { canAssignRole, type Member, type Role } from './roles';
+
+/**
+ * Role changes and removals. Every change that could take away an owner runs with the
+ * organization's row locked, so two concurrent demotions cannot leave it without an owner.
+ */
+async function lockedTarget(tx: DbTx, actor: Member, userId: string) {
+  await tx.$queryRaw`select id from "Organization" where id = ${actor.organizationId} for update`;
+  const target = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: actor.organizationId, userId } } });
+  if (!target) throw notFound(`No member ${userId} in this organization.`, 'userId');
+  if (!canAssignRole(actor, target.role)) throw new ApiError(403, 'permission_denied', 'Only an owner can change or remove an owner.');
+  return target;
+}
+
+async function requireAnotherOwner(tx: DbTx, organizationId: string): Promise<void> {
+  const owners = await tx.membership.count({ where: { organizationId, role: 'owner' } });
+  if (owners <= 1) throw new ApiError(409, 'last_owner', 'An organization needs at least one owner: make someone else owner first.');
+}
+
+export async function updateMemberRole(actor: Member, input: { userId: string; role: Role }): Promise<{ user_id: string; role: Role }> {
+  if (!canAssignRole(actor, input.role)) throw new ApiError(403, 'permission_denied', 'Only an owner can make someone owner.', { param: 'role' });
+  return db().$transaction(async (tx) => {
+    const target = await lockedTarget(tx, actor, input.userId);
+    if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
+    await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
+    return { user_id: input.userId, role: input.role };
+  });
+}
+
+export async function removeMember(actor: Member, input: { userId: string }): Promise<{ user_id: string; removed: true }> {
+  return db().$transaction(async (tx) => {
+    const target = await lockedTarget(tx, actor, input.userId);
+    if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
+    await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
+    return { user_id: input.userId, removed: true as const };
+  });
+}

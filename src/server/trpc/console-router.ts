@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { pageInput } from '@/server/platform/pages';
+import { generationStatusSchema, generationTypeSchema } from '@/server/generations/schemas';
+import { MEMBER_PERMISSIONS } from '@/server/members/roles';
+import { roleSchema } from '@/server/members/role-names';
+import { signUp } from '@/server/auth/sign-up';
+import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
+import { changePassword } from '@/server/auth/change-password';
+import { me } from '@/server/members/my-organizations';
+import { listMembers } from '@/server/members/list-members';
+import { inviteMember } from '@/server/members/invite-member';
+import { removeMember, updateMemberRole } from '@/server/members/change-member';
+import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
+import { createMemberKey, listMemberKeys, revokeMemberKey } from '@/server/keys/member-keys';
+import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
+import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
+import { cancelGeneration } from '@/server/generations/generations';
+import { toApiGeneration } from '@/server/generations/serialize';
+import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
+import { usageByDay } from '@/server/usage/usage';
+import { overview } from '@/server/usage/overview';
+import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
+import { listOrganizationOutbox } from '@/server/mail/outbox';
+import {
+  changePasswordInput,
+  createKeyInput,
+  generationIdSchema,
+  inviteInput,
+  linkTokenSchema,
+  logFiltersInput,
+  renameInput,
+  requestIdSchema,
+  requestPasswordResetInput,
+  resetPasswordInput,
+  signUpInput,
+  unixSecondsSchema,
+  userIdSchema,
+} from './console-inputs';
+import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
+
+/**
+ * Every procedure of the console. Inputs are zod schemas the UI's forms reuse; member
+ * procedures take { organizationId, mode } plus their own fields (z.object, not strict: each
+ * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (README "Console").
+ */
+const authRouter = router({
+  signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(input, ctx.ip)),
+  requestPasswordReset: publicProcedure.input(requestPasswordResetInput).mutation(async ({ ctx, input }) => {
+    await requestPasswordReset(input.email, ctx.ip);
+    return { sent: true as const };
+  }),
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ input }) => {
+    await resetPassword(input.token, input.password);
+    return { reset: true as const };
+  }),
+});
+
+const meRouter = router({
+  get: sessionProcedure.query(({ ctx }) => me(ctx.user)),
+  changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
+    await changePassword(ctx.user, input);
+    return { changed: true as const };
+  }),
+});
+
+const anyMember = memberProcedure.use(role('owner', 'admin', 'developer'));
+const manager = memberProcedure.use(role('owner', 'admin'));
+
+export const consoleRouter = router({
+  auth: authRouter,
+  me: meRouter,
+  overview: router({
+    get: anyMember.query(({ ctx }) => overview(ctx.member)),
+  }),
+  keys: router({
+    list: anyMember
+      .input(pageInput.extend({ includeRevoked: z.boolean().optional() }))
+      .query(({ ctx, input }) => listMemberKeys(ctx.member, input)),
+    create: anyMember.input(createKeyInput).mutation(async ({ ctx, input }) => {
+      const key = await createMemberKey(ctx.member, input);
+      return { id: key.id, name: key.name, mode: key.mode, permissions: key.permissions, prefix: key.prefix, secret: key.secret };
+    }),
+    revoke: anyMember.input(z.object({ keyId: z.string().max(100) })).mutation(({ ctx, input }) => revokeMemberKey(ctx.member, input.keyId)),
+  }),
+  logs: router({
+    list: anyMember.input(pageInput.extend(logFiltersInput.shape)).query(({ ctx, input }) => listRequestLog(ctx.member, input, input)),
+    get: anyMember.input(z.object({ id: requestIdSchema })).query(({ ctx, input }) => getRequestLogLine(ctx.member, input.id)),
+  }),
+  generations: router({
+    list: anyMember
+      .input(pageInput.extend({ type: generationTypeSchema.optional(), status: generationStatusSchema.optional(), from: unixSecondsSchema.optional(), to: unixSecondsSchema.optional() }))
+      .query(({ ctx, input }) => listConsoleGenerations(ctx.member, input)),
+    get: anyMember.input(z.object({ id: generationIdSchema })).query(({ ctx, input }) => getConsoleGeneration(ctx.member, input.id)),
+    cancel: anyMember
+      .input(z.object({ id: generationIdSchema }))
+      .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.member, input.id, MEMBER_PERMISSIONS))),
+  }),
+  billing: router({
+    get: manager.query(({ ctx }) => billingSummary(ctx.member.organizationId)),
+    transactions: manager
+      .input(pageInput.extend({ type: z.enum(['credit', 'charge', 'refund', 'recharge', 'expiry']).optional() }))
+      .query(({ ctx, input }) => listTransactions(ctx.member.organizationId, input)),
+  }),
+  usage: router({
+    get: anyMember
+      .input(z.object({ days: z.union([z.literal(7), z.literal(30), z.literal(90)]) }))
+      .query(({ ctx, input }) => usageByDay(ctx.member, input.days)),
+  }),
+  members: router({
+    list: manager.input(pageInput).query(({ ctx, input }) => listMembers(ctx.member, input)),
+    invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
+    updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
+    remove: manager.input(z.object({ userId: userIdSchema })).mutation(({ ctx, input }) => removeMember(ctx.member, input)),
+  }),
+  invitations: router({
+    get: publicProcedure.input(z.object({ token: linkTokenSchema })).query(({ input }) => previewInvitation(input.token)),
+    accept: sessionProcedure.input(z.object({ token: linkTokenSchema })).mutation(({ ctx, input }) => acceptInvitation(ctx.user, input.token)),
+  }),
+  settings: router({
+    get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),
+    rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
+  }),
+  outbox: router({
+    list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
+  }),
+});
+
+export type ConsoleRouter = typeof consoleRouter;
