@@ -274,7 +274,8 @@ describe('get_generation and the waits', () => {
     const client = await connect(org.testKey);
     expectToolError(await call(client, 'get_generation', { id: 'gen_abc', wait_seconds: 51 }), 'parameter_invalid', 'wait_seconds');
     expectToolError(await call(client, 'get_generation', { id: 'gen_abc', wait_seconds: -1 }), 'parameter_invalid', 'wait_seconds');
-    expectToolError(await call(client, 'get_generation', { id: 'nope' }), 'parameter_invalid', 'id');
+    // Any id that is not a generation's names no resource (as /v1): 404, not 400.
+    expectToolError(await call(client, 'get_generation', { id: 'nope' }), 'resource_not_found', 'id');
     expectToolError(await call(client, 'get_generation', { id: 'gen_abc', extra: 1 }), 'parameter_invalid', 'extra');
     const other = await createTestOrg();
     const foreign = await insertGeneration({ organizationId: other.id, mode: 'test', status: 'succeeded' });

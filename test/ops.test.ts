@@ -56,8 +56,8 @@ describe('GET /metrics', () => {
     // Process metrics of every process, the pool, the queues.
     expect(after).toMatch(/^roomtone_process_cpu_seconds_total \d/m);
     expect(after).toMatch(/^roomtone_db_pool_connections\{state="total"\} \d/m);
-    expect(after).toContain('roomtone_queue_waiting_jobs{queue="generation.run"}');
-    expect(after).toContain('roomtone_queue_oldest_waiting_seconds{queue="generation.run"}');
+    expect(after).toContain('roomtone_queue_waiting_jobs{queue="generation.light"}');
+    expect(after).toContain('roomtone_queue_oldest_waiting_seconds{queue="generation.light"}');
   });
 
   it('generations by type and status with engine time, and admission refusals by code', async () => {

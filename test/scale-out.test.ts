@@ -163,10 +163,9 @@ describe('two server instances and two workers on one PostgreSQL', () => {
     await waitFor('the surviving worker to run a new generation', async () => (await db().generation.findUniqueOrThrow({ where: { id: after.body.id } })).status === 'succeeded');
   });
 
-  // The per-organization request limit (tier 1: 120 a minute) counted across instances needs the
-  // PostgreSQL-backed counter behind hitRateLimit (issue 12 §2, another change); until it lands
-  // each instance counts its own share, so this would see about 2 × 120 pass.
-  it.skip('request limits hold across instances: 130 reads over both → exactly 10 refused (needs the shared counter of issue 12 §2)', async () => {
+  // The per-organization request limit (tier 1: 120 a minute) is counted in PostgreSQL
+  // (RATE_LIMIT_STORE=auto picks it with an external DATABASE_URL), so both instances share it.
+  it('request limits hold across instances: 130 reads over both → exactly 10 refused', async () => {
     const org = await createTestOrg({ tier: 1, name: 'Rate org' });
     const results = await Promise.all(Array.from({ length: 130 }, (_, i) => api('/v1/styles', { base: servers[i % 2]!.url, key: org.testKey, ip })));
     expect(results.filter((r) => r.status === 429)).toHaveLength(10);
