@@ -14,20 +14,25 @@ export interface BillingView {
   monthly_limit_cents: number;
   month_spend_cents: number;
   auto_recharge: { enabled: boolean; threshold_cents: number | null; amount_cents: number | null };
-  /** Credits and recharges that still have an expiry ahead (oldest expiry first). */
-  expiring_credits: { id: string; type: BalanceTransactionType; amount_cents: number; created_at: number; expires_at: number }[];
+  /** Credit lots with an unspent part and an expiry ahead (soonest first): granted and unspent amounts. */
+  expiring_credits: { id: string; type: BalanceTransactionType; amount_cents: number; remaining_cents: number; created_at: number; expires_at: number }[];
 }
 
 export async function billingSummary(organizationId: string): Promise<BillingView> {
   const org = await db().organization.findUniqueOrThrow({ where: { id: organizationId } });
   const [spend, credits] = await Promise.all([
     monthlySpendCents(db(), organizationId),
-    db().balanceTransaction.findMany({
-      where: { organizationId, type: { in: ['credit', 'recharge'] }, expiresAt: { gt: clock.now() } },
+    db().creditLot.findMany({
+      where: { organizationId, remaining: { gt: 0 }, expiresAt: { gt: clock.now() } },
       orderBy: { expiresAt: 'asc' },
       take: 50,
     }),
   ]);
+  const origins = await db().balanceTransaction.findMany({
+    where: { id: { in: credits.flatMap((c) => (c.transactionId ? [c.transactionId] : [])) } },
+    select: { id: true, type: true },
+  });
+  const typeOf = new Map(origins.map((t) => [t.id, t.type]));
   return {
     balance_cents: org.balanceCents,
     monthly_limit_cents: monthlyLimitCents(org, org.tier),
@@ -35,8 +40,9 @@ export async function billingSummary(organizationId: string): Promise<BillingVie
     auto_recharge: { enabled: org.autoRechargeEnabled, threshold_cents: org.autoRechargeThreshold, amount_cents: org.autoRechargeAmount },
     expiring_credits: credits.map((c) => ({
       id: c.id,
-      type: c.type,
+      type: (c.transactionId ? typeOf.get(c.transactionId) : undefined) ?? 'credit',
       amount_cents: c.amount,
+      remaining_cents: c.remaining,
       created_at: toUnixSeconds(c.createdAt),
       expires_at: toUnixSeconds(c.expiresAt as Date),
     })),
