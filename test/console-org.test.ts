@@ -1,3 +1,4 @@
+import { grantCredit } from '@/server/billing/ledger';
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
@@ -282,13 +283,15 @@ describe('overview, generations, usage and billing', () => {
     const detail = await query<{ id: string; started_at: number | null; channel: string }>('generations.get', { ...live, id: pending.id }, cookie);
     expect(detail.data).toMatchObject({ id: pending.id, started_at: null, channel: 'v1' });
 
-    const billing = await query<{ balance_cents: number; expiring_credits: { amount_cents: number }[] }>('billing.get', live, cookie);
-    expect(billing.data.balance_cents).toBe(10_000 - 30 - 25 - 10);
-    expect(billing.data.expiring_credits.map((c) => c.amount_cents)).toEqual([10_000]);
+    // A credit with an expiry is a lot the billing view lists (the initial credit never expires).
+    await db().$transaction((tx) => grantCredit(tx, org.id, 500, 'Promotional credit', new Date(Date.now() + 10 * 86_400_000)));
+    const billing = await query<{ balance_cents: number; expiring_credits: { amount_cents: number; remaining_cents: number }[] }>('billing.get', live, cookie);
+    expect(billing.data.balance_cents).toBe(10_000 - 30 - 25 - 10 + 500);
+    expect(billing.data.expiring_credits.map((c) => [c.amount_cents, c.remaining_cents])).toEqual([[500, 500]]);
     const ledger = await query<Page<{ type: string; amount_cents: number }>>('billing.transactions', { ...live, limit: 3 }, cookie);
-    expect(ledger.data.data.map((t) => t.type)).toEqual(['refund', 'charge', 'charge']);
+    expect(ledger.data.data.map((t) => t.type)).toEqual(['credit', 'refund', 'charge']);
     expect(ledger.data.next_cursor).not.toBeNull();
     const rest = await query<Page<{ type: string }>>('billing.transactions', { ...live, limit: 10, cursor: ledger.data.next_cursor }, cookie);
-    expect(rest.data.data.map((t) => t.type)).toEqual(['charge', 'charge', 'credit']);
+    expect(rest.data.data.map((t) => t.type)).toEqual(['charge', 'charge', 'charge', 'credit']);
   });
 });
