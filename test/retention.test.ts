@@ -93,6 +93,29 @@ describe('retention of idempotency keys and the request log', () => {
   });
 });
 
+describe('retention of generative-backend call records', () => {
+  it('deletes EngineBackendRun rows older than 13 months and keeps younger ones', async () => {
+    const org = await createTestOrg();
+    const gen = await insertGeneration({ organizationId: org.id, mode: 'live' });
+    // Dated in the past and maintenance run at the real now, so no other file's rows are swept
+    // by a clock moved ahead (files run in parallel on one database); the server's own
+    // retention job may get there first, which is the same rule.
+    const now = new Date();
+    const at = (months: number) => {
+      const d = new Date(now);
+      d.setUTCMonth(d.getUTCMonth() - months);
+      return d;
+    };
+    const row = (id: string, createdAt: Date) => ({ id, generationId: gen.id, operation: 'render', backend: 'replicate', model: 'm', attempt: 1, outcome: 'succeeded', wallMs: 10, createdAt });
+    const oldId = newId('gen');
+    const youngId = newId('gen');
+    await db().engineBackendRun.createMany({ data: [row(oldId, at(14)), row(youngId, at(12))] });
+    maintenance(now);
+    expect(await db().engineBackendRun.count({ where: { id: oldId } })).toBe(0);
+    expect(await db().engineBackendRun.count({ where: { id: youngId } })).toBe(1);
+  });
+});
+
 describe('nothing stays in progress forever', () => {
   it('the sweeper fails and refunds a generation whose worker vanished after starting it', async () => {
     const org = await createTestOrg({ credit: 100 });

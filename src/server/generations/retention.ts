@@ -21,7 +21,8 @@ export function generationRetentionCutoff(now: Date): Date {
  * Retention, as of `now` (a scheduled job every few minutes; `roomtone maintenance run --now`):
  * - input and output images deleted at expires_at (end + 24 h) → output becomes [];
  * - edit instructions emptied 30 days after creation;
- * - generations deleted 13 months after creation (their ledger rows stay);
+ * - generations deleted 13 months after creation (their ledger rows stay), with the
+ *   operator-only records of their generative-backend calls (EngineBackendRun);
  * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
  * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
  * - uploaded files (create_upload) deleted 1 hour after creation if unused.
@@ -36,6 +37,7 @@ export async function runRetention(now: Date): Promise<{
   credit_lots_expired: number;
   expiring_notices: number;
   uploads_deleted: number;
+  backend_runs_deleted: number;
 }> {
   let imagesDeleted = 0;
   for (;;) {
@@ -63,6 +65,8 @@ export async function runRetention(now: Date): Promise<{
       and input ? 'prompt' and input->>'prompt' <> ''`;
 
   const generationsDeleted = (await db().generation.deleteMany({ where: { createdAt: { lte: generationRetentionCutoff(now) } } })).count;
+  // No foreign key ties a backend run to its generation, so the cascade does not reach them.
+  const backendRunsDeleted = (await db().engineBackendRun.deleteMany({ where: { createdAt: { lte: generationRetentionCutoff(now) } } })).count;
   const idempotencyKeysDeleted = (await db().idempotencyRecord.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } } })).count;
   const requestLogDeleted = (
     await db().requestLog.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 24 * 3600 * 1000) } } })
@@ -75,5 +79,6 @@ export async function runRetention(now: Date): Promise<{
     request_log_deleted: requestLogDeleted,
     ...(await runLotMaintenance(now)),
     uploads_deleted: await deleteUnusedUploads(now),
+    backend_runs_deleted: backendRunsDeleted,
   };
 }

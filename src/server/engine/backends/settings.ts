@@ -71,7 +71,8 @@ export function modelLabel(spec: BackendSpec): string {
 
 /** Default template folder: `engine-templates/` at the project root (operators may point elsewhere). */
 export function templateDir(configured: string | undefined): string {
-  return path.resolve(configured ?? 'engine-templates');
+  // Resolved at run time; the ignore comment keeps Turbopack from tracing the whole project.
+  return path.resolve(/*turbopackIgnore: true*/ configured ?? 'engine-templates');
 }
 
 /** The template file of a backend for an operation: replicate/<operation>.json, comfyui/<workflow>.json. */
