@@ -32,7 +32,8 @@ interface Receiver {
 async function startReceiver(key: string, cert: string): Promise<Receiver> {
   const arrivals = new Map<string, number>();
   const state = { total: 0 };
-  const server = https.createServer({ key, cert, keepAliveTimeout: 1000 }, (req, res) => {
+  // Node's default idle time (5 s), as a typical receiver; our client keeps sockets 4 s.
+  const server = https.createServer({ key, cert, keepAliveTimeout: 5000 }, (req, res) => {
     const id = req.headers['webhook-id'];
     if (req.url?.startsWith('/tarpit')) {
       req.resume();
@@ -95,7 +96,9 @@ export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput>
   const endpoints: string[] = [];
   for (let i = 0; i < 8; i++) endpoints.push((await createEndpoint(db(), scope, { mode: 'live', url: `https://127.0.0.1/hook/${i}` })).endpoint.id);
 
-  const worker = spawn(process.execPath, ['bin/roomtone.mjs', 'worker', '--json'], {
+  // BENCH_WORKER_NODE_FLAGS: extra node flags of the worker (e.g. --cpu-prof --cpu-prof-dir=…).
+  const workerFlags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const worker = spawn(process.execPath, [...workerFlags, 'bin/roomtone.mjs', 'worker', '--json'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, NODE_EXTRA_CA_CERTS: caPath, DEV_ALLOW_LOOPBACK_URLS: 'true', LOG_LEVEL: 'warn', DATA_DIR: BENCH_DATA_DIR },
     stdio: ['ignore', 'pipe', 'pipe'],

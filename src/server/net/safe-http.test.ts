@@ -628,3 +628,77 @@ describe('safeRequest (webhook style)', () => {
     });
   });
 });
+
+describe('safeRequest keepAlive (webhook deliveries reuse connections safely)', () => {
+  let ka: https.Server;
+  let kaPort = 0;
+  let connections = 0;
+  /** When true, the server drops a kept-alive connection as its second request arrives. */
+  let dropReused = false;
+
+  beforeAll(async () => {
+    const certs = await makeTestCertificates('Roomtone keep-alive CA');
+    ka = https.createServer({ key: certs.key, cert: certs.cert, keepAliveTimeout: 5000 }, (req, res) => {
+      const socket = req.socket as typeof req.socket & { served?: number };
+      socket.served = (socket.served ?? 0) + 1;
+      if (dropReused && socket.served > 1) {
+        socket.destroy();
+        return;
+      }
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    ka.on('secureConnection', () => (connections += 1));
+    kaPort = await listen(ka, 0, '127.0.0.1');
+    kaCa = certs.caPem;
+  });
+  let kaCa = '';
+  afterAll(async () => {
+    ka.closeAllConnections();
+    await new Promise<void>((r) => ka.close(() => r()));
+  });
+
+  const send = (keepAlive: boolean, resolver?: Resolver, host = '127.0.0.1') =>
+    safeRequest(`https://${host}:${kaPort}/hook`, {
+      method: 'POST',
+      body: '{}',
+      ca: kaCa,
+      allowLoopbackPort: kaPort,
+      keepAlive,
+      ...(resolver ? { resolver } : {}),
+    });
+
+  it('reuses one connection for consecutive requests with keepAlive, a new one per request without', async () => {
+    await withFlag(true, async () => {
+      dropReused = false;
+      connections = 0;
+      for (let i = 0; i < 3; i++) expect((await send(false)).status).toBe(204);
+      expect(connections).toBe(3);
+      connections = 0;
+      for (let i = 0; i < 3; i++) expect((await send(true)).status).toBe(204);
+      expect(connections).toBe(1);
+    });
+  });
+
+  it('sends again on a new connection when the server closed the reused one (no failure reaches the caller)', async () => {
+    await withFlag(true, async () => {
+      dropReused = false;
+      expect((await send(true)).status).toBe(204);
+      dropReused = true;
+      connections = 0;
+      expect((await send(true)).status).toBe(204);
+      expect(connections).toBe(1);
+      dropReused = false;
+    });
+  });
+
+  it('still checks every request: a pooled socket for the host name does not let a private address through', async () => {
+    await withFlag(true, async () => {
+      const loopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
+      expect((await send(true, loopback, 'localhost')).status).toBe(204);
+      const rebound: Resolver = async () => [{ address: '10.0.0.7', family: 4 }];
+      const err = await send(true, rebound, 'localhost').catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UnsafeUrlError);
+    });
+  });
+});

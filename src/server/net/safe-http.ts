@@ -10,8 +10,12 @@
  *      rebound to something else) while keeping the host name for SNI and certificate checks.
  *   4. Stream the body with a byte limit (abort at the first byte beyond) under a deadline.
  *
- * No connection pooling (`agent: false`): a pooled socket could have been opened by someone
- * who did not run these checks. No Accept-Encoding is sent, so no decompression bombs.
+ * No shared connection pool: a socket from Node's global agent could have been opened by
+ * someone who did not run these checks. Callers that talk to the same receiver again and again
+ * (webhook deliveries) may ask for `keepAlive`: the sockets then live in this module's own
+ * agents, one per checked address, so a reused socket always leads to an address that passed
+ * step 2 for the same host name, and every request still runs steps 1 and 2 first.
+ * No Accept-Encoding is sent, so no decompression bombs.
  *
  * Development only: DEV_ALLOW_LOOPBACK_URLS=true lets exactly 127.0.0.1 and ::1 through
  * (nothing else non-public, not even 127.0.0.2), and lets a test pass `allowLoopbackPort`
@@ -373,7 +377,26 @@ function flattenHeaders(res: IncomingMessage): Record<string, string> {
   return out;
 }
 
+/**
+ * Keep-alive agents of this module, keyed by checked address (the agent's own key adds host
+ * name, port, SNI and CA). Idle sockets are closed after 4 s, under the 5 s that common servers
+ * (Node's default) keep an idle connection, so a reused socket is rarely already closed.
+ */
+const pooledAgents = new Map<string, https.Agent>();
+const POOL_IDLE_MS = 4_000;
+
+function pooledAgent(address: string): https.Agent {
+  let agent = pooledAgents.get(address);
+  if (!agent) {
+    agent = new https.Agent({ keepAlive: true, keepAliveMsecs: 1_000, timeout: POOL_IDLE_MS, maxFreeSockets: 64, scheduling: 'lifo' });
+    pooledAgents.set(address, agent);
+  }
+  return agent;
+}
+
 interface ExchangeInput {
+  /** Reuse sockets (module-private agents, see pooledAgent). */
+  keepAlive?: boolean;
   method: string;
   headers: Record<string, string>;
   body: Buffer | null;
@@ -392,7 +415,20 @@ interface ExchangeResult {
   truncated: boolean;
 }
 
-function exchange(target: CheckedTarget, input: ExchangeInput, signal: AbortSignal): Promise<ExchangeResult> {
+async function exchange(target: CheckedTarget, input: ExchangeInput, signal: AbortSignal): Promise<ExchangeResult> {
+  try {
+    return await exchangeOnce(target, input, signal);
+  } catch (error) {
+    // A kept-alive socket the server closed just as we reused it: the request never reached
+    // the receiver's application (no response started), so it is sent once more on a new one.
+    if (error instanceof StaleSocketError) return exchangeOnce(target, { ...input, keepAlive: false }, signal);
+    throw error;
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function exchangeOnce(target: CheckedTarget, input: ExchangeInput, signal: AbortSignal): Promise<ExchangeResult> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   const first = target.addresses[0];
   if (!first) return Promise.reject(new OutboundError('dns', 'No address to connect to.'));
@@ -430,15 +466,21 @@ function exchange(target: CheckedTarget, input: ExchangeInput, signal: AbortSign
       path: `${target.url.pathname}${target.url.search}`,
       method: input.method,
       headers,
-      agent: false,
+      agent: input.keepAlive ? pooledAgent(first.address) : false,
       lookup,
       // SNI must not be an IP literal (RFC 6066); certificate checks still use `hostname`.
       ...(hostIsIp ? {} : { servername: target.hostname }),
       ...(input.ca !== undefined ? { ca: input.ca } : {}),
     });
 
-    req.on('error', (err) => settle(classifyNetworkError(err)));
+    let responded = false;
+    req.on('error', (err) => {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (req.reusedSocket && !responded && (code === 'ECONNRESET' || code === 'EPIPE')) settle(new StaleSocketError(code));
+      else settle(classifyNetworkError(err));
+    });
     req.on('response', (res) => {
+      responded = true;
       const status = res.statusCode ?? 0;
       const resHeaders = flattenHeaders(res);
       res.on('error', (err) => settle(classifyNetworkError(err)));
@@ -510,6 +552,8 @@ export interface SafeRequestOptions extends Omit<CheckOptions, 'signal'> {
   onTooLarge?: 'error' | 'truncate';
   /** Extra trusted CA(s), PEM. Replaces the default bundle for this request (tests). */
   ca?: string | Buffer | Array<string | Buffer>;
+  /** Reuse connections to the same checked address (webhook deliveries). Default false. */
+  keepAlive?: boolean;
 }
 
 export interface SafeResponse {
@@ -567,6 +611,7 @@ export async function safeRequest(url: string | URL, options: SafeRequestOptions
           maxResponseBytes: options.maxResponseBytes ?? 1024 * 1024,
           onTooLarge: options.onTooLarge ?? 'error',
           stopAtRedirect: follow,
+          keepAlive: options.keepAlive ?? false,
           ...(options.ca !== undefined ? { ca: options.ca } : {}),
         },
         signal,

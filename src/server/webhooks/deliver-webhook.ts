@@ -60,23 +60,34 @@ export interface AttemptResult {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
+/** Due deliveries looked at per claim (the oldest first, endpoints at their cap left out). */
+const CLAIM_CANDIDATES = 500;
+
 /**
  * Claim due deliveries for this worker: at most `limit`, and per endpoint at most its room
  * (`perEndpoint` minus what this worker already has in flight there), so a slow endpoint's
- * backlog never fills the pool. Claiming moves nextAttemptAt to the end of a lease; the
- * attempt's outcome sets it properly. SKIP LOCKED lets several workers claim side by side.
+ * backlog never fills the pool. Only the oldest due rows of endpoints that still have room are
+ * ranked (an index range, not the whole backlog), so a claim stays cheap however long the
+ * queue; an endpoint whose slots are full is skipped outright, so its backlog cannot hide other
+ * endpoints' deliveries. Claiming moves nextAttemptAt to the end of a lease; the attempt's
+ * outcome sets it properly. SKIP LOCKED lets several workers claim side by side.
  */
 export async function claimDueDeliveries(input: { now: Date; limit: number; perEndpoint: number; inFlight: ReadonlyMap<string, number> }): Promise<string[]> {
   if (input.limit <= 0) return [];
   const busy = [...input.inFlight.entries()].filter(([, n]) => n > 0);
+  const full = busy.filter(([, n]) => n >= input.perEndpoint).map(([id]) => id);
   const rows = await sql<{ id: string }>(
     `with room as (select * from unnest($4::text[], $5::int[]) as r(endpoint_id, used)),
+     candidates as (
+       select d.id, d."endpointId", d."nextAttemptAt" from "WebhookDelivery" d
+       where d.status = 'pending' and d."nextAttemptAt" <= $1::timestamp and d."endpointId" <> all($7::text[])
+       order by d."nextAttemptAt" limit $8
+     ),
      ranked as (
-       select d.id, d."nextAttemptAt" as due,
-              row_number() over (partition by d."endpointId" order by d."nextAttemptAt") as rn,
+       select c.id, c."nextAttemptAt" as due,
+              row_number() over (partition by c."endpointId" order by c."nextAttemptAt") as rn,
               $3::int - coalesce(room.used, 0) as allowed
-       from "WebhookDelivery" d left join room on room.endpoint_id = d."endpointId"
-       where d.status = 'pending' and d."nextAttemptAt" <= $1::timestamp
+       from candidates c left join room on room.endpoint_id = c."endpointId"
      ),
      picked as (
        select d.id from "WebhookDelivery" d join ranked r on r.id = d.id
@@ -84,7 +95,10 @@ export async function claimDueDeliveries(input: { now: Date; limit: number; perE
        order by r.due limit $2 for update of d skip locked
      )
      update "WebhookDelivery" d set "nextAttemptAt" = $6::timestamp from picked where d.id = picked.id returning d.id`,
-    [input.now.toISOString(), input.limit, input.perEndpoint, busy.map(([id]) => id), busy.map(([, n]) => n), new Date(input.now.getTime() + LEASE_MS).toISOString()],
+    [
+      input.now.toISOString(), input.limit, input.perEndpoint, busy.map(([id]) => id), busy.map(([, n]) => n),
+      new Date(input.now.getTime() + LEASE_MS).toISOString(), full, CLAIM_CANDIDATES,
+    ],
   );
   return rows.map((r) => r.id);
 }
@@ -170,6 +184,7 @@ export async function attemptDelivery(prepared: PreparedDelivery, step: Step): P
           followRedirects: false,
           maxResponseBytes: LOGGED_RESPONSE_BYTES,
           onTooLarge: 'truncate',
+          keepAlive: true,
         });
         statusCode = res.status;
         responseBody = res.body.toString('utf8');
