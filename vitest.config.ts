@@ -4,6 +4,11 @@ import path from 'node:path';
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
 /**
+ * Three test files at a time (vitest's default here would be one: cores - 1). Integration files
+ * mostly wait on the server, a separate process, so on 2 cores three files in flight keep both
+ * busy (measured in the README, "CI time"); the few that need the server to themselves run alone
+ * (test/run-alone.ts). VITEST_MAX_WORKERS overrides it.
+ *
  * Two projects, one `npm test`:
  * - unit: pure modules next to their code (src/**), no server;
  * - integration: test/** against the real production server and PostgreSQL that
@@ -14,6 +19,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ['default'],
+    maxWorkers: 3,
     projects: [
       {
         resolve: { alias },
@@ -25,6 +31,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/run-alone.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
           pool: 'forks',
