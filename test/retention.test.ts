@@ -6,7 +6,8 @@
  * the real now), so nothing here races it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
@@ -21,6 +22,7 @@ import { newId } from '@/server/platform/ids';
 import sharp from 'sharp';
 
 const root = path.resolve(import.meta.dirname, '..');
+const execFileAsync = promisify(execFile);
 const ip = testIp();
 /** Each maintenance run is a new CLI process (seconds on a loaded 2-core machine); these cases run four. */
 const CLI_RUNS_TIMEOUT_MS = 300_000;
@@ -41,15 +43,19 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function maintenance(now: Date): Record<string, number> {
-  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
+/**
+ * `roomtone maintenance run --now <now> --json` in its own process. Asynchronous: a spawnSync
+ * would block this process's event loop for the run (tens of seconds on a loaded machine), past
+ * the server's keep-alive timeout, and the next request would reuse a socket the server closed.
+ */
+async function maintenance(now: Date): Promise<Record<string, number>> {
+  const { stdout } = await execFileAsync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 120_000,
   });
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout.trim()) as Record<string, number>;
+  return JSON.parse(stdout.trim()) as Record<string, number>;
 }
 
 describe('retention: roomtone maintenance run --now', () => {
@@ -63,11 +69,11 @@ describe('retention: roomtone maintenance run --now', () => {
     expect((await fetch(url)).status).toBe(200);
 
     // 23 h after the end: nothing yet.
-    maintenance(new Date(created.getTime() + 23 * 3600_000));
+    await maintenance(new Date(created.getTime() + 23 * 3600_000));
     expect((await api<{ output: unknown[] }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip })).body.output).toHaveLength(1);
 
     // 25 h after the end: images gone, output [], the old URL answers 404.
-    const day = maintenance(new Date(created.getTime() + 25 * 3600_000));
+    const day = await maintenance(new Date(created.getTime() + 25 * 3600_000));
     expect(day.images_deleted).toBeGreaterThanOrEqual(1);
     const afterDay = await api<{ output: unknown[]; input: { prompt: string } }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip });
     expect(afterDay.body.output).toEqual([]);
@@ -75,14 +81,14 @@ describe('retention: roomtone maintenance run --now', () => {
     expect((await fetch(url)).status).toBe(404);
 
     // 31 days: the instruction is emptied.
-    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
     const afterMonth = await api<{ input: { prompt: string } }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip });
     expect(afterMonth.body.input.prompt).toBe('');
 
     // 13 months: the generation is gone (404, not listed); its charge stays in the ledger.
     const thirteenMonths = new Date(created);
     thirteenMonths.setUTCMonth(thirteenMonths.getUTCMonth() + 13);
-    const late = maintenance(new Date(thirteenMonths.getTime() + 24 * 3600_000));
+    const late = await maintenance(new Date(thirteenMonths.getTime() + 24 * 3600_000));
     expect(late.generations_deleted).toBeGreaterThanOrEqual(1);
     expect((await api(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip })).status).toBe(404);
     const list = await api<{ data: { id: string }[] }>('/v1/generations?limit=100', { base: server.url, key: org.liveKey, ip });
@@ -107,12 +113,12 @@ describe('retention of idempotency keys and the request log', () => {
     await db().idempotencyRecord.create({ data: { organizationId: org.id, mode: 'test', key, channel: 'v1', requestHash: 'h', generationId: gen.id, createdAt: created } });
     const logId = newId('req');
     await db().requestLog.create({ data: { id: logId, organizationId: org.id, method: 'GET', path: '/v1/styles', status: 200, durationMs: 1, createdAt: created } });
-    maintenance(new Date(created.getTime() + 23 * 3600_000));
+    await maintenance(new Date(created.getTime() + 23 * 3600_000));
     expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(1);
-    maintenance(new Date(created.getTime() + 25 * 3600_000));
+    await maintenance(new Date(created.getTime() + 25 * 3600_000));
     expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(0);
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(1);
-    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(0);
   }, CLI_RUNS_TIMEOUT_MS);
 });
