@@ -1,6 +1,6 @@
 /**
- * Integration files run several at a time against the one test server (vitest.config.ts: they
- * mostly wait on it). A few cannot share it with other files and run alone: while any
+ * Integration files can run several at a time against the one test server (VITEST_MAX_WORKERS;
+ * vitest.config.ts). A few cannot share it with other files and run alone: while any
  * integration file runs it holds a shared PostgreSQL advisory lock on the test cluster, and the
  * files listed here take that lock exclusively. PostgreSQL queues a waiting exclusive request
  * ahead of later shared ones, so they are never starved; they just wait for the files in flight.
@@ -18,6 +18,8 @@ const ALONE: Record<string, string> = {
   // Queues behind the server's two worker slots and cancels before the job starts: other
   // files' jobs change who gets the next slot.
   'test/creations.test.ts': 'needs the worker slots to itself to cancel a queued generation',
+  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads).
+  'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
 };
 
 const root = path.resolve(import.meta.dirname, '..');
