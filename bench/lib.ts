@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { startProcess, type StartOptions, type StartedProcess } from '../test/start-server';
 import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
@@ -246,72 +246,17 @@ export interface ChildServerOptions {
   timeoutMs?: number;
 }
 
-/** Spawn `node <args>` and wait until GET healthPath answers 200. */
+/** Spawn `node <args>` (test/start-server.ts) and wait until GET healthPath answers 200. */
 export async function startChildServer(options: ChildServerOptions): Promise<ChildServer> {
-  const url = `http://127.0.0.1:${options.port}`;
-  const child: ChildProcess = spawn(process.execPath, options.args, {
-    cwd: ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-16_000);
-    if (process.env.BENCH_SERVER_LOGS === '1') process.stderr.write(d);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Safety net if this process dies without running its cleanup (uncaught error, EPIPE...):
-  // a surviving server would keep loading the machine and the database.
-  const killOnExit = () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  };
-  process.once('exit', killOnExit);
-  void exited.then(() => process.removeListener('exit', killOnExit));
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
-
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  const health = `${url}${options.healthPath ?? '/healthz'}`;
-  while (true) {
-    if (child.exitCode !== null) {
-      throw new Error(`${options.name} exited early with code ${child.exitCode}\n--- output ---\n${output.slice(-4000)}`);
-    }
-    try {
-      const res = await fetch(health);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${options.name} did not become healthy in time\n--- output ---\n${output.slice(-4000)}`);
-    }
-    await sleep(250);
-  }
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  return { name: options.name, url, port: options.port, pid: child.pid, output: () => output, alive, stop };
+  return asChildServer(await startProcess({ ...benchProcess(options), args: options.args, healthPath: options.healthPath }), options.port);
 }
 
-/**
- * The arguments of `npm start`'s node command (package.json is the one place that holds the
- * production node flags), with `extraFlags` added after `node`.
- */
-function startCommandArgs(extraFlags: string[]): string[] {
-  const scripts = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  const [command, ...args] = (scripts.start ?? '').split(/\s+/).filter(Boolean);
-  if (command !== 'node') throw new Error(`package.json "start" must be a plain node command, not: ${scripts.start}`);
-  return [...extraFlags, ...args.map((arg) => (arg.endsWith('.ts') ? path.join(ROOT, arg) : arg))];
+function benchProcess(options: { name: string; port: number; env: Record<string, string>; timeoutMs?: number }): StartOptions {
+  return { name: options.name, port: options.port, env: options.env, timeoutMs: options.timeoutMs ?? 120_000, keepOutput: 16_000, echoEnv: 'BENCH_SERVER_LOGS', stopTimeoutMs: 10_000 };
+}
+
+function asChildServer(proc: StartedProcess, port: number): ChildServer {
+  return { name: proc.name, url: proc.url, port, pid: proc.pid, output: proc.output, alive: proc.alive, stop: async () => void (await proc.stop()) };
 }
 
 /**
@@ -328,29 +273,21 @@ export async function startRoomtoneServer(options: {
   /** How long to wait for it to become healthy (default 120 s). */
   timeoutMs?: number;
 }): Promise<ChildServer> {
-  const baseUrl = `http://127.0.0.1:${options.port}`;
-  return startChildServer({
-    name: 'roomtone',
-    args: startCommandArgs(options.nodeFlags ?? []),
-    port: options.port,
-    timeoutMs: options.timeoutMs,
-    env: {
-      PORT: String(options.port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: options.databaseUrl,
-      DATA_DIR: BENCH_DATA_DIR,
-      APP_SECRET: BENCH_APP_SECRET,
-      SKIP_BUILD: '1',
-      SEED_DEMO: 'false',
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      LOG_LEVEL: 'warn',
-      // Limits must never be what is measured (the org is tier 9 for the same reason).
-      RATE_LIMIT_PER_IP_PER_MINUTE: '100000000',
-      ...options.env,
-    },
-  });
+  const env = {
+    DATABASE_URL: options.databaseUrl,
+    DATA_DIR: BENCH_DATA_DIR,
+    APP_SECRET: BENCH_APP_SECRET,
+    SKIP_BUILD: '1',
+    SEED_DEMO: 'false',
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    LOG_LEVEL: 'warn',
+    // Limits must never be what is measured (the org is tier 9 for the same reason).
+    RATE_LIMIT_PER_IP_PER_MINUTE: '100000000',
+    ...options.env,
+  };
+  const proc = await startProcess({ ...benchProcess({ name: 'roomtone', port: options.port, timeoutMs: options.timeoutMs, env }), nodeFlags: options.nodeFlags });
+  return asChildServer(proc, options.port);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -7,10 +7,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import type { FullConfig } from '@playwright/test';
-
-const root = path.resolve(import.meta.dirname, '..');
+import { startProcess } from '../test/start-server';
 
 export interface E2EState {
   baseUrl: string;
@@ -31,18 +29,19 @@ function field(banner: string, label: string): string {
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
-    cwd: root,
+  const server = await startProcess({
+    name: 'the e2e server',
+    port,
+    processes: 1,
+    timeoutMs: 240_000,
+    echoEnv: 'E2E_SERVER_LOGS',
+    // The first-run banner, up to the demo owner's whole login line.
+    ready: (output) => /console login\s+\S+\s+\/\s+\S+\n/.test(output),
+    stopTimeoutMs: 20_000,
     env: {
-      ...process.env,
       DATA_DIR: dataDir,
       DATABASE_URL: '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
       NODE_ENV: 'production',
-      WEB_PROCESSES: '1',
       WORKER_CONCURRENCY: '1',
       WORKER_LIGHT_CONCURRENCY: '1',
       // Every e2e test signs the same owner in; the per-account limit itself is tested in
@@ -53,31 +52,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       BUILTIN_ENGINE_MIN_DURATION_MS: '8000',
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => {
-    output += d.toString();
-    if (process.env.E2E_SERVER_LOGS === '1') process.stderr.write(d);
-  });
-
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output.slice(-4000)}`);
-    if (output.includes('console login')) {
-      try {
-        if ((await fetch(`${baseUrl}/healthz`)).ok) break;
-      } catch {
-        // not listening yet
-      }
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the server did not start with a first-run banner in time:\n${output.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const baseUrl = server.url;
+  const output = server.output();
   const [email, password] = /console login\s+(\S+)\s+\/\s+(\S+)/.exec(output)?.slice(1) ?? [];
   if (!email || !password) throw new Error(`no console login in the banner:\n${output}`);
   const state: E2EState = {
@@ -96,17 +73,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   process.env.E2E_BASE_URL = baseUrl;
 
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 20_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await server.stop();
     if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

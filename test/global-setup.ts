@@ -6,32 +6,15 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
+import { startProcess } from './start-server';
 
 const root = path.resolve(import.meta.dirname, '..');
-
-async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`test server exited early with code ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error('test server did not become healthy in time');
-}
-
 
 export default async function setup(project: TestProject) {
   const dataDir = path.join(root, '.data', 'test');
@@ -59,14 +42,14 @@ export default async function setup(project: TestProject) {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const require = createRequire(import.meta.url);
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(root, 'scripts/start.ts')], {
-    cwd: root,
+  const server = await startProcess({
+    name: 'the test server',
+    port,
+    // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
+    // both (rate-limit tests send over 100 parallel connections, spread over the two).
+    processes: 2,
+    echoEnv: 'TEST_SERVER_LOGS',
     env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
       DATABASE_URL: databaseUrl,
       SKIP_BUILD: '1',
       SEED_DEMO: 'false',
@@ -80,35 +63,13 @@ export default async function setup(project: TestProject) {
       // behind two others and cancel it before it starts.
       BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
       WORKER_CONCURRENCY: '2',
-      // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
-      // both (rate-limit tests send over 100 parallel connections, spread over the two).
-      WEB_PROCESSES: '2',
       // /metrics is on only with a token (test/ops.test.ts).
       METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
       // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
       // (a slow image host makes a creation outlast it deterministically).
       MCP_CREATION_WAIT_MS: '8000',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-    if (process.env.TEST_SERVER_LOGS === '1') process.stderr.write(d);
-  });
-  try {
-    await waitForHealth(baseUrl, child, 300_000);
-    // Health answers once one web process listens; the banner comes when all of them do.
-    const bannerBy = Date.now() + 60_000;
-    while (!output.includes('2 web processes')) {
-      if (Date.now() > bannerBy || child.exitCode !== null) throw new Error('the server did not report its 2 web processes');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.slice(-4000)}`);
-  }
 
   project.provide('baseUrl', baseUrl);
   project.provide('databaseUrl', databaseUrl);
@@ -118,17 +79,7 @@ export default async function setup(project: TestProject) {
   process.env.TEST_BASE_URL = baseUrl;
 
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        r(undefined);
-      }, 10_000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        r(undefined);
-      });
-    });
+    await server.stop();
     await images.close();
     await dropDatabase(adminUrl, database).catch(() => undefined);
     await cluster.stop();

@@ -1,9 +1,19 @@
-import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+/**
+ * Retention, through `roomtone maintenance run --now` with the clock moved ahead. On a database
+ * and server of its own: a run days or months ahead deletes whatever it finds, so on the shared
+ * database it would delete other files' images and keys while they run; and fixtures created at
+ * the real now are never reached by this server's own minute-by-minute retention (which runs at
+ * the real now), so nothing here races it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
-import { db } from '@/server/platform/db';
+import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { closeDb, db } from '@/server/platform/db';
+import { resetConfigCache } from '@/server/platform/config';
 import { createGeneration } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';
 import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
@@ -12,58 +22,79 @@ import { newId } from '@/server/platform/ids';
 import sharp from 'sharp';
 
 const root = path.resolve(import.meta.dirname, '..');
+const execFileAsync = promisify(execFile);
 const ip = testIp();
+/** Each maintenance run is a new CLI process (seconds on a loaded 2-core machine); these cases run four. */
+const CLI_RUNS_TIMEOUT_MS = 300_000;
+let database: TestDatabase;
+let server: TestProcess;
 
-function maintenance(now: Date): Record<string, number> {
-  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
+beforeAll(async () => {
+  database = await freshDatabase('retention');
+  process.env.DATABASE_URL = database.url; // db(), the fixtures, the CLI and createGeneration in this file use it
+  resetConfigCache();
+  // Jobs hold their slot 1 s, so the synchronous wait below runs out before its job ends.
+  server = await startServer(database.url, { BUILTIN_ENGINE_MIN_DURATION_MS: '1000' });
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await closeDb();
+  await database?.drop();
+});
+
+/**
+ * `roomtone maintenance run --now <now> --json` in its own process. Asynchronous: a spawnSync
+ * would block this process's event loop for the run (tens of seconds on a loaded machine), past
+ * the server's keep-alive timeout, and the next request would reuse a socket the server closed.
+ */
+async function maintenance(now: Date): Promise<Record<string, number>> {
+  const { stdout } = await execFileAsync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn' },
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 120_000,
   });
-  expect(result.status, result.stderr).toBe(0);
-  return JSON.parse(result.stdout.trim()) as Record<string, number>;
+  return JSON.parse(stdout.trim()) as Record<string, number>;
 }
 
 describe('retention: roomtone maintenance run --now', () => {
-  // Skipped: its fixture is dated 2025-01 (the 13-month step needs a past date), so the server's
-  // own minute-by-minute retention, running at the real now, can delete it mid-test (seen twice).
-  // To re-enable, the server under test needs the test's clock. The steps it covers also run in
-  // the other cases of this file and in src/server/generations retention code paths.
-  it.skip('deletes images 24 h after the end, empties prompts after 30 days, deletes generations after 13 months (ledger stays)', async () => {
+  it('deletes images 24 h after the end, empties prompts after 30 days, deletes generations after 13 months (ledger stays)', async () => {
     const org = await createTestOrg({ credit: 1_000 });
-    const created = new Date('2025-01-10T10:00:00Z');
+    const created = new Date();
     const gen = await insertGeneration({ organizationId: org.id, mode: 'live', status: 'succeeded', withOutput: true, createdAt: created, type: 'edit' });
     await db().generation.update({ where: { id: gen.id }, data: { input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'Warmer light' } } });
-    const before = await api<{ output: { url: string }[] }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    const before = await api<{ output: { url: string }[] }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip });
     const url = before.body.output[0]!.url;
     expect((await fetch(url)).status).toBe(200);
 
     // 23 h after the end: nothing yet.
-    maintenance(new Date(created.getTime() + 23 * 3600_000));
-    expect((await api<{ output: unknown[] }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip })).body.output).toHaveLength(1);
+    await maintenance(new Date(created.getTime() + 23 * 3600_000));
+    expect((await api<{ output: unknown[] }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip })).body.output).toHaveLength(1);
 
     // 25 h after the end: images gone, output [], the old URL answers 404.
-    const day = maintenance(new Date(created.getTime() + 25 * 3600_000));
+    const day = await maintenance(new Date(created.getTime() + 25 * 3600_000));
     expect(day.images_deleted).toBeGreaterThanOrEqual(1);
-    const afterDay = await api<{ output: unknown[]; input: { prompt: string } }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    const afterDay = await api<{ output: unknown[]; input: { prompt: string } }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip });
     expect(afterDay.body.output).toEqual([]);
     expect(afterDay.body.input.prompt).toBe('Warmer light');
     expect((await fetch(url)).status).toBe(404);
 
     // 31 days: the instruction is emptied.
-    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
-    const afterMonth = await api<{ input: { prompt: string } }>(`/v1/generations/${gen.id}`, { key: org.liveKey, ip });
+    await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    const afterMonth = await api<{ input: { prompt: string } }>(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip });
     expect(afterMonth.body.input.prompt).toBe('');
 
     // 13 months: the generation is gone (404, not listed); its charge stays in the ledger.
-    const late = maintenance(new Date('2026-02-11T10:00:00Z'));
+    const thirteenMonths = new Date(created);
+    thirteenMonths.setUTCMonth(thirteenMonths.getUTCMonth() + 13);
+    const late = await maintenance(new Date(thirteenMonths.getTime() + 24 * 3600_000));
     expect(late.generations_deleted).toBeGreaterThanOrEqual(1);
-    expect((await api(`/v1/generations/${gen.id}`, { key: org.liveKey, ip })).status).toBe(404);
-    const list = await api<{ data: { id: string }[] }>('/v1/generations?limit=100', { key: org.liveKey, ip });
+    expect((await api(`/v1/generations/${gen.id}`, { base: server.url, key: org.liveKey, ip })).status).toBe(404);
+    const list = await api<{ data: { id: string }[] }>('/v1/generations?limit=100', { base: server.url, key: org.liveKey, ip });
     expect(list.body.data.map((g) => g.id)).not.toContain(gen.id);
     expect(await db().balanceTransaction.count({ where: { generationId: gen.id } })).toBe(1);
-  });
+  }, CLI_RUNS_TIMEOUT_MS);
 
   it('refuses a bad --now with exit code 2', () => {
     const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', 'yesterday', '--json'], { cwd: root, env: process.env, encoding: 'utf8', timeout: 60_000 });
@@ -76,21 +107,20 @@ describe('retention of idempotency keys and the request log', () => {
   it('forgets idempotency keys after 24 h and request-log lines after 30 days', async () => {
     const org = await createTestOrg();
     const gen = await insertGeneration({ organizationId: org.id, mode: 'test' });
-    // Created now: the server's own retention job (every minute, real clock) must not be the one
-    // that deletes them while this test runs maintenance with a clock moved ahead.
+    // Created now: the server's own retention job (every minute, real clock) never reaches them.
     const created = new Date();
     const key = `old-${newId('req')}`;
     await db().idempotencyRecord.create({ data: { organizationId: org.id, mode: 'test', key, channel: 'v1', requestHash: 'h', generationId: gen.id, createdAt: created } });
     const logId = newId('req');
     await db().requestLog.create({ data: { id: logId, organizationId: org.id, method: 'GET', path: '/v1/styles', status: 200, durationMs: 1, createdAt: created } });
-    maintenance(new Date(created.getTime() + 23 * 3600_000));
+    await maintenance(new Date(created.getTime() + 23 * 3600_000));
     expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(1);
-    maintenance(new Date(created.getTime() + 25 * 3600_000));
+    await maintenance(new Date(created.getTime() + 25 * 3600_000));
     expect(await db().idempotencyRecord.count({ where: { organizationId: org.id, key } })).toBe(0);
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(1);
-    maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(0);
-  });
+  }, CLI_RUNS_TIMEOUT_MS);
 });
 
 describe('retention of generative-backend call records', () => {

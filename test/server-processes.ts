@@ -3,16 +3,11 @@
  * production servers (`scripts/start.ts`, as `npm start`) and `roomtone worker` processes on it,
  * with their own settings. Processes are killed (SIGKILL) if a test forgets to stop them.
  */
-import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { inject } from 'vitest';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
 import { applyMigrations } from '@/server/platform/migrations';
 import { freePort } from '@/server/platform/ports';
-
-const root = path.resolve(import.meta.dirname, '..');
-const require = createRequire(import.meta.url);
+import { startProcess, type StartedProcess } from './start-server';
 
 export interface TestDatabase {
   url: string;
@@ -29,66 +24,8 @@ export async function freshDatabase(name: string): Promise<TestDatabase> {
   return { url, drop: () => dropDatabase(adminUrl, database) };
 }
 
-export interface TestProcess {
-  pid: number;
-  /** Base URL (servers only). */
-  url: string;
-  output(): string;
-  alive(): boolean;
-  /** SIGKILL, and wait for the exit. */
-  kill(): Promise<void>;
-  /** SIGTERM, and the exit code. */
-  stop(): Promise<number | null>;
-}
-
-const started = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-function launch(args: string[], env: Record<string, string>, url: string): { child: ChildProcess; proc: TestProcess } {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  started.add(child);
-  let output = '';
-  const keep = (d: Buffer) => {
-    output = (output + d.toString()).slice(-200_000);
-    if (process.env.TEST_SERVER_LOGS === '1') process.stderr.write(d);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const alive = () => child.exitCode === null && child.signalCode === null;
-  const proc: TestProcess = {
-    pid: child.pid ?? 0,
-    url,
-    output: () => output,
-    alive,
-    async kill() {
-      if (alive()) child.kill('SIGKILL');
-      await exited;
-    },
-    async stop() {
-      if (!alive()) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
-  return { child, proc };
-}
-
-async function until(what: string, proc: TestProcess, ready: () => Promise<boolean>, timeoutMs = 300_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready().catch(() => false))) {
-    if (!proc.alive() || Date.now() > deadline) {
-      await proc.kill();
-      throw new Error(`${what} did not start\n--- output ---\n${proc.output().slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** A started server or worker (killed with SIGKILL if a test forgets to stop it). */
+export type TestProcess = StartedProcess;
 
 /** Poll `fn` every 200 ms until it returns something truthy; fail after `timeoutMs`. */
 export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 90_000): Promise<T> {
@@ -108,24 +45,22 @@ function commonEnv(databaseUrl: string): Record<string, string> {
 
 /** One production server (a single web process unless env says otherwise), healthy. */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<TestProcess> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const { proc } = launch([require.resolve('tsx/cli'), path.join(root, 'scripts/start.ts')], {
-    ...commonEnv(databaseUrl),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_BASE_URL: url,
-    SKIP_BUILD: '1',
-    WEB_PROCESSES: '1',
-    ...env,
-  }, url);
-  await until(`server on ${url}`, proc, async () => (await fetch(`${url}/healthz`)).ok);
-  return proc;
+  return startProcess({
+    name: 'server',
+    port: await freePort(),
+    echoEnv: 'TEST_SERVER_LOGS',
+    processes: 1,
+    env: { ...commonEnv(databaseUrl), SKIP_BUILD: '1', ...env },
+  });
 }
 
 /** One `roomtone worker` process, running. */
 export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<TestProcess> {
-  const { proc } = launch(['bin/roomtone.mjs', 'worker', '--json'], { ...commonEnv(databaseUrl), ...env }, '');
-  await until('roomtone worker', proc, async () => proc.output().includes('"status":"running"'));
-  return proc;
+  return startProcess({
+    name: 'roomtone worker',
+    args: ['bin/roomtone.mjs', 'worker', '--json'],
+    echoEnv: 'TEST_SERVER_LOGS',
+    ready: (output) => output.includes('"status":"running"'),
+    env: { ...commonEnv(databaseUrl), ...env },
+  });
 }

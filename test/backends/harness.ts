@@ -5,8 +5,6 @@
  * terminating proxy, as in production) so PUBLIC_BASE_URL can be https for webhooks.
  */
 import { inject } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -16,9 +14,9 @@ import { applyMigrations } from '@/server/platform/migrations';
 import { freePort } from '@/server/platform/ports';
 import { resetConfigCache } from '@/server/platform/config';
 import { makeTestCertificates, type TestCertificates } from '../tls';
+import { startProcess, type StartedProcess } from '../start-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const require = createRequire(import.meta.url);
 
 export interface BackendTestEnv {
   certs: TestCertificates;
@@ -76,53 +74,37 @@ export async function startRoomtone(env: BackendTestEnv, extra: Record<string, s
     await new Promise<void>((r) => front!.listen(frontPort, '127.0.0.1', () => r()));
     baseUrl = `https://127.0.0.1:${frontPort}`;
   }
-  const child: ChildProcess = spawn(process.execPath, [require.resolve('tsx/cli'), path.join(root, 'scripts/start.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: env.databaseUrl,
-      SKIP_BUILD: '1',
-      SEED_DEMO: 'false',
-      TRUST_PROXY: 'true',
-      NODE_ENV: 'production',
-      DEV_ALLOW_LOOPBACK_URLS: 'true',
-      NODE_EXTRA_CA_CERTS: env.caBundle,
-      BUILTIN_ENGINE_MIN_DURATION_MS: '0',
-      WEB_PROCESSES: '1',
-      LOG_LEVEL: process.env.TEST_SERVER_LOGS === '1' ? 'info' : 'warn',
-      ...extra,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => {
-    output += d.toString();
-    if (process.env.TEST_SERVER_LOGS === '1') process.stderr.write(d);
-  });
-  const deadline = Date.now() + 120_000;
-  while (!output.includes('Roomtone is up')) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      front?.close();
-      throw new Error(`the backend test server did not start:\n${output.slice(-4000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  let server: StartedProcess;
+  try {
+    server = await startProcess({
+      name: 'the backend test server',
+      port,
+      processes: 1,
+      timeoutMs: 120_000,
+      echoEnv: 'TEST_SERVER_LOGS',
+      env: {
+        PUBLIC_BASE_URL: baseUrl,
+        DATABASE_URL: env.databaseUrl,
+        SKIP_BUILD: '1',
+        SEED_DEMO: 'false',
+        TRUST_PROXY: 'true',
+        NODE_ENV: 'production',
+        DEV_ALLOW_LOOPBACK_URLS: 'true',
+        NODE_EXTRA_CA_CERTS: env.caBundle,
+        BUILTIN_ENGINE_MIN_DURATION_MS: '0',
+        LOG_LEVEL: process.env.TEST_SERVER_LOGS === '1' ? 'info' : 'warn',
+        ...extra,
+      },
+    });
+  } catch (error) {
+    front?.close();
+    throw error;
   }
   return {
     baseUrl,
-    output: () => output,
+    output: () => server.output(),
     stop: async () => {
-      if (child.exitCode === null) {
-        await new Promise((r) => {
-          const t = setTimeout(() => (child.kill('SIGKILL'), r(undefined)), 15_000);
-          child.once('exit', () => (clearTimeout(t), r(undefined)));
-          child.kill('SIGTERM');
-        });
-      }
+      await server.stop();
       front?.closeAllConnections();
       await new Promise((r) => (front ? front.close(() => r(undefined)) : r(undefined)));
     },

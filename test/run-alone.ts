@@ -1,0 +1,46 @@
+/**
+ * Integration files can run several at a time against the one test server (VITEST_MAX_WORKERS;
+ * vitest.config.ts). A few cannot share it with other files and run alone: while any
+ * integration file runs it holds a shared PostgreSQL advisory lock on the test cluster, and the
+ * files listed here take that lock exclusively. PostgreSQL queues a waiting exclusive request
+ * ahead of later shared ones, so they are never starved; they just wait for the files in flight.
+ * Loaded by the integration project as a setup file (before each file's own hooks).
+ */
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+/** Each with its reason: add a file here rather than weakening what it asserts. */
+const ALONE: Record<string, string> = {
+  // Delivers every due delivery of the database with the clock moved days ahead, and counts
+  // what its receivers get: other files' deliveries would be sent (and counted) too.
+  'test/webhooks.test.ts': 'moves the clock and delivers every due webhook of the database',
+  // Queues behind the server's two worker slots and cancels before the job starts: other
+  // files' jobs change who gets the next slot.
+  'test/creations.test.ts': 'needs the worker slots to itself to cancel a queued generation',
+  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads).
+  'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
+};
+
+const root = path.resolve(import.meta.dirname, '..');
+/** Any constant: the key of the lock every integration file takes. */
+const LOCK_KEY = 7_204_418_113;
+/** Waiting for the files in flight (minutes on a loaded machine) is not the file's own time. */
+const LOCK_WAIT_MS = 60 * 60_000;
+
+let client: pg.Client | null = null;
+
+// vitest reads the first argument as fixtures and wants a pattern; only the file is needed.
+beforeAll(async ({}, suite) => {
+  const relative = path.relative(root, suite.file.filepath).split(path.sep).join('/');
+  const alone = relative in ALONE;
+  client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
+  await client.connect();
+  await client.query(alone ? 'select pg_advisory_lock($1)' : 'select pg_advisory_lock_shared($1)', [LOCK_KEY]);
+}, LOCK_WAIT_MS);
+
+afterAll(async () => {
+  // Closing the session releases the lock.
+  await client?.end();
+  client = null;
+});
