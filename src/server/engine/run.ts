@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { straighten } from '@/server/images/intake';
 import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
-import { renderSwatch } from '@/server/reference/swatches';
+import { renderSwatch } from '@/server/engine/builtin/swatches';
 import type { MaterialTexture } from '@/server/reference/catalog';
 import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
