@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createGeneration } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';
 import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
@@ -98,7 +98,7 @@ describe('nothing stays in progress forever', () => {
     const org = await createTestOrg({ credit: 100 });
     const id = newId('gen');
     const startedAt = new Date(Date.now() - STALE_STARTED_MS - 60_000);
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       await tx.generation.create({ data: { id, organizationId: org.id, mode: 'live', type: 'upscale', channel: 'v1', input: { scale: 'x2', quality: null }, costAmount: 10, createdAt: startedAt, startedAt } });
       await chargeBalance(tx, org.id, 10, id, 'charge');
     });

@@ -1,7 +1,7 @@
 /** Helpers for integration tests: HTTP against the running server, fixtures through the service layer. */
 import { inject } from 'vitest';
 import { randomInt } from 'node:crypto';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import type { Permission } from '@/server/keys/permissions';
@@ -56,7 +56,7 @@ export interface TestOrg {
 
 export async function createTestOrg(options: { tier?: number; credit?: number; name?: string } = {}): Promise<TestOrg> {
   const client = db();
-  const org = await client.$transaction((tx) =>
+  const org = await transaction((tx) =>
     createOrganization(tx, { name: options.name ?? 'Test org', tier: options.tier ?? 9, creditCents: options.credit ?? 10_000 }),
   );
   const test = await createApiKey(client, { organizationId: org.id, mode: 'test' });

@@ -6,7 +6,7 @@
  * on the server's workers meanwhile, as in production.
  */
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache } from '@/server/platform/config';
@@ -32,7 +32,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
   const database = await ctx.database();
   process.env.DATABASE_URL = database.url;
   resetConfigCache();
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench admissions', tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench admissions', tier: 9 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'test', name: 'bench admissions' });
   const port = await freePort();
   // Lanczos keeps the background work predictable while admissions are measured.

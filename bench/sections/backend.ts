@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache } from '@/server/platform/config';
@@ -32,7 +32,7 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
   fs.writeFileSync(caPath, certs.caPem);
   const fake = await startFakeReplicate(certs, TOKEN);
   ctx.cleanup.add('local Replicate', () => fake.close());
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'live', name: 'bench backend' });
   const port = await freePort();
   const server = await startRoomtoneServer({

@@ -9,7 +9,7 @@
  * whole run (generations per minute from the first acceptance to the last completion).
  */
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache } from '@/server/platform/config';
@@ -38,7 +38,7 @@ async function redRectangleMask(width: number, height: number, rect: { x: number
 }
 
 async function organization(name: string): Promise<string> {
-  const org = await db().$transaction((tx) => createOrganization(tx, { name, tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name, tier: 9 }));
   return (await createApiKey(db(), { organizationId: org.id, mode: 'test', name })).secret;
 }
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { resetConfigCache } from '@/server/platform/config';
 import { createOrganization } from '@/server/orgs/orgs';
@@ -90,7 +90,7 @@ export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput>
   const receiver = await startReceiver(certs.key, certs.cert);
   ctx.cleanup.add('webhook receiver', () => receiver.close());
 
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench webhooks', tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench webhooks', tier: 9 }));
   const scope = { organizationId: org.id };
   const endpoints: string[] = [];
   for (let i = 0; i < 8; i++) endpoints.push((await createEndpoint(db(), scope, { mode: 'live', url: `https://127.0.0.1/hook/${i}` })).endpoint.id);

@@ -1,4 +1,4 @@
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
@@ -44,7 +44,7 @@ export async function finishSucceeded(generation: Generation, outputs: StoredOut
 }
 
 export async function finishFailed(generationId: string, code: 'generation_failed' | 'content_policy_violation', message: string): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const generation = await tx.generation.findUnique({ where: { id: generationId } });
     if (!generation) return false;
     const now = clock.now();

@@ -9,6 +9,21 @@ export type Db = PrismaClient;
 /** The client or an interactive transaction client: service functions accept either. */
 export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
+declare const insideTransaction: unique symbol;
+/**
+ * An interactive transaction's client, branded: only `transaction()` makes one, so functions
+ * that must run inside a transaction (the ledger's: a balance change and its row commit
+ * together) take `Tx` and cannot be handed `db()`.
+ */
+export type Tx = DbTx & { readonly [insideTransaction]: true };
+
+type TransactionOptions = Parameters<PrismaClient['$transaction']>[1];
+
+/** `client.$transaction(fn)` (client: `db()` unless given) whose client is a `Tx`. */
+export function transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions, client: Db = db()): Promise<T> {
+  return client.$transaction((tx) => fn(tx as unknown as Tx), options); // the one place a Tx is made
+}
+
 /**
  * One connection pool per process, shared by the Prisma client and the few hot-path reads
  * written in SQL (see `sql`). Kept on globalThis so hot reload and several bundles share it.
