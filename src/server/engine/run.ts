@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { straighten } from '@/server/images/intake';
 import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
 import { renderSwatch } from '@/server/engine/builtin/swatches';
-import type { MaterialTexture } from '@/server/reference/catalog';
+import { storedTexture } from '@/server/reference/texture-schema';
 import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type Finish, type RawImage } from './builtin';
@@ -69,7 +69,7 @@ function toRgbImage(img: RawImage): RawImage {
 
 async function swatchFor(materialId: string): Promise<RawImage> {
   const material = await db().editMaterial.findUniqueOrThrow({ where: { id: materialId } });
-  const swatch = renderSwatch(material.texture as unknown as MaterialTexture, 512, 512, 1);
+  const swatch = renderSwatch(storedTexture(material.texture), 512, 512, 1);
   return { data: swatch.data, width: swatch.width, height: swatch.height, channels: 3 };
 }
 
