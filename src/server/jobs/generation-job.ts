@@ -9,7 +9,7 @@ import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
 import { observeGenerationEnd } from '@/server/observability/metrics';
 import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import { storedInputImages } from '@/server/generations/stored-json';
+import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import type { Step } from './steps';
@@ -91,7 +91,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     const output = await step.run('generate', async () => {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
-      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: generation.input as Record<string, unknown>, images, seed });
+      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed });
     });
     const stored = await step.run('store', async () => {
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';

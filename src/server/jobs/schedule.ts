@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { costClassOf, type CostClass } from '@/server/engine/cost-class';
 import type { GenerationType } from '@/generated/prisma/enums';
-import type { StoredInputImage } from '@/server/creations/create';
+import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 
 /**
  * Where and in which order a generation waits. Two rules (README, "Scheduling"):
@@ -32,10 +32,9 @@ export function fairPriority(ahead: number, tier: number): number {
 
 /** The cost class of a stored generation (its settings and its main image's size). */
 export function generationCostClass(generation: { type: GenerationType; input: unknown; inputImages: unknown }): CostClass {
-  const images = Array.isArray(generation.inputImages) ? (generation.inputImages as StoredInputImage[]) : [];
-  const image = images.find((i) => i.param === 'image');
+  const image = storedInputImages(generation.inputImages).find((i) => i.param === 'image');
   const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
-  return costClassOf(generation.type, (generation.input ?? {}) as Record<string, unknown>, size);
+  return costClassOf(generation.type, storedInput(generation.input), size);
 }
 
 /**
