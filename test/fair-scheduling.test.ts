@@ -12,6 +12,7 @@ import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form, maskPng } from './images-support';
 import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db } from '@/server/platform/db';
+import { setEnv } from '@/server/platform/config';
 
 const ip = testIp();
 const HEAVY_MS = 8_000;
@@ -22,7 +23,7 @@ let mask: Buffer;
 
 beforeAll(async () => {
   database = await freshDatabase('fair');
-  process.env.DATABASE_URL = database.url; // db() and createTestOrg in this file use it
+  setEnv('DATABASE_URL', database.url); // db() and createTestOrg in this file use it
   server = await startServer(database.url, {
     WORKER_CONCURRENCY: '2',
     // One light slot per cheap job of B: the start times then measure queueing behind heavy

@@ -14,6 +14,7 @@ import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
+import { setEnv } from '@/server/platform/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -38,7 +39,7 @@ export default async function setup(project: TestProject) {
   fs.mkdirSync(dataDir, { recursive: true });
   process.env.LOG_LEVEL ??= 'warn';
   process.env.DATA_DIR = dataDir;
-  process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+  setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
   const adminUrl = cluster.url;
@@ -47,7 +48,7 @@ export default async function setup(project: TestProject) {
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
   await recreateDatabase(adminUrl, database);
   await applyMigrations(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  setEnv('DATABASE_URL', databaseUrl);
 
   if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
 

@@ -6,10 +6,11 @@ import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import type { Permission } from '@/server/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
+import { setEnv } from '@/server/platform/config';
 
-process.env.DATABASE_URL = inject('databaseUrl');
+setEnv('DATABASE_URL', inject('databaseUrl'));
 process.env.PUBLIC_BASE_URL = inject('baseUrl');
-process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
 export const baseUrl = inject('baseUrl');
 

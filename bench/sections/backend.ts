@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { startFakeReplicate } from '../../test/backends/replicate-server';
 import { makeTestCertificates } from '../../test/tls';
 import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
@@ -25,7 +25,7 @@ const TOKEN = 'r8_bench';
 export async function backendSection(ctx: BenchContext): Promise<SectionOutput> {
   const requests = envNumber('BENCH_BACKEND_REQUESTS', 12);
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const certs = await makeTestCertificates('Roomtone Bench CA');
   const caPath = path.join(BENCH_DATA_DIR, 'backend-ca.pem');

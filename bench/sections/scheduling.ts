@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { envNumber, fmt, freePort, markdownTable, median, percentile, sleep, startRoomtoneServer, type BenchContext, type SectionOutput } from '../lib';
 
 type Mode = 'fifo' | 'fair';
@@ -119,7 +119,7 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
   const cheapPerWave = envNumber('BENCH_SCHED_CHEAP', 5);
   const heavyMs = envNumber('BENCH_SCHED_HEAVY_MS', 3000);
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const image = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } }).blur(1.2).png().toBuffer();
   const mask = await redRectangleMask(1024, 768, { x: 460, y: 340, w: 100, h: 75 });

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { makeTestCertificates } from '../../test/tls';
@@ -78,9 +78,9 @@ async function insertEvents(organizationId: string, endpointIds: string[], count
 
 export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput> {
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
-  process.env.APP_SECRET = BENCH_APP_SECRET;
-  process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+  setEnv('DATABASE_URL', database.url);
+  setEnv('APP_SECRET', BENCH_APP_SECRET);
+  setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
   resetConfigCache();
   const failures: string[] = [];
 

@@ -31,7 +31,7 @@ export function transaction<T>(fn: (tx: Tx) => Promise<T>, options?: Transaction
 const globalForDb = globalThis as unknown as { roomtoneDb?: { url: string; pool: pg.Pool; client: PrismaClient } };
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = config().DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set (the launcher sets it for the embedded database).');
   return url;
 }
