@@ -7,7 +7,7 @@ import { outputSizeForQuality, outputSizeForScale, type EncodedOutput } from '..
 import { qualityOf, type StoredInput } from '@/server/generations/stored-json';
 import type { BackendAdapter, BackendAnswer } from './adapter';
 import { asBackendError, BackendError } from './errors';
-import { encodeJpeg, finishOutput, maskAlpha, maskPng, rgbAt, sendSizeFor, straightSize, type Size } from './images';
+import { finishOutput, maskAlpha, maskPng, modelJpeg, rgbAt, sendSizeFor, straightSize, type Size } from './images';
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
 import { sleepUntilAborted } from './sleep';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
@@ -84,7 +84,7 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
     generationId: job.generationId,
     operation,
     spec: job.spec,
-    image: await encodeJpeg(await rgbAt(imageBytes, size)),
+    image: await modelJpeg(imageBytes, size),
     mask: maskBytes ? await maskPng(await maskAlpha(maskBytes, size), size) : null,
     size,
     prompt: await buildPrompt(operation, { style: job.input.style ?? undefined, categories: job.input.categories ?? null, prompt: job.input.prompt, hasMask: maskBytes !== null }),
