@@ -8,7 +8,7 @@
  * server's: blobStore() reads DATA_DIR/PUBLIC_BASE_URL once.
  */
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
@@ -70,10 +70,10 @@ export async function seedBenchData(options: { generations?: number; otherOrgGen
   const total = options.generations ?? 2000;
   const otherTotal = options.otherOrgGenerations ?? 500;
   const client = db();
-  const org = await client.$transaction((tx) => createOrganization(tx, { name: 'Bench org', tier: 9, creditCents: 1_000_000 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench org', tier: 9, creditCents: 1_000_000 }));
   const key = await createApiKey(client, { organizationId: org.id, mode: 'test', name: 'bench' });
   // Another org's rows in the same table, so the organization/mode scoping is not a no-op.
-  const other = await client.$transaction((tx) => createOrganization(tx, { name: 'Bench neighbour', tier: 9 }));
+  const other = await transaction((tx) => createOrganization(tx, { name: 'Bench neighbour', tier: 9 }));
 
   const webp = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#8a7f70' } }).webp().toBuffer();
   const store = blobStore();

@@ -8,6 +8,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { startProcess, type StartOptions, type StartedProcess } from '../test/start-server';
 import autocannon, { type Client, type Options, type RequestSpec, type Result } from 'autocannon';
+import { setEnv } from '@/server/platform/config';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const BENCH_DATA_DIR = path.join(ROOT, '.data', 'bench');
@@ -150,9 +151,9 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
   const url = adminUrl.replace(/\/postgres$/, `/${BENCH_DATABASE}`);
   await recreateDatabase(adminUrl, BENCH_DATABASE);
   await applyMigrations(url);
-  process.env.DATABASE_URL = url;
+  setEnv('DATABASE_URL', url);
   process.env.DATA_DIR = BENCH_DATA_DIR;
-  process.env.APP_SECRET = BENCH_APP_SECRET;
+  setEnv('APP_SECRET', BENCH_APP_SECRET);
   // The service layer's client pool must be closed before PostgreSQL stops (LIFO cleanup).
   cleanup.add('prisma client', async () => {
     const { closeDb } = await import('../src/server/platform/db');

@@ -112,10 +112,10 @@ async function main(): Promise<void> {
 
   const c = config();
   const runtime = await prepareRuntime();
-  const demo = process.env.SEED_DEMO === 'false' ? null : await seedDemoIfEmpty(db());
+  const demo = c.SEED_DEMO === 'false' ? null : await seedDemoIfEmpty(db());
   const loopback = loopbackWarning();
   if (loopback) log.warn(loopback);
-  if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
+  if (c.SKIP_BUILD !== '1') ensureProductionBuild(root);
 
   const webProcesses = c.WEB_PROCESSES || Math.min(4, os.availableParallelism());
   const server = webProcesses === 1 ? await startWebServer({ root, port: c.PORT, host: c.HOST }) : null;

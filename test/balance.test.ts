@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { startFakeStripe, type FakeStripe } from './stripe-server';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
@@ -69,11 +69,11 @@ async function charge(organizationId: string, amount: number) {
 }
 
 async function refund(generation: { id: string; organizationId: string; costAmount: number }) {
-  await db().$transaction((tx) => refundIfCharged(tx, { ...generation, mode: 'live' }));
+  await transaction((tx) => refundIfCharged(tx, { ...generation, mode: 'live' }));
 }
 
 async function grant(organizationId: string, amount: number, expiresAt: Date | null) {
-  return db().$transaction((tx) => grantCredit(tx, organizationId, amount, 'test grant', expiresAt));
+  return transaction((tx) => grantCredit(tx, organizationId, amount, 'test grant', expiresAt));
 }
 
 /** Waits until the organization has no auto-recharge under way (the server's worker pays it). */

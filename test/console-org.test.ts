@@ -1,6 +1,6 @@
 import { grantCredit } from '@/server/billing/ledger';
 import { describe, expect, it } from 'vitest';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
 import { api, createTestOrg } from './support';
 import { insertGeneration } from './fixtures';
@@ -284,7 +284,7 @@ describe('overview, generations, usage and billing', () => {
     expect(detail.data).toMatchObject({ id: pending.id, started_at: null, channel: 'v1' });
 
     // A credit with an expiry is a lot the billing view lists (the initial credit never expires).
-    await db().$transaction((tx) => grantCredit(tx, org.id, 500, 'Promotional credit', new Date(Date.now() + 10 * 86_400_000)));
+    await transaction((tx) => grantCredit(tx, org.id, 500, 'Promotional credit', new Date(Date.now() + 10 * 86_400_000)));
     const billing = await query<{ balance_cents: number; expiring_credits: { amount_cents: number; remaining_cents: number }[] }>('billing.get', live, cookie);
     expect(billing.data.balance_cents).toBe(10_000 - 30 - 25 - 10 + 500);
     expect(billing.data.expiring_credits.map((c) => [c.amount_cents, c.remaining_cents])).toEqual([[500, 500]]);

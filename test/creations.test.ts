@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestOrg, expectErrorShape, testIp, type ApiResult } from './support';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
 import { expireLots } from '@/server/billing/lots';
 import { setAutoRecharge } from '@/server/billing/auto-recharge';
@@ -180,7 +180,7 @@ describe('creations: admission refusals (nothing created, nothing charged)', () 
     expect(retryAfter).toBeLessThanOrEqual(60);
     expect(await db().generation.count({ where: { organizationId: org.id, mode: 'test' } })).toBe(10);
     // Live mode has its own quota.
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       const { grantCredit } = await import('@/server/billing/ledger');
       await grantCredit(tx, org.id, 100);
     });
@@ -324,7 +324,7 @@ describe('states: cancel, failure, refunds', () => {
     const org = await createTestOrg({ credit: 2_000 });
     // 300 of the credit expires in a day (charges take it first); the first charge asks for a recharge.
     const expiresAt = new Date(Date.now() + 24 * 3600_000);
-    await db().$transaction((tx) => grantCredit(tx, org.id, 300, 'Expiring credit', expiresAt));
+    await transaction((tx) => grantCredit(tx, org.id, 300, 'Expiring credit', expiresAt));
     await setAutoRecharge(org.id, { enabled: true, threshold: 2_295, amount: 100 });
     const image = await servedImage('room-320.jpg');
     let seed = 42;

@@ -4,7 +4,8 @@
  */
 import { clock } from '@/server/platform/clock';
 import { deliverDue } from '@/server/webhooks/webhook-worker';
+import { setEnv } from '@/server/platform/config';
 
 clock.set(new Date(Number(process.env.ROOMTONE_TEST_NOW)));
-process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
 void deliverDue().then(() => process.exit(0));

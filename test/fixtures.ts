@@ -1,6 +1,6 @@
 /** Generations made through the service layer (creation routes come with their own tests). */
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { chargeBalance } from '@/server/billing/ledger';
@@ -33,7 +33,7 @@ export async function insertGeneration(options: FixtureOptions) {
     outputs.push({ key, contentType: 'image/webp', width: 64, height: 48 });
   }
   const costAmount = options.costAmount ?? 10;
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const row = await tx.generation.create({
       data: {
         id,

@@ -13,6 +13,7 @@ import { ensureProductionBuild } from '../src/server/platform/build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
 import { startProcess } from './start-server';
+import { setEnv } from '@/server/platform/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -21,7 +22,7 @@ export default async function setup(project: TestProject) {
   fs.mkdirSync(dataDir, { recursive: true });
   process.env.LOG_LEVEL ??= 'warn';
   process.env.DATA_DIR = dataDir;
-  process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+  setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
   const adminUrl = cluster.url;
@@ -30,7 +31,7 @@ export default async function setup(project: TestProject) {
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
   await recreateDatabase(adminUrl, database);
   await applyMigrations(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
+  setEnv('DATABASE_URL', databaseUrl);
 
   if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
 

@@ -12,8 +12,8 @@ import path from 'node:path';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
-import { closeDb, db } from '@/server/platform/db';
-import { resetConfigCache } from '@/server/platform/config';
+import { closeDb, db, transaction } from '@/server/platform/db';
+import { setEnv } from '@/server/platform/config';
 import { createGeneration } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';
 import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
@@ -31,8 +31,7 @@ let server: TestProcess;
 
 beforeAll(async () => {
   database = await freshDatabase('retention');
-  process.env.DATABASE_URL = database.url; // db(), the fixtures, the CLI and createGeneration in this file use it
-  resetConfigCache();
+  setEnv('DATABASE_URL', database.url); // db(), the fixtures, the CLI and createGeneration in this file use it
   // Jobs hold their slot 1 s, so the synchronous wait below runs out before its job ends.
   server = await startServer(database.url, { BUILTIN_ENGINE_MIN_DURATION_MS: '1000' });
 }, 600_000);
@@ -151,7 +150,7 @@ describe('nothing stays in progress forever', () => {
     const org = await createTestOrg({ credit: 100 });
     const id = newId('gen');
     const startedAt = new Date(Date.now() - STALE_STARTED_MS - 60_000);
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       await tx.generation.create({ data: { id, organizationId: org.id, mode: 'live', type: 'upscale', channel: 'v1', input: { scale: 'x2', quality: null }, costAmount: 10, createdAt: startedAt, startedAt } });
       await chargeBalance(tx, org.id, 10, id, 'charge');
     });

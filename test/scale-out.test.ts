@@ -13,6 +13,7 @@ import { freshDatabase, startServer, startWorker, waitFor, type TestDatabase, ty
 import { closeDb, db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { STALE_STARTED_MS, sweepGenerations } from '@/server/jobs/sweeper';
+import { setEnv } from '@/server/platform/config';
 
 const ip = testIp();
 let database: TestDatabase;
@@ -22,7 +23,7 @@ let image: Buffer;
 
 beforeAll(async () => {
   database = await freshDatabase('scaleout');
-  process.env.DATABASE_URL = database.url; // db(), createTestOrg and the sweeper in this file use it
+  setEnv('DATABASE_URL', database.url); // db(), createTestOrg and the sweeper in this file use it
   const web = { WORKERS_IN_PROCESS: 'false' };
   // The first start migrates and seeds; the others find it done.
   servers = [await startServer(database.url, web)];

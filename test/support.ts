@@ -1,15 +1,16 @@
 /** Helpers for integration tests: HTTP against the running server, fixtures through the service layer. */
 import { inject } from 'vitest';
 import { randomInt } from 'node:crypto';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import type { Permission } from '@/server/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
+import { setEnv } from '@/server/platform/config';
 
-process.env.DATABASE_URL = inject('databaseUrl');
+setEnv('DATABASE_URL', inject('databaseUrl'));
 process.env.PUBLIC_BASE_URL = inject('baseUrl');
-process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
 export const baseUrl = inject('baseUrl');
 
@@ -56,7 +57,7 @@ export interface TestOrg {
 
 export async function createTestOrg(options: { tier?: number; credit?: number; name?: string } = {}): Promise<TestOrg> {
   const client = db();
-  const org = await client.$transaction((tx) =>
+  const org = await transaction((tx) =>
     createOrganization(tx, { name: options.name ?? 'Test org', tier: options.tier ?? 9, creditCents: options.credit ?? 10_000 }),
   );
   const test = await createApiKey(client, { organizationId: org.id, mode: 'test' });

@@ -6,8 +6,9 @@ import { db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { getEndpoint, listEndpoints } from '@/server/webhooks/endpoints';
 import { decryptSecret } from '@/server/webhooks/signing-secret';
+import { setEnv } from '@/server/platform/config';
 
-process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
 const root = path.resolve(import.meta.dirname, '..');
 
 describe('webhook endpoint rules', () => {

@@ -31,8 +31,9 @@ import { deliverDue, startWebhookWorker } from '@/server/webhooks/webhook-worker
 import { LEASE_MS } from '@/server/webhooks/deliver-webhook';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 import { baseDelayMs } from '@/server/webhooks/retry-schedule';
+import { setEnv } from '@/server/platform/config';
 
-process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
 const root = path.resolve(import.meta.dirname, '..');
 const ip = testIp();
 const S = 1000;

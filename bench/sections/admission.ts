@@ -6,10 +6,10 @@
  * on the server's workers meanwhile, as in production.
  */
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, type BenchContext, type SectionOutput } from '../lib';
 
 /** A photo-like JPEG of about 2 MB (noise keeps the encoder honest). */
@@ -30,9 +30,9 @@ async function twoMegabyteJpeg(): Promise<Buffer> {
 export async function admissionSection(ctx: BenchContext): Promise<SectionOutput> {
   const requests = envNumber('BENCH_ADMISSIONS', 60);
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench admissions', tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench admissions', tier: 9 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'test', name: 'bench admissions' });
   const port = await freePort();
   // Lanczos keeps the background work predictable while admissions are measured.

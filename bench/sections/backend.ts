@@ -12,10 +12,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { startFakeReplicate } from '../../test/backends/replicate-server';
 import { makeTestCertificates } from '../../test/tls';
 import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
@@ -25,14 +25,14 @@ const TOKEN = 'r8_bench';
 export async function backendSection(ctx: BenchContext): Promise<SectionOutput> {
   const requests = envNumber('BENCH_BACKEND_REQUESTS', 12);
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const certs = await makeTestCertificates('Roomtone Bench CA');
   const caPath = path.join(BENCH_DATA_DIR, 'backend-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
   const fake = await startFakeReplicate(certs, TOKEN);
   ctx.cleanup.add('local Replicate', () => fake.close());
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'live', name: 'bench backend' });
   const port = await freePort();
   const server = await startRoomtoneServer({

@@ -8,7 +8,7 @@
  *      the answer. Goal: p50 ≤ 50 ms.
  */
 import { db } from '@/server/platform/db';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { notifyGenerationDone } from '@/server/jobs/notify';
 import { seedBenchData } from '../fixtures';
 import { fmt, freePort, markdownTable, median, percentile, sleep, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
@@ -45,7 +45,7 @@ async function closedLoop(serverPid: number | undefined, connections: number, se
 
 export async function mcpSection(ctx: BenchContext): Promise<SectionOutput> {
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const fixtures = await seedBenchData({ generations: 400, otherOrgGenerations: 100 });
   const port = await freePort();

@@ -9,6 +9,7 @@ import { fmt, markdownTable, treeCpuMs, type Section } from '../lib';
 import { FixedWindowLimiter } from '@/server/limits/request-rate';
 import { hitShared } from '@/server/limits/shared-counter';
 import { closeDb } from '@/server/platform/db';
+import { setEnv } from '@/server/platform/config';
 
 interface Row {
   store: string;
@@ -21,7 +22,7 @@ interface Row {
 
 export const rateLimitSection: Section = async (ctx) => {
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   const rows: Row[] = [];
   for (const store of ['memory', 'postgres'] as const) {
     // The two stores behind hitRateLimit (which picks one per process).

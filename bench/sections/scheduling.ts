@@ -8,11 +8,12 @@
  * generations' own timestamps: B's queue wait (created → started) and the throughput of the
  * whole run (generations per minute from the first acceptance to the last completion).
  */
+import fs from 'node:fs';
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { envNumber, fmt, freePort, markdownTable, median, percentile, sleep, startRoomtoneServer, type BenchContext, type SectionOutput } from '../lib';
 
 type Mode = 'fifo' | 'fair';
@@ -22,10 +23,14 @@ interface RunFigures {
   heavy: number;
   cheap: number;
   cheapWaitMs: number[];
+  /** started → completed of B's generations (their own run time, not queueing). */
+  cheapRunMs: number[];
   heavyWaitMs: number[];
   spanMs: number;
   perMinute: number;
   failed: number;
+  /** /proc/loadavg (1, 5, 15 min) when the run ended: the machine is shared. */
+  load: string;
 }
 
 /** A mask with one red (#FF0000) rectangle on transparent black, as a client paints it. */
@@ -38,7 +43,7 @@ async function redRectangleMask(width: number, height: number, rect: { x: number
 }
 
 async function organization(name: string): Promise<string> {
-  const org = await db().$transaction((tx) => createOrganization(tx, { name, tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name, tier: 9 }));
   return (await createApiKey(db(), { organizationId: org.id, mode: 'test', name })).secret;
 }
 
@@ -95,13 +100,14 @@ async function runOnce(ctx: BenchContext, databaseUrl: string, mode: Mode, workl
     }
     const rows = await db().generation.findMany({ where: { id: { in: all } }, select: { id: true, status: true, createdAt: true, startedAt: true, completedAt: true } });
     const wait = (ids: string[]) => rows.filter((r) => ids.includes(r.id) && r.startedAt).map((r) => r.startedAt!.getTime() - r.createdAt.getTime());
+    const run = (ids: string[]) => rows.filter((r) => ids.includes(r.id) && r.startedAt && r.completedAt).map((r) => r.completedAt!.getTime() - r.startedAt!.getTime());
     const first = Math.min(...rows.map((r) => r.createdAt.getTime()));
     const last = Math.max(...rows.map((r) => r.completedAt?.getTime() ?? 0));
     const failed = rows.filter((r) => r.status !== 'succeeded').length;
     if (failed > 0) failures.push(`scheduling ${mode}: ${failed} generations did not succeed`);
     const spanMs = last - first;
     ctx.log(`scheduling ${mode}: ${all.length} generations in ${fmt(spanMs / 1000, 1)} s`);
-    return { mode, heavy: heavyCount, cheap: cheapIds.length, cheapWaitMs: wait(cheapIds), heavyWaitMs: wait(heavyIds), spanMs, perMinute: (all.length * 60_000) / spanMs, failed };
+    return { mode, heavy: heavyCount, cheap: cheapIds.length, cheapWaitMs: wait(cheapIds), cheapRunMs: run(cheapIds), heavyWaitMs: wait(heavyIds), spanMs, perMinute: (all.length * 60_000) / spanMs, failed, load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') };
   } finally {
     await server.stop();
     if (failures.length > 0) throw new Error(failures.join('; '));
@@ -113,7 +119,7 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
   const cheapPerWave = envNumber('BENCH_SCHED_CHEAP', 5);
   const heavyMs = envNumber('BENCH_SCHED_HEAVY_MS', 3000);
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
+  setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const image = await sharp({ create: { width: 1024, height: 768, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } }).blur(1.2).png().toBuffer();
   const mask = await redRectangleMask(1024, 768, { x: 460, y: 340, w: 100, h: 75 });
@@ -125,9 +131,11 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
     fmt(percentile(r.cheapWaitMs, 0.5) / 1000, 1),
     fmt(percentile(r.cheapWaitMs, 0.95) / 1000, 1),
     fmt(Math.max(...r.cheapWaitMs) / 1000, 1),
+    fmt(median(r.cheapRunMs) / 1000, 1),
     fmt(median(r.heavyWaitMs) / 1000, 1),
     fmt(r.spanMs / 1000, 1),
     fmt(r.perMinute, 1),
+    r.load,
   ]);
   const ratio = fair.perMinute / fifo.perMinute;
   const goals = markdownTable(
@@ -143,7 +151,7 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
       '',
       `Organization A submits ${heavyCount} heavy generations (mask-mode remove of a 100×75 area of 1024×768: PatchMatch on the CPU, held to at least ${fmt(heavyMs / 1000, 1)} s each by BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS, as a slow model would be), then organization B submits ${cheapPerWave} cheap ones (recolour) at once and ${cheapPerWave} more when half of A’s have ended. One production server each (2 web processes, workers in the primary: WORKER_CONCURRENCY=2, WORKER_LIGHT_CONCURRENCY=2); FIFO is one queue on the 2 slots, as before cost classes. Waits are started − created; throughput counts every generation from the first acceptance to the last completion.`,
       '',
-      markdownTable(['Scheduling', 'B wait p50 s', 'B wait p95 s', 'B wait max s', 'A wait median s', 'run s', 'generations/min'], rows),
+      markdownTable(['Scheduling', 'B wait p50 s', 'B wait p95 s', 'B wait max s', 'B run median s', 'A wait median s', 'run s', 'generations/min', 'load average at the end'], rows),
       '',
       goals,
     ].join('\n'),

@@ -14,9 +14,9 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { makeTestCertificates } from '../../test/tls';
@@ -79,9 +79,9 @@ async function insertEvents(organizationId: string, endpointIds: string[], count
 
 export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput> {
   const database = await ctx.database();
-  process.env.DATABASE_URL = database.url;
-  process.env.APP_SECRET = BENCH_APP_SECRET;
-  process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
+  setEnv('DATABASE_URL', database.url);
+  setEnv('APP_SECRET', BENCH_APP_SECRET);
+  setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
   resetConfigCache();
   const failures: string[] = [];
 
@@ -91,7 +91,7 @@ export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput>
   const receiver = await startReceiver(certs.key, certs.cert);
   ctx.cleanup.add('webhook receiver', () => receiver.close());
 
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Bench webhooks', tier: 9 }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Bench webhooks', tier: 9 }));
   const scope = { organizationId: org.id };
   const endpoints: string[] = [];
   for (let i = 0; i < 8; i++) endpoints.push((await createEndpoint(db(), scope, { mode: 'live', url: `https://127.0.0.1/hook/${i}` })).endpoint.id);

@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
@@ -64,7 +64,7 @@ const commands: Record<string, { options: Record<string, typeof string>; run(fla
         if (expiresAt.getTime() <= clock.nowMs()) throw new UsageError('--expires-at must be in the future.');
       }
       await existingOrg(organizationId);
-      const entry = await db().$transaction((tx) => grantCredit(tx, organizationId, amount, 'Credit granted (CLI)', expiresAt));
+      const entry = await transaction((tx) => grantCredit(tx, organizationId, amount, 'Credit granted (CLI)', expiresAt));
       return {
         json: { object: 'balance_transaction', id: entry.id, organization: organizationId, amount, expires_at: toUnixSeconds(expiresAt), balance_cents: entry.balanceAfter },
         text: `Granted ${amount} cents${expiresAt ? ` expiring ${expiresAt.toISOString()}` : ''}; balance ${entry.balanceAfter} cents`,

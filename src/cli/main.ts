@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
@@ -71,7 +71,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       if (!isKnownTier(tier)) throw new UsageError(`--tier must be one of ${TIERS.map((t) => t.tier).join(', ')}.`);
       const credit = integer(flags, 'credit', { min: 0 }) ?? 0;
       const client = await database();
-      const org = await client.$transaction((tx) => createOrganization(tx, { name, tier, creditCents: credit }));
+      const org = await transaction((tx) => createOrganization(tx, { name, tier, creditCents: credit }), undefined, client);
       return { json: { object: 'organization', ...org, balance_cents: org.balanceCents }, text: `Created ${org.id} (${org.name}, tier ${org.tier}, balance ${org.balanceCents} cents)` };
     },
   },

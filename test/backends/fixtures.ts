@@ -1,7 +1,7 @@
 /** Shared pieces of the backend tests: test images, organizations, output checks. */
 import { expect } from 'vitest';
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { getBytes, type BackendTestEnv } from './harness';
@@ -45,7 +45,7 @@ export async function redMask(x0: number, y0: number, x1: number, y1: number): P
 }
 
 export async function newOrg(credit = 10_000): Promise<{ id: string; live: string; test: string }> {
-  const org = await db().$transaction((tx) => createOrganization(tx, { name: 'Backend test', tier: 9, creditCents: credit }));
+  const org = await transaction((tx) => createOrganization(tx, { name: 'Backend test', tier: 9, creditCents: credit }));
   const live = await createApiKey(db(), { organizationId: org.id, mode: 'live' });
   const test = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
   return { id: org.id, live: live.secret, test: test.secret };

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
 import { applyMigrations } from '@/server/platform/migrations';
 import { freePort } from '@/server/platform/ports';
-import { resetConfigCache } from '@/server/platform/config';
+import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { makeTestCertificates, type TestCertificates } from '../tls';
 import { startProcess, type StartedProcess } from '../start-server';
 
@@ -32,8 +32,8 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
   await recreateDatabase(adminUrl, database);
   await applyMigrations(databaseUrl);
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.APP_SECRET = 'roomtone-test-secret-0123456789abcdefghijklmnop';
+  setEnv('DATABASE_URL', databaseUrl);
+  setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
   resetConfigCache();
   const certs = await makeTestCertificates('Roomtone Backend Test CA');
   const caBundle = path.join(root, '.data', 'test', `backend-ca-${process.pid}.pem`);

@@ -1,4 +1,4 @@
-import { db } from '@/server/platform/db';
+import { transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { ApiError, invalidParam } from '@/server/platform/errors';
@@ -35,7 +35,7 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<{ u
   }
   checkPasswordRule(input.password);
   const passwordHash = await hashPassword(input.password);
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
       throw new ApiError(409, 'email_taken', 'An account with this e-mail address exists: sign in instead.', { param: 'email' });
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { db, type DbTx } from '@/server/platform/db';
+import { db, type DbTx, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { ApiError } from '@/server/platform/errors';
@@ -222,7 +222,7 @@ type Settlement = { status: 'succeeded'; provider: PaymentProvider['name']; refe
  * Close a pending attempt once (a conditional update decides), free the organization's
  * pointer, and write what follows: a recharge row, or balance.recharge_failed.
  */
-async function settle(tx: DbTx, attempt: AutoRechargeAttempt, settlement: Settlement): Promise<boolean> {
+async function settle(tx: Tx, attempt: AutoRechargeAttempt, settlement: Settlement): Promise<boolean> {
   const now = clock.now();
   const closed = await tx.autoRechargeAttempt.updateMany({
     where: { id: attempt.id, status: 'pending' },
@@ -262,7 +262,7 @@ async function settle(tx: DbTx, attempt: AutoRechargeAttempt, settlement: Settle
  */
 export async function runAutoRechargeJob(attemptId: string, step: Step, provider: PaymentProvider = paymentProvider()): Promise<void> {
   const decision = await step.run('check', () =>
-    db().$transaction(async (tx) => {
+    transaction(async (tx) => {
       const attempt = await tx.autoRechargeAttempt.findUnique({ where: { id: attemptId } });
       if (!attempt || attempt.status !== 'pending') return null;
       const [org] = await tx.$queryRaw<{ balanceCents: number; autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null }[]>`
@@ -296,7 +296,7 @@ export async function runAutoRechargeJob(attemptId: string, step: Step, provider
     provider.charge({ attemptId, organizationId: decision.organizationId, amount: decision.amount, ...org }),
   );
   await step.run('record', () =>
-    db().$transaction((tx) =>
+    transaction((tx) =>
       settle(
         tx,
         decision,
@@ -320,7 +320,7 @@ export async function sweepAutoRecharges(now: Date): Promise<{ requeued: number;
   let abandoned = 0;
   for (const attempt of pending) {
     if (now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS) {
-      const closed = await db().$transaction((tx) =>
+      const closed = await transaction((tx) =>
         settle(tx, attempt, { status: 'failed', code: 'provider_unavailable', message: 'The payment provider did not answer; no payment was recorded.' }),
       );
       if (closed) abandoned += 1;

@@ -1,4 +1,4 @@
-import type { DbTx } from '@/server/platform/db';
+import type { DbTx, Tx } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
@@ -9,7 +9,7 @@ import { applyLedgerEffects } from './ledger-effects';
  * The append-only balance ledger. The cached Organization.balanceCents changes only here, in
  * the same database transaction as the ledger row, so sum(ledger) = balance always holds; the
  * row's other effects (credit lots, low-balance event, auto-recharge) follow in that transaction.
- * Callers pass an interactive transaction (`db().$transaction(async (tx) => ...)`).
+ * Every function that writes takes a `Tx` (made by `transaction()`), so none can run outside one.
  */
 export interface LedgerEntry {
   organizationId: string;
@@ -21,7 +21,7 @@ export interface LedgerEntry {
   expiresAt?: Date | null;
 }
 
-export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{ id: string; balanceAfter: number }> {
+export async function appendLedgerEntry(tx: Tx, entry: LedgerEntry): Promise<{ id: string; balanceAfter: number }> {
   if (!Number.isInteger(entry.amount)) throw new Error('ledger amounts are integer cents');
   // The UPDATE takes the organization's row lock, which serialises concurrent entries.
   const rows = await tx.$queryRaw<{ balanceCents: number }[]>`
@@ -53,7 +53,7 @@ export async function appendLedgerEntry(tx: DbTx, entry: LedgerEntry): Promise<{
  * The conditional UPDATE makes check-and-debit one atomic step.
  */
 export async function chargeBalance(
-  tx: DbTx,
+  tx: Tx,
   organizationId: string,
   amount: number,
   generationId: string,
@@ -85,7 +85,7 @@ export async function chargeBalance(
 }
 
 /** Grant credit (console top-up, CLI `credit grant`): a lot that expires at `expiresAt`, or never. */
-export async function grantCredit(tx: DbTx, organizationId: string, amount: number, description = 'Credit granted', expiresAt: Date | null = null) {
+export async function grantCredit(tx: Tx, organizationId: string, amount: number, description = 'Credit granted', expiresAt: Date | null = null) {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error('credit amount must be a positive integer (cents)');
   return appendLedgerEntry(tx, { organizationId, type: 'credit', amount, description, expiresAt });
 }

@@ -1,4 +1,4 @@
-import { db, type DbTx } from '@/server/platform/db';
+import { db, transaction, type DbTx } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { recordBalanceEvent } from '@/server/webhooks/events';
@@ -91,7 +91,7 @@ export async function expireLots(now: Date): Promise<number> {
     });
     if (due.length === 0) return expired;
     for (const lot of due) {
-      const done = await db().$transaction(async (tx) => {
+      const done = await transaction(async (tx) => {
         // The organization's row lock first, as every ledger change takes it: no charge can
         // take from this lot between reading its remaining part and expiring it.
         await tx.$queryRaw`select id from "Organization" where id = ${lot.organizationId} for update`;

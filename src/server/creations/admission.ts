@@ -1,4 +1,4 @@
-import type { DbTx } from '@/server/platform/db';
+import type { DbTx, Tx } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
@@ -84,7 +84,7 @@ export async function checkLoad(tx: DbTx, caller: Caller, type: GenerationType):
 }
 
 /** Live mode: the monthly spend limit (charges net of refunds this calendar month, UTC), then the charge. */
-export async function chargeForGeneration(tx: DbTx, caller: Caller, price: Price, generationId: string, type: GenerationType): Promise<void> {
+export async function chargeForGeneration(tx: Tx, caller: Caller, price: Price, generationId: string, type: GenerationType): Promise<void> {
   if (caller.mode !== 'live' || price.amount === 0) return;
   const org = await tx.organization.findUniqueOrThrow({ where: { id: caller.organizationId }, select: { monthlyLimitCents: true } });
   const limit = monthlyLimitCents(org, caller.tier);

@@ -1,5 +1,5 @@
 import { ApiError, invalidParam } from '@/server/platform/errors';
-import { db, type DbTx } from '@/server/platform/db';
+import { db, type DbTx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
@@ -233,7 +233,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
 
   let admission: Admission;
   try {
-    admission = await db().$transaction(
+    admission = await transaction(
       async (tx): Promise<Admission> => {
         await lockAdmission(tx, caller);
         const replay = await replayFor(ctx, hash, tx);

@@ -1,5 +1,6 @@
 import { config } from '@/server/platform/config';
 import type { GenerationType } from '@/generated/prisma/enums';
+import type { StoredInput } from '@/server/generations/stored-json';
 import { chooseUpscaler } from './builtin/upscale-choice';
 import { HEAVY_OPS } from './builtin/ops-protocol';
 import { engineSupport } from './capabilities';
@@ -13,7 +14,7 @@ import { engineSupport } from './capabilities';
  */
 export type CostClass = 'light' | 'heavy';
 
-export function costClassOf(type: GenerationType, input: Record<string, unknown>, image: { width: number; height: number } | null): CostClass {
+export function costClassOf(type: GenerationType, input: StoredInput, image: { width: number; height: number } | null): CostClass {
   if (type === 'upscale') {
     const method = config().UPSCALE_METHOD;
     if (method === 'lanczos3') return 'light';
@@ -21,8 +22,7 @@ export function costClassOf(type: GenerationType, input: Record<string, unknown>
     return chooseUpscaler(image.width, image.height, input.scale === 'x4' ? 4 : 2).method === 'neural' ? 'heavy' : 'light';
   }
   if (type === 'edit' && engineSupport(type, input) === 'real') {
-    const layers = Array.isArray(input.layers) ? (input.layers as { action?: unknown }[]) : [];
-    return layers.some((layer) => typeof layer.action === 'string' && HEAVY_OPS.has(layer.action)) ? 'heavy' : 'light';
+    return (input.layers ?? []).some((layer) => HEAVY_OPS.has(layer.action)) ? 'heavy' : 'light';
   }
   // Everything else is a deterministic preview in test mode (live mode refuses it without a model).
   return 'light';

@@ -1,16 +1,16 @@
 import sharp from 'sharp';
 import { straighten } from '@/server/images/intake';
 import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
-import { renderSwatch } from '@/server/reference/swatches';
-import type { MaterialTexture } from '@/server/reference/catalog';
+import { renderSwatch } from '@/server/engine/builtin/swatches';
+import { storedTexture } from '@/server/reference/texture-schema';
 import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
-import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type Finish, type RawImage } from './builtin';
+import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type RawImage } from './builtin';
 import { layerAlpha } from './builtin/masks';
-import { outputSizeForQuality } from './builtin/encode';
+import { outputSizeForQuality, type OutputQuality } from './builtin/encode';
 import { backendFor } from './backends/selection';
 import { runBackend } from './backends/run-backend';
-import type { EditInput } from '@/server/creations/schemas';
+import { qualityOf, type StoredInput, type StoredLayer } from '@/server/generations/stored-json';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
 
 /**
@@ -23,8 +23,8 @@ export interface EngineJob {
   generationId: string;
   type: GenerationType;
   mode: Mode;
-  /** The generation's API `input` (settings). */
-  input: Record<string, unknown>;
+  /** The generation's API `input` (settings), parsed from its column. */
+  input: StoredInput;
   /** Input images by param (image, mask, layers[0].element). */
   images: Map<string, Buffer>;
   /** Deterministic seed for previews: same request → same bytes. */
@@ -69,24 +69,24 @@ function toRgbImage(img: RawImage): RawImage {
 
 async function swatchFor(materialId: string): Promise<RawImage> {
   const material = await db().editMaterial.findUniqueOrThrow({ where: { id: materialId } });
-  const swatch = renderSwatch(material.texture as unknown as MaterialTexture, 512, 512, 1);
+  const swatch = renderSwatch(storedTexture(material.texture), 512, 512, 1);
   return { data: swatch.data, width: swatch.width, height: swatch.height, channels: 3 };
 }
 
-async function runMaskEdit(input: EditInput & { layers: NonNullable<EditInput['layers']> }, job: EngineJob): Promise<{ img: RawImage; method: string }> {
+async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: EngineJob): Promise<{ img: RawImage; method: string }> {
   const source = toRgbImage(await decode(job.images.get('image')!));
-  const target = outputSizeForQuality(source.width, source.height, input.quality);
+  const target = outputSizeForQuality(source.width, source.height, quality);
   let img = await resizeTo(source, target.width, target.height);
   // Admission checked the mask against the received image; at the output size the same rule
   // would refuse a small image's own-size mask (spec: allowed), so compare with the source.
   const mask = await analyzeMask(job.images.get('mask')!, { width: img.width, height: img.height }, 'mask', source);
   const methods: string[] = [];
-  for (const [i, layer] of input.layers.entries()) {
+  for (const [i, layer] of layers.entries()) {
     const alpha = layerAlpha(mask.labels, MASK_PALETTE.indexOf(layer.mask_color as (typeof MASK_PALETTE)[number]));
     switch (layer.action) {
       case 'modify':
         if (layer.color !== undefined) {
-          img = await runOffThread({ op: 'recolor', img, alpha, hex: layer.color, finish: (layer.finish ?? 'default') as Finish });
+          img = await runOffThread({ op: 'recolor', img, alpha, hex: layer.color, finish: layer.finish ?? 'default' });
           methods.push('recolor');
         } else {
           img = await runOffThread({ op: 'material', img, alpha, swatch: await swatchFor(layer.material!) });
@@ -125,12 +125,12 @@ export async function runEngine(job: EngineJob): Promise<EngineOutput> {
       result = { img: up.img, method: `upscale:${up.method}` };
     }
   } else if (job.type === 'edit' && job.input.mode === 'mask') {
-    result = await runMaskEdit(job.input as EditInput & { layers: NonNullable<EditInput['layers']> }, job);
+    result = await runMaskEdit(qualityOf(job.input), job.input.layers ?? [], job);
   } else {
     // Test mode only (live mode refused these at admission): a deterministic preview of the
     // right size, without any text drawn on it.
     const source = toRgbImage(await decode(job.images.get('image')!));
-    const target = outputSizeForQuality(source.width, source.height, job.input.quality as '1k' | '2k' | '4k' | '8k');
+    const target = outputSizeForQuality(source.width, source.height, qualityOf(job.input));
     result = { img: await runOffThread({ op: 'preview', img: source, target, seed: job.seed }), method: `${job.type}:preview` };
   }
   const encoded = await encodeOutput(result.img);

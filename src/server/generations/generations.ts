@@ -1,5 +1,5 @@
-import type { DbTx } from '@/server/platform/db';
-import { db, sql, sqlTimestamp } from '@/server/platform/db';
+import type { Tx } from '@/server/platform/db';
+import { sql, sqlTimestamp, transaction } from '@/server/platform/db';
 import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
@@ -73,7 +73,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
   if (!permissions.has(needed)) {
     throw new ApiError(403, 'permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
   }
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const now = clock.now();
     const updated = await tx.generation.updateMany({
       where: { id, organizationId: scope.organizationId, mode: scope.mode, status: 'in_progress', startedAt: null },
@@ -94,7 +94,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
 }
 
 /** Live generations were charged at acceptance; test ones never were. */
-export async function refundIfCharged(tx: DbTx, generation: Pick<Generation, 'id' | 'mode' | 'organizationId' | 'costAmount'>): Promise<void> {
+export async function refundIfCharged(tx: Tx, generation: Pick<Generation, 'id' | 'mode' | 'organizationId' | 'costAmount'>): Promise<void> {
   if (generation.mode !== 'live' || generation.costAmount === 0) return;
   await appendLedgerEntry(tx, {
     organizationId: generation.organizationId,

@@ -1,7 +1,7 @@
 import type { Generation } from '@/generated/prisma/client';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { blobStore } from '@/server/storage/storage';
-import { storedOutputs } from './stored-json';
+import { storedInput, storedOutputs } from './stored-json';
 
 /** The stored shape of one produced image (Generation.outputs). */
 export type { StoredOutput } from './stored-json';
@@ -74,7 +74,7 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
     livemode: row.mode === 'live',
     created_at: toUnixSeconds(row.createdAt),
     completed_at: toUnixSeconds(row.completedAt),
-    input: (row.input ?? {}) as Record<string, unknown>,
+    input: storedInput(row.input),
     output,
     error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
     cost: {

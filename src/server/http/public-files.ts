@@ -1,7 +1,7 @@
 import { ApiError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { blobStore, verifyFileSignature } from '@/server/storage/storage';
-import { swatchPng } from '@/server/reference/swatches';
+import { swatchPng } from '@/server/engine/builtin/swatches';
 import { getEditMaterial } from '@/server/reference/catalog';
 
 /**

@@ -1,4 +1,4 @@
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
@@ -9,7 +9,7 @@ import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
 import { observeGenerationEnd } from '@/server/observability/metrics';
 import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import { storedInputImages } from '@/server/generations/stored-json';
+import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import type { Step } from './steps';
@@ -44,7 +44,7 @@ export async function finishSucceeded(generation: Generation, outputs: StoredOut
 }
 
 export async function finishFailed(generationId: string, code: 'generation_failed' | 'content_policy_violation', message: string): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const generation = await tx.generation.findUnique({ where: { id: generationId } });
     if (!generation) return false;
     const now = clock.now();
@@ -91,7 +91,7 @@ export async function runGenerationJob(generationId: string, step: Step): Promis
     const output = await step.run('generate', async () => {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
-      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: generation.input as Record<string, unknown>, images, seed });
+      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed });
     });
     const stored = await step.run('store', async () => {
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';

@@ -43,7 +43,7 @@ describe('cost classes', () => {
     resetConfigCache();
   });
   const image = (width: number, height: number) => [{ param: 'image', key: 'k', digest: 'd', width, height }];
-  const maskEdit = (...actions: string[]) => ({ type: 'edit' as const, input: { mode: 'mask', quality: '1k', layers: actions.map((action) => ({ mask_color: '#FF0000', action })) }, inputImages: image(1024, 768) });
+  const maskEdit = (...actions: string[]) => ({ type: 'edit' as const, input: { quality: '1k', scale: null, mode: 'mask', layers: actions.map((action) => ({ mask_color: '#FF0000', action })) }, inputImages: image(1024, 768) });
 
   it('PatchMatch edits (remove, replace) are heavy; recolour, material and add are light', () => {
     expect(generationCostClass(maskEdit('remove'))).toBe('heavy');
@@ -52,13 +52,13 @@ describe('cost classes', () => {
   });
 
   it('previews (renders, decorations, prompt-mode edits in test mode) are light', () => {
-    expect(generationCostClass({ type: 'render', input: { quality: '2k' }, inputImages: image(1024, 768) })).toBe('light');
-    expect(generationCostClass({ type: 'decoration', input: { quality: '2k' }, inputImages: image(1024, 768) })).toBe('light');
-    expect(generationCostClass({ type: 'edit', input: { mode: 'prompt', prompt: 'x', quality: '1k' }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'render', input: { quality: '2k', scale: null }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'decoration', input: { quality: '2k', scale: null, style: null, categories: null }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'edit', input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'x' }, inputImages: image(1024, 768) })).toBe('light');
   });
 
   it('upscales follow the method that will run: Lanczos3 light, neural heavy, auto (Lanczos3, the most faithful) light', () => {
-    const up = (w: number, h: number) => ({ type: 'upscale' as const, input: { scale: 'x2' }, inputImages: image(w, h) });
+    const up = (w: number, h: number) => ({ type: 'upscale' as const, input: { quality: null, scale: 'x2' }, inputImages: image(w, h) });
     for (const [method, small, large] of [['lanczos3', 'light', 'light'], ['neural', 'heavy', 'heavy'], ['auto', 'light', 'light']] as const) {
       process.env.UPSCALE_METHOD = method;
       resetConfigCache();

@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { costClassOf, type CostClass } from '@/server/engine/cost-class';
 import type { GenerationType } from '@/generated/prisma/enums';
-import type { StoredInputImage } from '@/server/creations/create';
+import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 
 /**
  * Where and in which order a generation waits. Two rules (README, "Scheduling"):
@@ -32,23 +32,35 @@ export function fairPriority(ahead: number, tier: number): number {
 
 /** The cost class of a stored generation (its settings and its main image's size). */
 export function generationCostClass(generation: { type: GenerationType; input: unknown; inputImages: unknown }): CostClass {
-  const images = Array.isArray(generation.inputImages) ? (generation.inputImages as StoredInputImage[]) : [];
-  const image = images.find((i) => i.param === 'image');
+  const image = storedInputImages(generation.inputImages).find((i) => i.param === 'image');
   const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
-  return costClassOf(generation.type, (generation.input ?? {}) as Record<string, unknown>, size);
+  return costClassOf(generation.type, storedInput(generation.input), size);
 }
 
+/**
+ * Older generations of the same organization counted when ranking a new one; beyond this many
+ * waiting, its jobs all rank as this many (and among themselves by age).
+ */
+const AHEAD_SCAN_LIMIT = 2_000;
+
 export async function placeGeneration(generationId: string): Promise<Placement | null> {
-  const rows = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown; tier: number; ahead: number }[]>`
-    select g.type, g.input, g."inputImages", o.tier,
-      (select count(*)::int from (
-        select 1 from "Generation" p
-        where p."organizationId" = g."organizationId" and p.status = 'in_progress' and p."startedAt" is null and p."createdAt" < g."createdAt"
-        limit ${RANK_LIMIT}) ahead) as ahead
+  const rows = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown; tier: number }[]>`
+    select g.type, g.input, g."inputImages", o.tier
     from "Generation" g join "Organization" o on o.id = g."organizationId"
     where g.id = ${generationId}`;
   const row = rows[0];
   if (!row) return null;
   if (config().JOB_SCHEDULING === 'fifo') return { costClass: 'heavy', priority: 0 };
-  return { costClass: generationCostClass(row), priority: fairPriority(row.ahead, row.tier) };
+  const costClass = generationCostClass(row);
+  // Only the organization's jobs waiting in the same class's queue are ahead of this one: its
+  // light jobs waiting elsewhere do not delay its heavy ones, so they must not lower their rank
+  // (they did, and a loaded machine let 7 of a flood's jobs overtake another organization's
+  // heavy job instead of at most 2).
+  const waiting = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown }[]>`
+    select p.type, p.input, p."inputImages"
+    from "Generation" g join "Generation" p on p."organizationId" = g."organizationId"
+    where g.id = ${generationId} and p.status = 'in_progress' and p."startedAt" is null and p."createdAt" < g."createdAt"
+    limit ${AHEAD_SCAN_LIMIT}`;
+  const ahead = waiting.filter((p) => generationCostClass(p) === costClass).length;
+  return { costClass, priority: fairPriority(ahead, row.tier) };
 }

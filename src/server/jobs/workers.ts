@@ -11,7 +11,7 @@ import { setWorkersRunning } from './workers-state';
 import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { loggingStep } from './steps';
 import { startBillingWorkers } from './billing-worker';
-import { closeEngineWorkers, closeNeuralWorker } from '@/server/engine/builtin';
+import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
 import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
@@ -49,6 +49,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   const webhooks = startWebhookWorker();
   await boss.schedule(QUEUES.maintenance, '* * * * *');
   await startBillingWorkers(boss);
+  warmEngineWorkers(); // the first generations do not wait for engine threads to load
   setWorkersRunning(true);
 
   return {

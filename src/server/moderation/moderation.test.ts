@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { ApiError } from '@/server/platform/errors';
+import { resetConfigCache } from '@/server/platform/config';
 import { BuiltinModerator, allPatterns, classify, normaliseVariants, type BuiltinCategory } from './builtin';
 import { moderateInstruction, moderator, type Moderator } from './moderation';
 import { OpenAIModerator, parseModerationAnswer } from './openai';
@@ -28,6 +29,7 @@ afterEach(() => {
     if (savedEnv[name] === undefined) delete process.env[name];
     else process.env[name] = savedEnv[name];
   }
+  resetConfigCache();
 });
 afterAll(() => {
   if (savedEnv.LOG_LEVEL === undefined) delete process.env.LOG_LEVEL;
@@ -160,6 +162,7 @@ describe('builtin moderator', () => {
 
   it('is the default provider: moderateInstruction refuses with 422 and passes clean text', async () => {
     delete process.env.MODERATION_PROVIDER;
+    resetConfigCache(); // the moderator's settings come through config()
     expect(moderator()).toBeInstanceOf(BuiltinModerator);
     const error = await apiError(() => moderateInstruction('add a naked woman on the bed'));
     expect(error.status).toBe(422);
@@ -319,6 +322,7 @@ describe('OpenAI-protocol moderator against a local server', () => {
     process.env.MODERATION_URL = url;
     process.env.MODERATION_API_KEY = 'sk-from-env';
     process.env.MODERATION_MODEL = 'model-from-env';
+    resetConfigCache(); // the moderator's settings come through config()
     behaviour = 'flagged';
     const error = await apiError(() => moderateInstruction('from env'));
     expect(error.code).toBe('content_policy_violation');

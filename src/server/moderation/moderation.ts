@@ -1,4 +1,5 @@
 import { ApiError } from '@/server/platform/errors';
+import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { BuiltinModerator } from './builtin';
 import { OpenAIModerator } from './openai';
@@ -28,11 +29,17 @@ export type ModerationProvider = 'builtin' | 'openai';
 
 /**
  * The moderator configured by MODERATION_PROVIDER (`builtin`, the default, or `openai`).
- * Cheap to build, so it is built per call and env changes (tests, launcher) apply at once.
+ * Cheap to build, so it is built per call (settings from config(), or given).
  * A misconfiguration throws a plain Error (a 500 the operator sees), not a 503 that would
  * tell clients to retry forever.
  */
-export function moderator(env: Readonly<Record<string, string | undefined>> = process.env): Moderator {
+/** The MODERATION_* settings, read through config(). */
+function moderationSettings(): Record<string, string | undefined> {
+  const c = config();
+  return { MODERATION_PROVIDER: c.MODERATION_PROVIDER, MODERATION_URL: c.MODERATION_URL, MODERATION_API_KEY: c.MODERATION_API_KEY, MODERATION_MODEL: c.MODERATION_MODEL };
+}
+
+export function moderator(env: Readonly<Record<string, string | undefined>> = moderationSettings()): Moderator {
   const provider = env.MODERATION_PROVIDER?.trim() || 'builtin';
   switch (provider) {
     case 'builtin':

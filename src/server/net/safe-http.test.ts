@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { resetConfigCache } from '@/server/platform/config';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -37,9 +38,11 @@ function withFlag<T>(on: boolean, fn: () => Promise<T>): Promise<T> {
   const before = process.env.DEV_ALLOW_LOOPBACK_URLS;
   if (on) process.env.DEV_ALLOW_LOOPBACK_URLS = 'true';
   else delete process.env.DEV_ALLOW_LOOPBACK_URLS;
+  resetConfigCache(); // safe-http reads it through config()
   return fn().finally(() => {
     if (before === undefined) delete process.env.DEV_ALLOW_LOOPBACK_URLS;
     else process.env.DEV_ALLOW_LOOPBACK_URLS = before;
+    resetConfigCache();
   });
 }
 

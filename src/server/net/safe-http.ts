@@ -24,6 +24,7 @@
 import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
+import { config } from '@/server/platform/config';
 import type { IncomingMessage } from 'node:http';
 
 import { ApiError } from '@/server/platform/errors';
@@ -82,7 +83,7 @@ export class OutboundError extends Error {
 
 /** Read at call time (not at import) so tests and the CLI can toggle it. */
 export function loopbackUrlsAllowed(): boolean {
-  return process.env.DEV_ALLOW_LOOPBACK_URLS === 'true';
+  return config().DEV_ALLOW_LOOPBACK_URLS;
 }
 
 /** The line the server logs at start when the flag is on; null when it is off. */

@@ -1,4 +1,4 @@
-import type { DbTx } from '@/server/platform/db';
+import type { DbTx, Tx } from '@/server/platform/db';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
@@ -9,7 +9,7 @@ import { checkPasswordRule, hashPassword } from '@/server/auth/password';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
 
 export async function createOrganization(
-  tx: DbTx,
+  tx: Tx,
   input: { name: string; tier?: number; creditCents?: number },
 ): Promise<{ id: string; name: string; tier: number; balanceCents: number }> {
   const tier = input.tier ?? 1;

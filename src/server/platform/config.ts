@@ -175,3 +175,13 @@ export function config(): Config {
 export function resetConfigCache(): void {
   cached = null;
 }
+
+/**
+ * Sets a variable for this process and the processes it starts (the launcher's generated
+ * secrets, the embedded database's URL; tests' settings), and forgets the cached configuration
+ * so `config()` reads it.
+ */
+export function setEnv(name: keyof z.infer<typeof envSchema>, value: string): void {
+  process.env[String(name)] = value;
+  cached = null;
+}

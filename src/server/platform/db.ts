@@ -9,6 +9,21 @@ export type Db = PrismaClient;
 /** The client or an interactive transaction client: service functions accept either. */
 export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$transaction' | '$extends'>;
 
+declare const insideTransaction: unique symbol;
+/**
+ * An interactive transaction's client, branded: only `transaction()` makes one, so functions
+ * that must run inside a transaction (the ledger's: a balance change and its row commit
+ * together) take `Tx` and cannot be handed `db()`.
+ */
+export type Tx = DbTx & { readonly [insideTransaction]: true };
+
+type TransactionOptions = Parameters<PrismaClient['$transaction']>[1];
+
+/** `client.$transaction(fn)` (client: `db()` unless given) whose client is a `Tx`. */
+export function transaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions, client: Db = db()): Promise<T> {
+  return client.$transaction((tx) => fn(tx as unknown as Tx), options); // the one place a Tx is made
+}
+
 /**
  * One connection pool per process, shared by the Prisma client and the few hot-path reads
  * written in SQL (see `sql`). Kept on globalThis so hot reload and several bundles share it.
@@ -16,7 +31,7 @@ export type DbTx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$tra
 const globalForDb = globalThis as unknown as { roomtoneDb?: { url: string; pool: pg.Pool; client: PrismaClient } };
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = config().DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set (the launcher sets it for the embedded database).');
   return url;
 }

@@ -134,7 +134,7 @@ export async function startEmbeddedPostgres(
     createPostgresUser: isRoot,
     postgresFlags: flags,
     onLog: (message: string) => {
-      if (process.env.LOG_LEVEL === 'debug') log.debug('postgres', { message: message.trim() });
+      log.debug('postgres', { message: message.trim() });
     },
     onError: (error: unknown) => log.error('postgres error', { error: String(error) }),
   });

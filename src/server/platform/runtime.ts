@@ -1,8 +1,8 @@
-import { config, resetConfigCache } from './config';
+import { config, setEnv } from './config';
 import { ensureAppSecret, ensureAuthSecret } from './secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
 import { applyMigrations } from './migrations';
-import { db, closeDb } from './db';
+import { db, closeDb, databaseUrl as databaseUrlOf } from './db';
 import { log } from './logger';
 import { seedReferenceData } from '@/server/seed/seed';
 
@@ -24,11 +24,10 @@ export async function prepareRuntime(options: { migrate?: boolean; seed?: boolea
   let embedded: EmbeddedDatabase | null = null;
   if (!c.DATABASE_URL) {
     embedded = await startEmbeddedPostgres(c.dataDir, { fast: options.fastDatabase ?? false });
-    process.env.DATABASE_URL = embedded.url;
-    process.env.ROOMTONE_EMBEDDED_DATABASE = 'true';
-    resetConfigCache();
+    setEnv('DATABASE_URL', embedded.url);
+    setEnv('ROOMTONE_EMBEDDED_DATABASE', 'true');
   }
-  const databaseUrl = process.env.DATABASE_URL as string;
+  const databaseUrl = databaseUrlOf();
   if (options.migrate !== false) {
     const { applied } = await applyMigrations(databaseUrl);
     if (applied.length > 0) log.info('applied migrations', { applied });

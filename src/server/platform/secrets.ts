@@ -1,26 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
+import { config, setEnv } from './config';
 
 /**
  * APP_SECRET keys signed file URLs, the encryption of webhook secrets and console sessions.
  * Zero-setup: generated once into DATA_DIR/app-secret (0600) and exported to the environment.
  */
 export function ensureAppSecret(dataDir: string): string {
-  if (process.env.APP_SECRET) return process.env.APP_SECRET;
+  const configured = config().APP_SECRET;
+  if (configured) return configured;
   const file = path.join(dataDir, 'app-secret');
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(file)) {
     fs.writeFileSync(file, randomBytes(32).toString('base64url'), { mode: 0o600, flag: 'wx' });
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
-  process.env.APP_SECRET = secret;
+  setEnv('APP_SECRET', secret);
   return secret;
 }
 
 /** AUTH_SECRET (Auth.js) the same way: DATA_DIR/auth-secret (0600) unless set. */
 export function ensureAuthSecret(dataDir: string): string {
-  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const configured = config().AUTH_SECRET;
+  if (configured) return configured;
   const file = path.join(dataDir, 'auth-secret');
   fs.mkdirSync(dataDir, { recursive: true });
   if (!fs.existsSync(file)) {
@@ -32,12 +35,12 @@ export function ensureAuthSecret(dataDir: string): string {
     }
   }
   const secret = fs.readFileSync(file, 'utf8').trim();
-  process.env.AUTH_SECRET = secret;
+  setEnv('AUTH_SECRET', secret);
   return secret;
 }
 
 export function appSecret(): string {
-  const secret = process.env.APP_SECRET;
+  const secret = config().APP_SECRET;
   if (!secret) throw new Error('APP_SECRET is not set (the launcher sets it from DATA_DIR).');
   return secret;
 }

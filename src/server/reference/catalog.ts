@@ -5,9 +5,11 @@
  * store them. Never renumber or rename an id; retire a material with `withdrawn: true` instead
  * (the API then answers 404 for it, as the spec requires for withdrawn materials).
  *
- * Each material carries a `texture` recipe consumed by ./swatches.ts, which renders the
+ * Each material carries a `texture` recipe consumed by engine/builtin/swatches.ts, which renders the
  * procedural swatch used for console previews and by the image engine for `modify` layers.
  */
+
+import type { MaterialTexture, PaintSheen } from './texture-schema';
 
 /** `#RRGGBB`, upper or lower case. */
 export type HexColor = `#${string}`;
@@ -334,202 +336,29 @@ export const EDIT_MATERIAL_CATEGORIES: readonly EditMaterialCategory[] = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Texture recipes (discriminated by `kind`) for the procedural swatch generator
+// Texture recipes: zod schemas and their types in texture-schema.ts
 // ---------------------------------------------------------------------------------------------
 
-export type PaintSheen = 'flat' | 'matte' | 'eggshell' | 'satin' | 'semi_gloss' | 'gloss';
-
-export interface PaintTexture {
-  readonly kind: 'paint';
-  readonly color: HexColor;
-  readonly sheen: PaintSheen;
-}
-
-export interface PlasterTexture {
-  readonly kind: 'plaster';
-  /** Average colour. */
-  readonly base: HexColor;
-  /** Colour of the darker clouds / trowel marks. */
-  readonly shade: HexColor;
-  readonly style: 'limewash' | 'venetian' | 'tadelakt' | 'stucco' | 'clay';
-}
-
-export type WoodPattern =
-  | 'straight' // long planks in staggered rows
-  | 'herringbone' // rectangular blocks at 90°, laid at 45° to the room
-  | 'chevron' // blocks with 45° ends meeting in a V
-  | 'basketweave' // square blocks of parallel strips, alternating direction
-  | 'slats' // vertical slats with a shadow gap (acoustic panels)
-  | 'veneer'; // a continuous sheet without joints
-
-export interface WoodTexture {
-  readonly kind: 'wood';
-  /** Average colour of the wood. */
-  readonly base: HexColor;
-  /** Colour of the dark latewood lines of the figure. */
-  readonly grain: HexColor;
-  /** flat-sawn cathedral arches, straight (rift) lines, quarter-sawn ray flecks, or burl swirls. */
-  readonly figure: 'cathedral' | 'straight' | 'quarter' | 'burl';
-  readonly plank: {
-    readonly pattern: WoodPattern;
-    /** Face width of one plank, strip or slat, in cm. */
-    readonly widthCm: number;
-    /** Length of one plank in cm (for basketweave: the square block side). */
-    readonly lengthCm: number;
-    /** Only for slats: width of the gap between slats in cm. */
-    readonly gapCm?: number;
-  };
-  /** 0..1, how strongly the figure shows (default 0.55). */
-  readonly contrast?: number;
-  /** Average growth-ring spacing in cm (default 0.35). */
-  readonly ringCm?: number;
-  /** Probability that a plank carries a knot (0..1, default 0). */
-  readonly knots?: number;
-  /** Colour of the backing visible between slats (felt). */
-  readonly gap?: HexColor;
-}
-
-export interface MarbleTexture {
-  readonly kind: 'marble';
-  readonly base: HexColor;
-  readonly vein: HexColor;
-  /** Secondary vein / halo / clast colour. */
-  readonly accent?: HexColor;
-  /** Typical distance between major veins, in cm. */
-  readonly veinScale: number;
-  /** fine: dense soft network (Carrara); bold: few dramatic veins (Calacatta); cloudy: soft drifts
-   * (quartzite); breccia: angular clasts in a veined matrix; banded: layered onyx. */
-  readonly style: 'fine' | 'bold' | 'cloudy' | 'breccia' | 'banded';
-}
-
-export interface StoneTexture {
-  readonly kind: 'stone';
-  readonly base: HexColor;
-  /** Colour of minerals, pits or flecks. */
-  readonly fleck: HexColor;
-  readonly style: 'granite' | 'quartz' | 'slate' | 'travertine' | 'limestone' | 'sandstone' | 'soapstone' | 'basalt';
-}
-
-export type TileLayout =
-  | 'square'
-  | 'subway' // running bond, half offset
-  | 'stacked' // rectangles in a straight grid
-  | 'herringbone'
-  | 'hex'
-  | 'penny'
-  | 'checker' // alternating tile / tile2
-  | 'encaustic'; // square cement tile with a printed motif in tile2
-
-export interface TilesTexture {
-  readonly kind: 'tiles';
-  readonly tile: HexColor;
-  /** Second colour: checker squares, encaustic motif or marble vein. */
-  readonly tile2?: HexColor;
-  readonly grout: HexColor;
-  readonly layout: TileLayout;
-  /** Short side of a rectangular tile, side of a square, flat-to-flat of a hexagon or diameter of a penny, in cm. */
-  readonly sizeCm: number;
-  /** Length / width for rectangular layouts (subway, stacked, herringbone); default 2. */
-  readonly aspect?: number;
-  readonly groutCm: number;
-  readonly finish: 'glossy' | 'matte' | 'zellige' | 'terracotta' | 'cement' | 'stone' | 'marble';
-  /** 0..1 tile-to-tile colour variation (defaults per finish). */
-  readonly variation?: number;
-}
-
-export interface ConcreteTexture {
-  readonly kind: 'concrete';
-  readonly base: HexColor;
-  readonly style: 'polished' | 'raw' | 'board_formed' | 'microcement';
-  /** Colour of exposed aggregate (polished) — defaults to a darker base. */
-  readonly aggregate?: HexColor;
-}
-
-export interface TerrazzoTexture {
-  readonly kind: 'terrazzo';
-  /** Matrix (binder) colour. */
-  readonly base: HexColor;
-  readonly chips: readonly HexColor[];
-  /** Typical chip diameter in cm. */
-  readonly chipCm: number;
-  /** 0..1 share of cells that hold a large chip. */
-  readonly density: number;
-}
-
-export interface BrickTexture {
-  readonly kind: 'brick';
-  readonly brick: HexColor;
-  /** Second clay colour mixed brick to brick. */
-  readonly brick2: HexColor;
-  readonly mortar: HexColor;
-  readonly bond: 'running' | 'stack' | 'flemish' | 'herringbone';
-  readonly finish: 'natural' | 'whitewashed' | 'painted' | 'glazed';
-  /** Brick face in cm, default 21.5 × 6.5 (UK/EU standard). */
-  readonly lengthCm?: number;
-  readonly heightCm?: number;
-}
-
-export interface FabricTexture {
-  readonly kind: 'fabric';
-  /** Warp / face colour. */
-  readonly base: HexColor;
-  /** Weft colour when it differs (denim, tweed). */
-  readonly thread?: HexColor;
-  readonly weave: 'plain' | 'linen' | 'twill' | 'herringbone' | 'basketweave' | 'boucle' | 'velvet' | 'leather';
-  /** Thread pitch in cm (weaves) or loop / pebble size (bouclé, leather); defaults per weave. */
-  readonly threadCm?: number;
-}
-
-export interface MetalTexture {
-  readonly kind: 'metal';
-  readonly base: HexColor;
-  readonly finish: 'brushed' | 'polished' | 'satin' | 'hammered' | 'patina' | 'blackened';
-  /** Corrosion colour for `patina` (verdigris, rust). */
-  readonly patina?: HexColor;
-}
-
-export interface GlassTexture {
-  readonly kind: 'glass';
-  /** Transmission tint (glass) or reflection tint (mirror). */
-  readonly tint: HexColor;
-  readonly style: 'clear' | 'frosted' | 'reeded' | 'fluted' | 'textured' | 'mirror' | 'antique_mirror';
-}
-
-export interface WallpaperTexture {
-  readonly kind: 'wallpaper';
-  readonly ground: HexColor;
-  readonly ink: HexColor;
-  readonly ink2?: HexColor;
-  readonly motif: 'stripes' | 'damask' | 'trellis' | 'botanical' | 'grasscloth' | 'dots' | 'deco_fan';
-  /** Pattern repeat in cm. */
-  readonly repeatCm: number;
-}
-
-export interface PanelTexture {
-  readonly kind: 'panel';
-  /** Paint colour of the panelling. */
-  readonly base: HexColor;
-  readonly style: 'fluted' | 'shiplap' | 'beadboard' | 'wainscot' | 'board_and_batten';
-  /** Distance between repeating profiles (flute, board, panel), in cm. */
-  readonly pitchCm: number;
-}
-
-export type MaterialTexture =
-  | PaintTexture
-  | PlasterTexture
-  | WoodTexture
-  | MarbleTexture
-  | StoneTexture
-  | TilesTexture
-  | ConcreteTexture
-  | TerrazzoTexture
-  | BrickTexture
-  | FabricTexture
-  | MetalTexture
-  | GlassTexture
-  | WallpaperTexture
-  | PanelTexture;
-
+export type {
+  BrickTexture,
+  ConcreteTexture,
+  FabricTexture,
+  GlassTexture,
+  MarbleTexture,
+  MaterialTexture,
+  MetalTexture,
+  PaintSheen,
+  PaintTexture,
+  PanelTexture,
+  PlasterTexture,
+  StoneTexture,
+  TerrazzoTexture,
+  TileLayout,
+  TilesTexture,
+  WallpaperTexture,
+  WoodPattern,
+  WoodTexture,
+} from './texture-schema';
 export type MaterialTextureKind = MaterialTexture['kind'];
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { Db } from '@/server/platform/db';
+import { transaction, type Db } from '@/server/platform/db';
 import { EDIT_MATERIALS, EDIT_MATERIAL_CATEGORIES, STYLES } from '@/server/reference/catalog';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
@@ -38,7 +38,7 @@ export interface DemoAccount {
 export async function seedDemoIfEmpty(client: Db): Promise<DemoAccount | null> {
   const count = await client.organization.count();
   if (count > 0) return null;
-  return client.$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const org = await createOrganization(tx, { name: 'Demo organization', tier: 1, creditCents: 5_000 });
     const test = await createApiKey(tx, { organizationId: org.id, mode: 'test', name: 'Demo test key' });
     const live = await createApiKey(tx, { organizationId: org.id, mode: 'live', name: 'Demo live key' });
@@ -46,5 +46,5 @@ export async function seedDemoIfEmpty(client: Db): Promise<DemoAccount | null> {
     const email = 'owner@demo.roomtone.local';
     await createUser(tx, { email, password, organizationId: org.id, role: 'owner', name: 'Demo owner' });
     return { organizationId: org.id, testKey: test.secret, liveKey: live.secret, email, password };
-  });
+  }, undefined, client);
 }

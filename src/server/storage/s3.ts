@@ -9,6 +9,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
 import { assertSafeKey, type BlobStore } from './storage';
 
 /**
@@ -110,7 +111,13 @@ function isNotFound(error: unknown): boolean {
  * The store described by S3_BUCKET, S3_REGION, S3_ENDPOINT and S3_FORCE_PATH_STYLE.
  * Throws when S3_BUCKET is missing, so a misconfigured STORAGE_DRIVER=s3 fails at start.
  */
-export function s3StoreFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): S3BlobStore {
+/** The S3_* settings, read through config(). */
+function s3Settings(): Record<string, string | undefined> {
+  const c = config();
+  return { S3_BUCKET: c.S3_BUCKET, S3_REGION: c.S3_REGION, S3_ENDPOINT: c.S3_ENDPOINT, S3_FORCE_PATH_STYLE: String(c.S3_FORCE_PATH_STYLE) };
+}
+
+export function s3StoreFromEnv(env: Readonly<Record<string, string | undefined>> = s3Settings()): S3BlobStore {
   const bucket = env.S3_BUCKET?.trim();
   if (!bucket) {
     throw new Error('STORAGE_DRIVER=s3 needs S3_BUCKET (and credentials in AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY)');

@@ -3,10 +3,11 @@ import { config } from '@/server/platform/config';
 import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
-import { outputSizeForQuality, outputSizeForScale, type EncodedOutput, type OutputQuality } from '../builtin/encode';
+import { outputSizeForQuality, outputSizeForScale, type EncodedOutput } from '../builtin/encode';
+import { qualityOf, type StoredInput } from '@/server/generations/stored-json';
 import type { BackendAdapter, BackendAnswer } from './adapter';
 import { asBackendError, BackendError } from './errors';
-import { encodeJpeg, finishOutput, maskAlpha, maskPng, rgbAt, sendSizeFor, straightSize, type Size } from './images';
+import { finishOutput, maskAlpha, maskPng, modelJpeg, rgbAt, sendSizeFor, straightSize, type Size } from './images';
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
 import { sleepUntilAborted } from './sleep';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
@@ -41,7 +42,7 @@ export interface BackendJob {
   generationId: string;
   operation: BackendOperation;
   spec: BackendSpec;
-  input: Record<string, unknown>;
+  input: StoredInput;
   images: Map<string, Buffer>;
   seed: string;
 }
@@ -72,7 +73,7 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
   const imageBytes = job.images.get('image')!;
   const original = await straightSize(imageBytes);
   const scale = operation === 'upscale' ? (job.input.scale === 'x4' ? 4 : 2) : null;
-  const target: Size = scale ? outputSizeForScale(original.width, original.height, scale as 2 | 4) : outputSizeForQuality(original.width, original.height, job.input.quality as OutputQuality);
+  const target: Size = scale ? outputSizeForScale(original.width, original.height, scale) : outputSizeForQuality(original.width, original.height, qualityOf(job.input));
   // Upscales send the original; the rest send the target size, capped for the model.
   const size = scale ? original : sendSizeFor(target);
   const maskBytes = operation === 'edit_prompt' ? (job.images.get('mask') ?? null) : null;
@@ -83,10 +84,10 @@ export async function runBackend(job: BackendJob): Promise<EncodedOutput & { met
     generationId: job.generationId,
     operation,
     spec: job.spec,
-    image: await encodeJpeg(await rgbAt(imageBytes, size)),
+    image: await modelJpeg(imageBytes, size),
     mask: maskBytes ? await maskPng(await maskAlpha(maskBytes, size), size) : null,
     size,
-    prompt: await buildPrompt(operation, { style: job.input.style as string | undefined, categories: job.input.categories as string[] | null, prompt: job.input.prompt as string | undefined, hasMask: maskBytes !== null }),
+    prompt: await buildPrompt(operation, { style: job.input.style ?? undefined, categories: job.input.categories ?? null, prompt: job.input.prompt, hasMask: maskBytes !== null }),
     negativePrompt: NEGATIVE_PROMPT,
     scale,
     seed: createHash('sha256').update(job.seed).digest().readUInt32BE(0) & 0x7fffffff,

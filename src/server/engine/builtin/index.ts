@@ -23,7 +23,7 @@ export type { EncodedOutput, OutputQuality } from './encode';
 export { layerAlpha, dilate, erode, feather, featherInside, maskBBox, maskCount, threshold } from './masks';
 export type { BBox } from './masks';
 export { parseHex, srgbBytesToLab, deltaE2000, deltaE76, meanLabInMask } from './color';
-export { runOffThread, closeEngineWorkers } from './offthread';
+export { runOffThread, closeEngineWorkers, warmEngineWorkers } from './offthread';
 export type { OpRequest } from './offthread';
 export { makeInteriorScene, makeElement, makeSwatch, labelMapFor, paletteMaskImage, rectMask, PALETTE } from './fixtures';
 export type { Scene, RegionName, PaintLayer } from './fixtures';

@@ -58,16 +58,32 @@ function armIdle(): void {
   idleTimer.unref();
 }
 
-/** Run one operation in its pool (the least busy worker of it). */
-export function runOffThread(req: OpRequest): Promise<RawImage> {
-  if (idleTimer) clearTimeout(idleTimer);
-  const heavy = HEAVY_OPS.has(req.op);
+/** The pool's workers, started up to its size. */
+function fullPool(heavy: boolean): Slot[] {
   let pool = slots.filter((s) => s.heavy === heavy);
   while (pool.length < (heavy ? poolSize() : LIGHT_POOL_SIZE)) {
     const added = newSlot(heavy);
     slots.push(added);
     pool = [...pool, added];
   }
+  return pool;
+}
+
+/**
+ * Start both pools ahead of the first job (the job workers do at start): a thread loads the
+ * engine's modules for a second or more, and several seconds on a loaded machine, which the
+ * first generations of each class would otherwise wait for.
+ */
+export function warmEngineWorkers(): void {
+  fullPool(true);
+  fullPool(false);
+  armIdle();
+}
+
+/** Run one operation in its pool (the least busy worker of it). */
+export function runOffThread(req: OpRequest): Promise<RawImage> {
+  if (idleTimer) clearTimeout(idleTimer);
+  const pool = fullPool(HEAVY_OPS.has(req.op));
   const slot = pool.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
   const id = nextId++;
   return new Promise<RawImage>((resolve, reject) => {

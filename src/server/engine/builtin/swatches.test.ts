@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EDIT_MATERIALS, type MaterialTexture } from './catalog';
+import { EDIT_MATERIALS, type MaterialTexture } from '@/server/reference/catalog';
 import {
   defaultSpanCm,
   deltaE,

@@ -18,6 +18,7 @@
  */
 import sharp from 'sharp';
 import { deltaE76, parseHex, srgbFloatsToLab } from '@/server/engine/builtin/color';
+import { gradientFbm, gradientNoise, hash2, hashInt, NOWRAP, worley } from '@/server/engine/builtin/noise';
 import {
   getEditMaterial,
   type BrickTexture,
@@ -35,7 +36,7 @@ import {
   type TilesTexture,
   type WallpaperTexture,
   type WoodTexture,
-} from './catalog';
+} from '@/server/reference/catalog';
 
 export interface SwatchImage {
   data: Buffer;
@@ -71,93 +72,14 @@ export function deltaE(a: Lab, b: Lab): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hashing and noise
+// Noise (the engine's noise library, engine/builtin/noise.ts)
 // ---------------------------------------------------------------------------------------------
-
-/** 32-bit integer hash of a lattice point and a seed. */
-function hash(x: number, y: number, s: number): number {
-  let h = Math.imul(x | 0, 0x27d4eb2d) ^ Math.imul((y | 0) ^ 0x5bd1e995, 0x165667b1) ^ Math.imul(s | 0, 0x9e3779b1);
-  h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-const INV_2_32 = 1 / 4294967296;
-function rand(x: number, y: number, s: number): number {
-  return hash(x, y, s) * INV_2_32;
-}
-
-/** A period so large it never wraps in practice (per-plank and per-tile local noise). */
-const NOWRAP = 1 << 20;
-
-const GRAD_X = new Float64Array(16);
-const GRAD_Y = new Float64Array(16);
-for (let k = 0; k < 16; k++) {
-  GRAD_X[k] = Math.cos(((k + 0.5) * Math.PI) / 8);
-  GRAD_Y[k] = Math.sin(((k + 0.5) * Math.PI) / 8);
-}
-
-// Permutation table (fixed shuffle of 0..1023, doubled): two table loads hash a lattice corner,
-// much cheaper than the integer hash in the innermost noise loop.
-const PERM = new Uint16Array(2048);
-{
-  for (let i = 0; i < 1024; i++) PERM[i] = i;
-  let st = 0x2545f491;
-  for (let i = 1023; i > 0; i--) {
-    st = (Math.imul(st, 1664525) + 1013904223) | 0;
-    const j = (st >>> 0) % (i + 1);
-    const tmp = PERM[i]!;
-    PERM[i] = PERM[j]!;
-    PERM[j] = tmp;
-  }
-  for (let i = 0; i < 1024; i++) PERM[i + 1024] = PERM[i]!;
-}
-
-/** Periodic 2-D gradient noise, roughly in [-1, 1]; px, py are integer periods in lattice cells. */
-function gnoise(x: number, y: number, px: number, py: number, s: number): number {
-  const xf = Math.floor(x), yf = Math.floor(y);
-  const fx = x - xf, fy = y - yf;
-  let x0 = xf % px;
-  if (x0 < 0) x0 += px;
-  let y0 = yf % py;
-  if (y0 < 0) y0 += py;
-  const x1 = x0 + 1 >= px ? 0 : x0 + 1;
-  const y1 = y0 + 1 >= py ? 0 : y0 + 1;
-  const sa = Math.imul(s, 0x9e3779b1) >>> 22, sb = Math.imul(s ^ 0x5bd1e995, 0x85ebca6b) >>> 22;
-  const a0 = PERM[(x0 + sa) & 1023]!, a1 = PERM[(x1 + sa) & 1023]!;
-  const b0 = (y0 + sb) & 1023, b1 = (y1 + sb) & 1023;
-  const h00 = PERM[a0 + b0]! & 15, h10 = PERM[a1 + b0]! & 15;
-  const h01 = PERM[a0 + b1]! & 15, h11 = PERM[a1 + b1]! & 15;
-  const g00 = GRAD_X[h00]! * fx + GRAD_Y[h00]! * fy;
-  const g10 = GRAD_X[h10]! * (fx - 1) + GRAD_Y[h10]! * fy;
-  const g01 = GRAD_X[h01]! * fx + GRAD_Y[h01]! * (fy - 1);
-  const g11 = GRAD_X[h11]! * (fx - 1) + GRAD_Y[h11]! * (fy - 1);
-  const u = fx * fx * fx * (fx * (fx * 6 - 15) + 10);
-  const v = fy * fy * fy * (fy * (fy * 6 - 15) + 10);
-  const a = g00 + u * (g10 - g00);
-  const b = g01 + u * (g11 - g01);
-  return (a + v * (b - a)) * 1.45;
-}
 
 // Size of the image being rendered: fbm skips octaves finer than ~1.5 px (invisible, aliased, slow).
 let IMG_W = 256, IMG_H = 256;
 
-/** Fractal sum of `oct` octaves of gnoise, normalised to about [-1, 1] (typical sd ≈ 0.25).
- * For image-periodic lattices (px, py = cells across the image) octaves below pixel size are skipped. */
 function fbm(x: number, y: number, px: number, py: number, s: number, oct: number): number {
-  let sum = 0, amp = 1, norm = 0;
-  const limited = px < NOWRAP;
-  for (let i = 0; i < oct; i++) {
-    if (i > 0 && limited && (IMG_W < px * 1.5 || IMG_H < py * 1.5)) break;
-    sum += amp * gnoise(x, y, px, py, s + i * 131);
-    norm += amp;
-    x *= 2;
-    y *= 2;
-    px *= 2;
-    py *= 2;
-    amp *= 0.5;
-  }
-  return sum / norm;
+  return gradientFbm(x, y, px, py, s, oct, IMG_W, IMG_H);
 }
 
 // Scratch outputs of the helpers that return several values (worley, dots, layouts). They live in
@@ -171,40 +93,6 @@ const TIL = new Float64Array(7);
 /** [dot id, leaf ink] */
 const MISC = new Float64Array(2);
 
-/** Periodic cellular noise: distances (cell units) to the nearest and second-nearest feature points. */
-function worley(x: number, y: number, px: number, py: number, s: number, jitter: number): void {
-  const xi = Math.floor(x), yi = Math.floor(y);
-  let f1 = 1e9, f2 = 1e9, id = 0, bx = 0, by = 0;
-  for (let dy = -1; dy <= 1; dy++) {
-    const cy = yi + dy;
-    let wy = cy % py;
-    if (wy < 0) wy += py;
-    for (let dx = -1; dx <= 1; dx++) {
-      const cx = xi + dx;
-      let wx = cx % px;
-      if (wx < 0) wx += px;
-      const h = hash(wx, wy, s);
-      const ox = cx + 0.5 + ((h & 0xffff) / 65536 - 0.5) * jitter - x;
-      const oy = cy + 0.5 + ((h >>> 16) / 65536 - 0.5) * jitter - y;
-      const d = ox * ox + oy * oy;
-      if (d < f1) {
-        f2 = f1;
-        f1 = d;
-        id = h;
-        bx = ox;
-        by = oy;
-      } else if (d < f2) {
-        f2 = d;
-      }
-    }
-  }
-  WOR[0] = Math.sqrt(f1);
-  WOR[1] = Math.sqrt(f2);
-  WOR[2] = id;
-  WOR[3] = bx;
-  WOR[4] = by;
-}
-
 /** Coverage (0..1) of at most one round dot per lattice cell — cheap pores, flecks and pits.
  * prob: chance a cell has a dot; radii in cell units (≤ 0.5); aa: half anti-alias width in cell units. */
 function dots(x: number, y: number, px: number, py: number, s: number, prob: number, rMin: number, rMax: number, aa: number): number {
@@ -213,9 +101,9 @@ function dots(x: number, y: number, px: number, py: number, s: number, prob: num
   if (wx < 0) wx += px;
   let wy = cy % py;
   if (wy < 0) wy += py;
-  const h = hash(wx, wy, s);
+  const h = hashInt(wx, wy, s);
   if ((h & 0xffff) / 65536 >= prob) return 0;
-  const h2 = hash(wx, wy, s + 1);
+  const h2 = hashInt(wx, wy, s + 1);
   MISC[0] = h2;
   const r = rMin + (rMax - rMin) * ((h2 & 0xff) / 255);
   const ox = cx + r + (1 - 2 * r) * (((h2 >>> 8) & 0xfff) / 4095) - x;
@@ -348,7 +236,7 @@ function fbmField(c: Ctx, px: number, py: number, s: number, oct: number, coords
           coords(u, v, -1);
           let sum = 0, a = 1, f = 1;
           for (let k = 0; k < kLow; k++) {
-            sum += a * gnoise(XY[0]! * f, XY[1]! * f, px * f, py * f, s + k * 131);
+            sum += a * gradientNoise(XY[0]! * f, XY[1]! * f, px * f, py * f, s + k * 131);
             a *= 0.5;
             f *= 2;
           }
@@ -364,7 +252,7 @@ function fbmField(c: Ctx, px: number, py: number, s: number, oct: number, coords
         coords((x + 0.5) / w, v, i);
         let sum = 0, a = a0, f = f0;
         for (let k = kLow; k < nOct; k++) {
-          sum += a * gnoise(XY[0]! * f, XY[1]! * f, px * f, py * f, s + k * 131);
+          sum += a * gradientNoise(XY[0]! * f, XY[1]! * f, px * f, py * f, s + k * 131);
           a *= 0.5;
           f *= 2;
         }
@@ -413,7 +301,7 @@ function renderPaint(c: Ctx, t: PaintTexture): void {
     const v = (y + 0.5) / h;
     for (let x = 0; x < w; x++) {
       const u = (x + 0.5) / w;
-      const n = fbm(u * ax, v * ay, ax, ay, seed, 2) + 0.5 * gnoise(u * bx, v * by, bx, by, seed + 7);
+      const n = fbm(u * ax, v * ay, ax, ay, seed, 2) + 0.5 * gradientNoise(u * bx, v * by, bx, by, seed + 7);
       const d = n * amp; // additive so that dark paints still show the texture
       const o = (y * w + x) * 3;
       out[o] = r + d;
@@ -459,8 +347,8 @@ function renderPlaster(c: Ctx, t: PlasterTexture): void {
       switch (st) {
         case 'limewash': {
           const n = nF[i]!;
-          const s1 = gnoise(kL * (u + v) + 2 * q, kW * (v - u) + 1.5 * q, kL, kW, seed + 4);
-          const s2 = gnoise(kL * (u - v) - 2 * q, kW * (u + v) + 1.5 * q, kL, kW, seed + 5);
+          const s1 = gradientNoise(kL * (u + v) + 2 * q, kW * (v - u) + 1.5 * q, kL, kW, seed + 4);
+          const s2 = gradientNoise(kL * (u - v) - 2 * q, kW * (u + v) + 1.5 * q, kL, kW, seed + 5);
           const pick = fbm(X * 2, Y * 2, cx * 2, cy * 2, seed + 6, 2);
           tone = 2.1 * n + 0.16 * (pick > 0 ? s1 : s2);
           break;
@@ -468,8 +356,8 @@ function renderPlaster(c: Ctx, t: PlasterTexture): void {
         case 'venetian': {
           // Overlapping trowel patches with crisp edges, lightly burnished.
           const n = nF[i]!;
-          const s1 = gnoise(kL * (u + v) + 2 * q, kW * (v - u), kL, kW, seed + 4);
-          const s2 = gnoise(kL * (u - v), kW * (u + v) + 2 * q, kL, kW, seed + 5);
+          const s1 = gradientNoise(kL * (u + v) + 2 * q, kW * (v - u), kL, kW, seed + 4);
+          const s2 = gradientNoise(kL * (u - v), kW * (u + v) + 2 * q, kL, kW, seed + 5);
           const patch = sstep(0.1, 0.3, s1) - sstep(0.1, 0.3, s2);
           tone = 1.7 * n + 0.22 * patch;
           light = 14 * sstep(0.15, 0.45, s1 * s2 + 0.5 * n);
@@ -494,7 +382,7 @@ function renderPlaster(c: Ctx, t: PlasterTexture): void {
         }
         case 'clay': {
           const n = nF[i]!;
-          const sand = gnoise(u * gx, v * gy, gx, gy, seed + 6);
+          const sand = gradientNoise(u * gx, v * gy, gx, gy, seed + 6);
           tone = 1.8 * n + 0.35 * sand;
           height = 0.015 * sand;
           reliefK = 0.8;
@@ -544,7 +432,7 @@ function renderConcrete(c: Ctx, t: ConcreteTexture): void {
       const X = u * mx, Y = v * my;
       const q = mottleF[y * w + x]!;
       let m = q * mottleAmp * 2.2;
-      m += gnoise(u * fx, v * fy, fx, fy, seed + 3) * 0.025;
+      m += gradientNoise(u * fx, v * fy, fx, fy, seed + 3) * 0.025;
       let r = br, g = bg, b = bb, height = 0;
       if (st === 'microcement') {
         // Trowel marks: thin lighter arcs along zero-crossings of a warped layer.
@@ -553,7 +441,7 @@ function renderConcrete(c: Ctx, t: ConcreteTexture): void {
       }
       if (st === 'polished') {
         // Ground-through aggregate: small angular stones of varied tone.
-        worley(u * qx, v * qy, qx, qy, seed + 5, 1);
+        worley(u * qx, v * qy, qx, qy, seed + 5, 1, WOR);
         const a = (WOR[2]! & 0xff) < 90 ? sstep(0.3 - aaQ, 0.3 + aaQ, WOR[1]! - WOR[0]!) : 0;
         if (a > 0) {
           const tone = 0.8 + 0.45 * ((WOR[2]! >>> 24) / 255);
@@ -566,7 +454,7 @@ function renderConcrete(c: Ctx, t: ConcreteTexture): void {
         const by = v * nb;
         const j = Math.floor(by);
         const ly = (by - j) * (c.spanY / nb); // cm inside the board
-        m += (rand(mod(j, nb), 0, seed + 6) - 0.5) * 0.12;
+        m += (hash2(mod(j, nb), 0, seed + 6) - 0.5) * 0.12;
         m += fbm(u * wx, v * wy, wx, wy, seed + 7, 3) * 0.09;
         const seam = Math.min(ly, c.spanY / nb - ly);
         const sw = Math.max(0.18, c.cm * 0.9);
@@ -610,10 +498,10 @@ function renderTerrazzo(c: Ctx, t: TerrazzoTexture): void {
     const v = (y + 0.5) / h;
     for (let x = 0; x < w; x++) {
       const u = (x + 0.5) / w;
-      const grain = gnoise(u * gx, v * gy, gx, gy, seed) * 5;
+      const grain = gradientNoise(u * gx, v * gy, gx, gy, seed) * 5;
       let r = br + grain, g = bg + grain, b = bb + grain;
       // Small chips first, large ones on top.
-      worley(u * sx, v * sy, sx, sy, seed + 1, 0.95);
+      worley(u * sx, v * sy, sx, sy, seed + 1, 0.95, WOR);
       if ((WOR[2]! & 0xffff) / 65536 < 0.5) {
         const cov = sstep(0.3 - aaS, 0.3 + aaS, WOR[1]! - WOR[0]!);
         const k = (WOR[2]! >>> 16) % n;
@@ -622,12 +510,12 @@ function renderTerrazzo(c: Ctx, t: TerrazzoTexture): void {
         g += (chipG[k]! * tone - g) * cov;
         b += (chipB[k]! * tone - b) * cov;
       }
-      worley(u * ax, v * ay, ax, ay, seed + 2, 0.95);
+      worley(u * ax, v * ay, ax, ay, seed + 2, 0.95, WOR);
       if ((WOR[2]! & 0xffff) / 65536 < dens) {
         const cov = sstep(0.16 - aaA, 0.16 + aaA, WOR[1]! - WOR[0]!);
         const k = (WOR[2]! >>> 16) % n;
         const tone = 0.88 + 0.24 * ((WOR[2]! >>> 8) & 0xff) / 255;
-        const inner = 1 + 0.05 * gnoise(u * gx * 0.3, v * gy * 0.3, Math.round(gx * 0.3) || 1, Math.round(gy * 0.3) || 1, seed + 3);
+        const inner = 1 + 0.05 * gradientNoise(u * gx * 0.3, v * gy * 0.3, Math.round(gx * 0.3) || 1, Math.round(gy * 0.3) || 1, seed + 3);
         r += (chipR[k]! * tone * inner - r) * cov;
         g += (chipG[k]! * tone * inner - g) * cov;
         b += (chipB[k]! * tone * inner - b) * cov;
@@ -662,13 +550,13 @@ function herringbone(X: number, Y: number, w: number, n: number, nx: number, ny:
     // Block lying along qx. One image period in y shifts (cy, band) by (+n, -1).
     LAY[0] = (qx - (cy + band * n2)) * w;
     LAY[1] = (qy - cy) * w;
-    LAY[4] = hash(mod(cy + q * n * ny, nx), bm, 101);
+    LAY[4] = hashInt(mod(cy + q * n * ny, nx), bm, 101);
     LAY[5] = 0;
   } else {
     const k = m - n;
     LAY[0] = (qy - (cy + k - n + 1)) * w;
     LAY[1] = (qx - cx) * w;
-    LAY[4] = hash(mod(cx - q * n * ny, nx), bm, 202);
+    LAY[4] = hashInt(mod(cx - q * n * ny, nx), bm, 202);
     LAY[5] = 1;
   }
   LAY[2] = n * w;
@@ -687,7 +575,7 @@ function chevron(X: number, Y: number, w: number, L: number, nCols: number, nRow
   LAY[0] = xl * Math.SQRT2;
   LAY[2] = L;
   LAY[3] = w;
-  LAY[4] = hash(iw, mod(k, nRows), 303);
+  LAY[4] = hashInt(iw, mod(k, nRows), 303);
   LAY[5] = iw & 1;
 }
 
@@ -701,13 +589,13 @@ function basketweave(X: number, Y: number, B: number, k: number, nbx: number, nb
     const s = Math.floor(ly / sw);
     LAY[1] = ly - s * sw;
     LAY[0] = lx;
-    LAY[4] = hash(biw * 64 + s, bjw, 404);
+    LAY[4] = hashInt(biw * 64 + s, bjw, 404);
     LAY[5] = 0;
   } else {
     const s = Math.floor(lx / sw);
     LAY[1] = lx - s * sw;
     LAY[0] = ly;
-    LAY[4] = hash(biw * 64 + s, bjw, 505);
+    LAY[4] = hashInt(biw * 64 + s, bjw, 505);
     LAY[5] = 1;
   }
   LAY[2] = B;
@@ -733,7 +621,7 @@ interface WoodParams {
  */
 function woodTone(a: number, cc: number, width: number, id: number, p: WoodParams): number {
   const s = id | 0;
-  const r1 = rand(s, 1, 11), r2 = rand(s, 2, 11), r3 = rand(s, 3, 11), r4 = rand(s, 4, 11);
+  const r1 = hash2(s, 1, 11), r2 = hash2(s, 2, 11), r3 = hash2(s, 3, 11), r4 = hash2(s, 4, 11);
   let t: number;
   if (p.figure === 'cathedral') {
     // Flat-sawn board: rings are circles around the pith, cut by a plane `depth` away. The board
@@ -744,18 +632,18 @@ function woodTone(a: number, cc: number, width: number, id: number, p: WoodParam
     const dc = cc - c0;
     const rad = Math.sqrt(dc * dc + depth * depth);
     const taper = (r3 < 0.5 ? -1 : 1) * (0.06 + 0.08 * r4);
-    const drift = a * taper + 1.5 * gnoise(a / 110 + r1 * 31, r2 * 7 + 0.5, NOWRAP, NOWRAP, s);
-    const warp = 0.3 * gnoise(a / 16, cc / 3, NOWRAP, NOWRAP, s + 1);
+    const drift = a * taper + 1.5 * gradientNoise(a / 110 + r1 * 31, r2 * 7 + 0.5, NOWRAP, NOWRAP, s);
+    const warp = 0.3 * gradientNoise(a / 16, cc / 3, NOWRAP, NOWRAP, s + 1);
     t = (rad + drift) / p.ring + warp;
   } else {
     // Rift / quarter sawn: near-parallel lines with gentle waves and slight runout.
-    const warp = 0.9 * gnoise(a / 60 + r3 * 40, cc / 9, NOWRAP, NOWRAP, s) + 0.2 * gnoise(a / 10, cc / 1.5, NOWRAP, NOWRAP, s + 1);
+    const warp = 0.9 * gradientNoise(a / 60 + r3 * 40, cc / 9, NOWRAP, NOWRAP, s) + 0.2 * gradientNoise(a / 10, cc / 1.5, NOWRAP, NOWRAP, s + 1);
     t = (cc + r1 * 37 + a * 0.008 * (r2 - 0.5)) / p.ring + warp;
   }
   let knot = 0;
   if (p.knots > 0 && r3 < p.knots) {
     // A knot: rings swirl around an elliptic dark core.
-    const ka = (0.15 + 0.7 * r4) * 60, kc = (0.25 + 0.5 * rand(s, 5, 11)) * width;
+    const ka = (0.15 + 0.7 * r4) * 60, kc = (0.25 + 0.5 * hash2(s, 5, 11)) * width;
     const da = (a % 60) - ka, dk = cc - kc;
     const dd = Math.sqrt(da * da * 0.12 + dk * dk);
     t += 3.2 / (0.6 + dd);
@@ -766,16 +654,16 @@ function woodTone(a: number, cc: number, width: number, id: number, p: WoodParam
   const f = t - Math.floor(t);
   const late = f * f * f;
   // Growth periods: runs of darker and lighter rings that keep the figure visible at any scale.
-  const period = gnoise(t / 4.5, r1 * 13 + 0.5, NOWRAP, NOWRAP, s + 5);
+  const period = gradientNoise(t / 4.5, r1 * 13 + 0.5, NOWRAP, NOWRAP, s + 5);
   let tone = p.contrast * (1.3 * (late - 0.25) * fineW + 0.75 * period);
   // Fibres and pores: fine streaks stretched along the plank, never finer than a pixel.
   const pc = Math.min(p.contrast, 0.6) * Math.min(1, 0.45 / p.ring);
-  tone += 0.2 * pc * gnoise(a / 2.2, cc / Math.max(0.045, 1.3 * p.cm), NOWRAP, NOWRAP, s + 2);
-  const pore = gnoise(a / Math.max(0.5, 4 * p.cm), cc / Math.max(0.06, 1.3 * p.cm), NOWRAP, NOWRAP, s + 3);
+  tone += 0.2 * pc * gradientNoise(a / 2.2, cc / Math.max(0.045, 1.3 * p.cm), NOWRAP, NOWRAP, s + 2);
+  const pore = gradientNoise(a / Math.max(0.5, 4 * p.cm), cc / Math.max(0.06, 1.3 * p.cm), NOWRAP, NOWRAP, s + 3);
   tone += 0.3 * pc * (sstep(0.35, 0.7, pore) - 0.05);
   if (p.figure === 'quarter') {
     // Medullary ray flecks: lighter ribbons across the grain.
-    const ray = gnoise(a / 1.6, cc / Math.max(0.45, 2 * p.cm) + a * 0.05, NOWRAP, NOWRAP, s + 4);
+    const ray = gradientNoise(a / 1.6, cc / Math.max(0.45, 2 * p.cm) + a * 0.05, NOWRAP, NOWRAP, s + 4);
     tone -= 0.5 * sstep(0.3, 0.65, ray);
   }
   return knot > 0 ? tone + (1.4 - tone) * knot : tone;
@@ -788,15 +676,15 @@ function burlTone(u: number, v: number, q: number, q2: number, swirl: number, c:
   const t = sw * 9;
   const f = t - Math.floor(t);
   const fineW = sstep(1.2, 3.5, (0.12 * bx) / (p.cm * 9));
-  let tone = p.contrast * ((f * f - 0.33) * 1.3 * fineW + 0.9 * gnoise(t / 3, 0.5, NOWRAP, NOWRAP, seed + 7)) + 0.4 * q;
-  worley(u * ex + 0.4 * q, v * ey + 0.4 * q2, ex, ey, seed + 3, 0.9);
+  let tone = p.contrast * ((f * f - 0.33) * 1.3 * fineW + 0.9 * gradientNoise(t / 3, 0.5, NOWRAP, NOWRAP, seed + 7)) + 0.4 * q;
+  worley(u * ex + 0.4 * q, v * ey + 0.4 * q2, ex, ey, seed + 3, 0.9, WOR);
   const cluster = 0.25 + 0.6 * sstep(-0.1, 0.3, q2);
   if ((WOR[2]! & 0xff) < 255 * cluster) {
     const eye = 1 - sstep(0.05, 0.14, WOR[0]!);
     const halo = 1 - sstep(0.1, 0.4, WOR[0]!);
     tone += 0.9 * eye + 0.3 * halo;
   }
-  return tone + 0.12 * gnoise(u * ex * 6, v * ey * 6, ex * 6, ey * 6, seed + 4);
+  return tone + 0.12 * gradientNoise(u * ex * 6, v * ey * 6, ex * 6, ey * 6, seed + 4);
 }
 
 function renderWood(c: Ctx, t: WoodTexture): void {
@@ -873,13 +761,13 @@ function renderWood(c: Ctx, t: WoodTexture): void {
         case 'straight': {
           const j = Math.floor(Y / Wf);
           const jw = mod(j, ny);
-          const xx = X + rand(jw, 0, seed + 9) * Lf;
+          const xx = X + hash2(jw, 0, seed + 9) * Lf;
           const k = Math.floor(xx / Lf);
           along = xx - k * Lf;
           across = Y - j * Wf;
           len = Lf;
           wid = Wf;
-          id = hash(jw, mod(k, nx), seed);
+          id = hashInt(jw, mod(k, nx), seed);
           break;
         }
         case 'herringbone':
@@ -910,10 +798,10 @@ function renderWood(c: Ctx, t: WoodTexture): void {
           const pitch = W + gapCm;
           const i = Math.floor(X / pitch);
           across = X - i * pitch;
-          along = Y + rand(mod(i, nx), 1, seed) * 300;
+          along = Y + hash2(mod(i, nx), 1, seed) * 300;
           len = 1e9;
           wid = W;
-          id = hash(mod(i, nx), 7, seed);
+          id = hashInt(mod(i, nx), 7, seed);
           if (across > W) inGap = 1;
           break;
         }
@@ -937,8 +825,8 @@ function renderWood(c: Ctx, t: WoodTexture): void {
       const tone0 = p.figure === 'burl' ? burlTone((x + 0.5) / w, (y + 0.5) / h, burlQ[y * w + x]!, burlQ2[y * w + x]!, burlS[y * w + x]!, c, p, bx, by, ex, ey) : woodTone(along, across, wid, id, p);
       let tone = tone0;
       // Plank-to-plank colour variation.
-      const pv = (rand(id, 9, 13) - 0.5) * 0.55;
-      const bright = 1 + (rand(id, 10, 13) - 0.5) * 0.1;
+      const pv = (hash2(id, 9, 13) - 0.5) * 0.55;
+      const bright = 1 + (hash2(id, 10, 13) - 0.5) * 0.1;
       tone += pv;
       // Joints: a dark hairline where boards meet, bevelled for slats.
       const ed = Math.min(along, len - along, across, wid - across);
@@ -1017,9 +905,9 @@ function renderMarble(c: Ctx, t: MarbleTexture): void {
       let vein = 0, vein2 = 0, halo = 0, cl = 0;
       if (st === 'breccia') {
         // Angular clasts (warped Voronoi cells) cemented by a pale, veined matrix.
-        worley(u * cx + 0.35 * q1, v * cy + 0.35 * q2, cx, cy, seed + 7, 1);
+        worley(u * cx + 0.35 * q1, v * cy + 0.35 * q2, cx, cy, seed + 7, 1, WOR);
         const e1 = WOR[1]! - WOR[0]!, id1 = WOR[2]!;
-        worley(u * cx * 2.3 + 0.5 * q2, v * cy * 2.3 + 0.5 * q1, Math.round(cx * 2.3), Math.round(cy * 2.3), seed + 8, 1);
+        worley(u * cx * 2.3 + 0.5 * q2, v * cy * 2.3 + 0.5 * q1, Math.round(cx * 2.3), Math.round(cy * 2.3), seed + 8, 1, WOR);
         const e2 = WOR[1]! - WOR[0]!;
         const pick = (id1 & 0xff) / 255;
         halo = pick < 0.35 ? 0.7 : pick < 0.55 ? 0.35 : 0;
@@ -1126,12 +1014,12 @@ function renderStone(c: Ctx, t: StoneTexture): void {
     for (let x = 0; x < w; x++) {
       const u = (x + 0.5) / w;
       const mot = motF[y * w + x]!;
-      const fine = gnoise(u * fx, v * fy, fx, fy, seed + 2);
+      const fine = gradientNoise(u * fx, v * fy, fx, fy, seed + 2);
       let bright = 0, fl = 0, light = 0, height = 0;
       switch (st) {
         case 'granite': {
           // Interlocking crystals: feldspar (base), smoky quartz, dark mica (fleck), a few light grains.
-          worley(u * gx + 0.3 * fine, v * gy, gx, gy, seed + 3, 1);
+          worley(u * gx + 0.3 * fine, v * gy, gx, gy, seed + 3, 1, WOR);
           const k = (WOR[2]! & 0xffff) / 65536, tv = ((WOR[2]! >>> 16) & 0xff) / 255;
           const edge = 1 - sstep(0, 0.08, WOR[1]! - WOR[0]!);
           if (k < 0.2) fl = 0.75 + 0.25 * tv;
@@ -1177,7 +1065,7 @@ function renderStone(c: Ctx, t: StoneTexture): void {
         }
         case 'sandstone': {
           const band = Math.sin((v * sy + 1.5 * fbm(u * mx, v * my, mx, my, seed + 8, 3)) * Math.PI * 2);
-          bright = 0.05 * mot + 0.09 * fine + 0.04 * gnoise(u * gx, v * gy, gx, gy, seed + 9);
+          bright = 0.05 * mot + 0.09 * fine + 0.04 * gradientNoise(u * gx, v * gy, gx, gy, seed + 9);
           fl = 0.35 * (0.5 + 0.5 * band) * (0.5 + 0.5 * band);
           height = 0.02 * fine;
           reliefK = 0.6;
@@ -1244,7 +1132,7 @@ function gridTile(X: number, Y: number, pw: number, ph: number, nx: number, ny: 
   const lx = xx - i * pw;
   const iw = mod(i, nx);
   TIL[0] = Math.min(lx, pw - lx, ly, ph - ly);
-  TIL[1] = hash(iw, jw, 17);
+  TIL[1] = hashInt(iw, jw, 17);
   TIL[2] = lx;
   TIL[3] = ly;
   TIL[4] = lx / pw;
@@ -1360,12 +1248,12 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
           const nb = Math.max(Math.abs(byy), Math.abs(bxx) * sin60 + Math.abs(byy) / 2);
           if (na <= nb) {
             TIL[0] = ri - na;
-            TIL[1] = hash(mod(ia, nx), mod(ja, ny), 31);
+            TIL[1] = hashInt(mod(ia, nx), mod(ja, ny), 31);
             TIL[2] = ax;
             TIL[3] = ay;
           } else {
             TIL[0] = ri - nb;
-            TIL[1] = hash(mod(ib, nx), mod(jb, ny), 37);
+            TIL[1] = hashInt(mod(ib, nx), mod(jb, ny), 37);
             TIL[2] = bxx;
             TIL[3] = byy;
           }
@@ -1383,12 +1271,12 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
           const da = Math.sqrt(ax * ax + ay * ay), db = Math.sqrt(bxx * bxx + byy * byy);
           if (da <= db) {
             TIL[0] = p / 2 - da;
-            TIL[1] = hash(mod(ia, nx), mod(ja, ny), 41);
+            TIL[1] = hashInt(mod(ia, nx), mod(ja, ny), 41);
             TIL[2] = ax;
             TIL[3] = ay;
           } else {
             TIL[0] = p / 2 - db;
-            TIL[1] = hash(mod(ib, nx), mod(jb, ny), 43);
+            TIL[1] = hashInt(mod(ib, nx), mod(jb, ny), 43);
             TIL[2] = bxx;
             TIL[3] = byy;
           }
@@ -1401,7 +1289,7 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
       const i = y * w + x, o = i * 3;
       const inTile = sstep(gh - aa, gh + aa, TIL[0]!);
       // Grout: sandy, slightly recessed.
-      const sand = gnoise(((x + 0.5) / w) * sgx, ((y + 0.5) / h) * sgy, sgx, sgy, seed + 1);
+      const sand = gradientNoise(((x + 0.5) / w) * sgx, ((y + 0.5) / h) * sgy, sgx, sgy, seed + 1);
       let r = gr * (1 + 0.05 * sand), g = gg * (1 + 0.05 * sand), b = gb * (1 + 0.05 * sand);
       let height = -0.05;
       if (inTile > 0) {
@@ -1409,30 +1297,30 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
         const useAlt = lay === 'checker' && TIL[6]! === 1;
         let cr = useAlt ? t2r : tr, cg = useAlt ? t2g : tg, cb = useAlt ? t2b : tb;
         // Per-tile shade; handmade finishes also drift in hue.
-        const tv = (rand(id, 1, 5) - 0.5) * 2 * variation;
-        const hv = fin === 'zellige' || fin === 'terracotta' ? (rand(id, 2, 5) - 0.5) * variation * 0.25 : 0;
+        const tv = (hash2(id, 1, 5) - 0.5) * 2 * variation;
+        const hv = fin === 'zellige' || fin === 'terracotta' ? (hash2(id, 2, 5) - 0.5) * variation * 0.25 : 0;
         let f = 1 + tv;
         cr *= f * (1 + hv);
         cg *= f;
         cb *= f * (1 - hv);
-        const lx = TIL[2]! + rand(id, 3, 5) * 97, ly = TIL[3]! + rand(id, 4, 5) * 97;
+        const lx = TIL[2]! + hash2(id, 3, 5) * 97, ly = TIL[3]! + hash2(id, 4, 5) * 97;
         let surf = 0;
         const edgeIn = TIL[0]! - gh;
         switch (fin) {
           case 'glossy':
-            surf = 0.012 * gnoise(lx / 6, ly / 6, NOWRAP, NOWRAP, id);
+            surf = 0.012 * gradientNoise(lx / 6, ly / 6, NOWRAP, NOWRAP, id);
             break;
           case 'matte':
-            surf = 0.02 * gnoise(lx / 0.15, ly / 0.15, NOWRAP, NOWRAP, id);
+            surf = 0.02 * gradientNoise(lx / 0.15, ly / 0.15, NOWRAP, NOWRAP, id);
             break;
           case 'cement':
-            surf = 0.03 * gnoise(lx / 0.12, ly / 0.12, NOWRAP, NOWRAP, id) + 0.03 * gnoise(lx / 12, ly / 12, NOWRAP, NOWRAP, id + 1);
+            surf = 0.03 * gradientNoise(lx / 0.12, ly / 0.12, NOWRAP, NOWRAP, id) + 0.03 * gradientNoise(lx / 12, ly / 12, NOWRAP, NOWRAP, id + 1);
             break;
           case 'stone':
-            surf = 0.05 * fbm(lx / 9, ly / 9, NOWRAP, NOWRAP, id, 3) + 0.02 * gnoise(lx / 0.2, ly / 0.2, NOWRAP, NOWRAP, id + 1);
+            surf = 0.05 * fbm(lx / 9, ly / 9, NOWRAP, NOWRAP, id, 3) + 0.02 * gradientNoise(lx / 0.2, ly / 0.2, NOWRAP, NOWRAP, id + 1);
             break;
           case 'terracotta': {
-            surf = 0.1 * fbm(lx / 5, ly / 5, NOWRAP, NOWRAP, id, 3) + 0.04 * gnoise(lx / 0.2, ly / 0.2, NOWRAP, NOWRAP, id + 1);
+            surf = 0.1 * fbm(lx / 5, ly / 5, NOWRAP, NOWRAP, id, 3) + 0.04 * gradientNoise(lx / 0.2, ly / 0.2, NOWRAP, NOWRAP, id + 1);
             // Darker fired edges.
             surf -= 0.08 * (1 - sstep(0, S * 0.2, edgeIn));
             break;
@@ -1445,7 +1333,7 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
             break;
           }
           case 'marble': {
-            const q = gnoise(lx / 6, ly / 6, NOWRAP, NOWRAP, id);
+            const q = gradientNoise(lx / 6, ly / 6, NOWRAP, NOWRAP, id);
             const nv = fbm(lx / 4 + q, ly / 4 - q, NOWRAP, NOWRAP, id + 1, 3);
             const vein = 0.75 * Math.exp(-Math.abs(nv) / 0.03);
             cr += (t2r - cr) * vein;
@@ -1457,7 +1345,7 @@ function renderTiles(c: Ctx, t: TilesTexture): void {
         }
         if (lay === 'encaustic') {
           const m = encausticMotif(TIL[4]!, TIL[5]!, aa / S);
-          const ink = 1 + 0.04 * gnoise(lx / 0.3, ly / 0.3, NOWRAP, NOWRAP, id + 2);
+          const ink = 1 + 0.04 * gradientNoise(lx / 0.3, ly / 0.3, NOWRAP, NOWRAP, id + 2);
           cr += (t2r * ink - cr) * m;
           cg += (t2g * ink - cg) * m;
           cb += (t2b * ink - cb) * m;
@@ -1551,18 +1439,18 @@ function renderBrick(c: Ctx, t: BrickTexture): void {
           len = L + M;
         }
         ed = Math.min(lx - hm, len - hm - lx, ly - hm, course - hm - ly);
-        id = hash(mod(k, nU) * 2 + part, jw, 61);
+        id = hashInt(mod(k, nU) * 2 + part, jw, 61);
       }
       id ^= seed;
       const i = y * w + x, o = i * 3;
-      const grain = gnoise(u * sx, v * sy, sx, sy, seed + 1);
+      const grain = gradientNoise(u * sx, v * sy, sx, sy, seed + 1);
       const face = sstep(-0.08, 0.35, ed);
       // Mortar.
       let r = mr * (1 + 0.07 * grain), g = mg * (1 + 0.07 * grain), b = mb * (1 + 0.07 * grain);
       let height = 0.25 * grain * 0.1;
       if (face > 0) {
-        const mix = Math.pow(rand(id, 1, 3), 1.4);
-        const tone = 1 + (rand(id, 2, 3) - 0.5) * 0.2;
+        const mix = Math.pow(hash2(id, 1, 3), 1.4);
+        const tone = 1 + (hash2(id, 2, 3) - 0.5) * 0.2;
         let cr = (b1r + (b2r - b1r) * mix) * tone, cg = (b1g + (b2g - b1g) * mix) * tone, cb = (b1b + (b2b - b1b) * mix) * tone;
         const surf = surfF[i]!;
         const pit = dots(u * px, v * py, px, py, seed + 3, 0.35, 0.05, 0.16, aaP);
@@ -1655,12 +1543,12 @@ function renderFabric(c: Ctx, t: FabricTexture): void {
       const u = (x + 0.5) / w;
       let r: number, g: number, b: number, height = 0;
       if (wv === 'boucle') {
-        worley(u * lx, v * ly, lx, ly, seed + 1, 1);
+        worley(u * lx, v * ly, lx, ly, seed + 1, 1, WOR);
         const l1 = 1 - WOR[0]!;
-        worley(u * lx * 1.6 + 0.5, v * ly * 1.6, Math.round(lx * 1.6), Math.round(ly * 1.6), seed + 2, 1);
+        worley(u * lx * 1.6 + 0.5, v * ly * 1.6, Math.round(lx * 1.6), Math.round(ly * 1.6), seed + 2, 1, WOR);
         const l2 = 1 - WOR[0]!;
         const loop = Math.max(l1 * l1, 0.85 * l2 * l2);
-        const fib = gnoise(u * fx, v * fy, fx, fy, seed + 3);
+        const fib = gradientNoise(u * fx, v * fy, fx, fy, seed + 3);
         const f = 0.72 + 0.55 * loop + 0.05 * fib;
         r = br * f;
         g = bg * f;
@@ -1669,7 +1557,7 @@ function renderFabric(c: Ctx, t: FabricTexture): void {
         reliefK = 0.5;
       } else if (wv === 'velvet') {
         const s = velS[y * w + x]!;
-        const fib = gnoise(u * fx, v * fy, fx, fy, seed + 3);
+        const fib = gradientNoise(u * fx, v * fy, fx, fy, seed + 3);
         const sheen = Math.tanh(2 * s);
         const f = 1 + 0.17 * sheen + 0.03 * fib;
         const add = 14 * Math.max(0, sheen) * Math.max(0, sheen);
@@ -1678,7 +1566,7 @@ function renderFabric(c: Ctx, t: FabricTexture): void {
         b = bb * f + add;
         reliefK = 0;
       } else if (wv === 'leather') {
-        worley(u * lx, v * ly, lx, ly, seed + 1, 0.9);
+        worley(u * lx, v * ly, lx, ly, seed + 1, 0.9, WOR);
         const crease = 1 - sstep(0.0, 0.16, WOR[1]! - WOR[0]!);
         const dome = 1 - WOR[0]! * WOR[0]!;
         const mot = fbm(u * mx, v * my, mx, my, seed + 2, 4);
@@ -1714,8 +1602,8 @@ function renderFabric(c: Ctx, t: FabricTexture): void {
         const dip = 4 * along * (1 - along);
         const thread = warpTop ? i : j;
         const axis = warpTop ? v : u;
-        const slubN = gnoise(axis * (warpTop ? sy : sx), thread + 0.5, warpTop ? sy : sx, warpTop ? nx : ny, seed + (warpTop ? 1 : 2));
-        const tv = (rand(thread, warpTop ? 1 : 2, seed) - 0.5) * (wv === 'linen' ? 0.14 : 0.06);
+        const slubN = gradientNoise(axis * (warpTop ? sy : sx), thread + 0.5, warpTop ? sy : sx, warpTop ? nx : ny, seed + (warpTop ? 1 : 2));
+        const tv = (hash2(thread, warpTop ? 1 : 2, seed) - 0.5) * (wv === 'linen' ? 0.14 : 0.06);
         const f = (0.68 + 0.32 * prof) * (0.9 + 0.1 * dip) * WEAVE_NORM * (1 + tv + slub * slubN);
         if (warpTop) {
           r = br * f;
@@ -1770,8 +1658,8 @@ function renderMetal(c: Ctx, t: MetalTexture): void {
       switch (fin) {
         case 'brushed':
         case 'satin': {
-          const s1 = gnoise(u * bx, v * by, bx, by, seed + 2);
-          const s2 = gnoise(u * b2x, v * b2y, b2x, b2y, seed + 3);
+          const s1 = gradientNoise(u * bx, v * by, bx, by, seed + 2);
+          const s2 = gradientNoise(u * b2x, v * b2y, b2x, b2y, seed + 3);
           const amp = fin === 'brushed' ? 1 : 0.45;
           f = 1 + amp * (0.09 * s1 + 0.06 * s2) + 0.1 * broad;
           add = 4 * amp * s1; // keeps the grain visible on near-black finishes
@@ -1786,7 +1674,7 @@ function renderMetal(c: Ctx, t: MetalTexture): void {
           break;
         }
         case 'hammered': {
-          worley(u * hx, v * hy, hx, hy, seed + 5, 0.85);
+          worley(u * hx, v * hy, hx, hy, seed + 5, 0.85, WOR);
           height = -0.18 * (1 - WOR[0]! * WOR[0]!);
           f = 1 + 0.12 * broad;
           reliefK = 1.4;
@@ -1795,7 +1683,7 @@ function renderMetal(c: Ctx, t: MetalTexture): void {
         case 'patina': {
           const q = qF[y * w + x]!;
           const m = fbm(u * px + 0.5 * q, v * py + 0.5 * q, px, py, seed + 7, 6);
-          const grain = gnoise(u * gx, v * gy, gx, gy, seed + 8);
+          const grain = gradientNoise(u * gx, v * gy, gx, gy, seed + 8);
           pat = sstep(-0.12, 0.25, m + 0.1 * grain);
           f = 1 + 0.1 * broad + 0.05 * grain;
           patTone = 0.8 + 0.4 * sstep(-0.3, 0.4, q + 0.5 * grain);
@@ -1805,7 +1693,7 @@ function renderMetal(c: Ctx, t: MetalTexture): void {
         }
         case 'blackened': {
           const q = qF[y * w + x]!;
-          const s1 = gnoise(u * bx, v * by, bx, by, seed + 2);
+          const s1 = gradientNoise(u * bx, v * by, bx, by, seed + 2);
           f = 1 + 0.16 * q + 0.03 * s1;
           add = 10 * sstep(0.1, 0.5, q); // blue-grey mill scale
           break;
@@ -1872,7 +1760,7 @@ function renderGlass(c: Ctx, t: GlassTexture): void {
           break;
         }
         case 'frosted': {
-          L = 0.9 + 0.05 * fbm(u * ex, v * ey, ex, ey, seed + 1, 2) + 0.03 * gnoise(u * gx, v * gy, gx, gy, seed + 2);
+          L = 0.9 + 0.05 * fbm(u * ex, v * ey, ex, ey, seed + 1, 2) + 0.03 * gradientNoise(u * gx, v * gy, gx, gy, seed + 2);
           add = 12;
           break;
         }
@@ -1897,7 +1785,7 @@ function renderGlass(c: Ctx, t: GlassTexture): void {
           break;
         }
         case 'textured': {
-          worley(u * dx, v * dy, dx, dy, seed + 3, 0.9);
+          worley(u * dx, v * dy, dx, dy, seed + 3, 0.9, WOR);
           const dome = 1 - WOR[0]! * WOR[0]!;
           L = env(u + (WOR[3]! * 0.6) / dx, v + (WOR[4]! * 0.6) / dy);
           height = 0.12 * dome;
@@ -1950,7 +1838,7 @@ const LEAVES = (() => {
   const t = new Float64Array(G * G * 7);
   for (let j = 0; j < G; j++) {
     for (let i = 0; i < G; i++) {
-      const hsh = hash(i, j, ds);
+      const hsh = hashInt(i, j, ds);
       const k = (j * G + i) * 7;
       const ang = (((hsh >>> 16) & 0xff) / 255) * Math.PI * 2;
       t[k] = 0.5 + ((hsh & 0xff) / 255 - 0.5) * 0.6;
@@ -2039,7 +1927,7 @@ function renderWallpaper(c: Ctx, t: WallpaperTexture): void {
       const ci = Math.floor(ru), cj = Math.floor(rv);
       let su = ru - ci, sv = rv - cj;
       let a1 = 0, a2 = 0; // coverage of ink, ink2
-      const paper = gnoise(u * px, v * py, px, py, seed) * 3;
+      const paper = gradientNoise(u * px, v * py, px, py, seed) * 3;
       let r = gr + paper, g = gg + paper, b = gb + paper;
       switch (t.motif) {
         case 'stripes': {
@@ -2087,7 +1975,7 @@ function renderWallpaper(c: Ctx, t: WallpaperTexture): void {
         }
         case 'grasscloth': {
           const n = fbm(u * fx, v * fy, fx, fy, seed + 1, 4);
-          const slub = gnoise(u * fx * 4, v * fy * 0.5, fx * 4, Math.max(1, Math.round(fy * 0.5)), seed + 2);
+          const slub = gradientNoise(u * fx * 4, v * fy * 0.5, fx * 4, Math.max(1, Math.round(fy * 0.5)), seed + 2);
           a1 = sstep(-0.25, 0.45, n + 0.3 * slub);
           // Panel seams, one per repeat width.
           const seam = Math.min(su, 1 - su) * R;

@@ -1,0 +1,20 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Db, DbTx, Tx } from '@/server/platform/db';
+import { appendLedgerEntry, chargeBalance, grantCredit } from './ledger';
+import { refundIfCharged } from '@/server/generations/generations';
+
+/**
+ * The ledger's writers take a branded transaction client: `npm run typecheck` fails if the
+ * client itself (or any unbranded client) could be passed, i.e. if a balance change could run
+ * outside a transaction. Only `transaction()` (platform/db.ts) makes a `Tx`.
+ */
+describe('ledger functions take a transaction, never the client', () => {
+  it('refuses Db and DbTx where a Tx is required', () => {
+    for (const writer of [appendLedgerEntry, chargeBalance, grantCredit, refundIfCharged]) {
+      expectTypeOf<Parameters<typeof writer>[0]>().toEqualTypeOf<Tx>();
+    }
+    expectTypeOf<Db>().not.toExtend<Tx>();
+    expectTypeOf<DbTx>().not.toExtend<Tx>();
+    expectTypeOf<Tx>().toExtend<DbTx>();
+  });
+});
