@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import type { FullConfig } from '@playwright/test';
+import { makeTestCertificates } from '../test/tls';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -20,6 +21,8 @@ export interface E2EState {
   liveKey: string;
   email: string;
   password: string;
+  /** A leaf certificate for 127.0.0.1 / ::1 the server trusts: the webhook receivers tests start on :443. */
+  receiverTls: { key: string; cert: string };
 }
 
 function field(banner: string, label: string): string {
@@ -32,6 +35,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
   const baseUrl = `http://127.0.0.1:${port}`;
+  // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.
+  const certs = await makeTestCertificates('Roomtone e2e CA');
+  const caPath = path.join(dataDir, 'e2e-ca.pem');
+  fs.writeFileSync(caPath, certs.caPem);
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
@@ -52,6 +59,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // behind another and cancel it in the console before it starts.
       BUILTIN_ENGINE_MIN_DURATION_MS: '8000',
       LOG_LEVEL: 'warn',
+      DEV_ALLOW_LOOPBACK_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: caPath,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -88,6 +97,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     liveKey: field(output, 'live key'),
     email,
     password,
+    receiverTls: { key: certs.key, cert: certs.cert },
   };
   const statePath = path.join(dataDir, 'e2e-state.json');
   fs.writeFileSync(statePath, JSON.stringify(state));
