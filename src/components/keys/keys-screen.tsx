@@ -16,7 +16,6 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormError, TextField } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { SecretOnce } from '@/components/ui/secret-once';
