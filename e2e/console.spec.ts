@@ -5,8 +5,7 @@
  * (401), views and cancels a generation, reads usage charts, invites a developer who accepts and
  * sees only a developer's screens.
  */
-import sharp from 'sharp';
-import { expect, signInWithPassword, test, v1 } from './fixtures';
+import { backgroundUpscale, expect, inviteDeveloper, signInWithPassword, test, v1 } from './fixtures';
 
 // Each test signs in on its own; one worker runs them in order against the one server.
 test.describe.configure({ mode: 'default' });
@@ -144,23 +143,6 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
   await expect(body.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible();
 });
 
-async function roomJpeg(): Promise<Blob> {
-  const buffer = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 180, g: 160, b: 140 } } })
-    .jpeg()
-    .toBuffer();
-  return new Blob([new Uint8Array(buffer)], { type: 'image/jpeg' });
-}
-
-async function backgroundUpscale(baseUrl: string, key: string): Promise<string> {
-  const form = new FormData();
-  form.append('image', await roomJpeg(), 'room.jpg');
-  form.append('scale', 'x2');
-  form.append('background', 'true');
-  const res = await v1(baseUrl, key, '/v1/upscales', { method: 'POST', body: form });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  return res.body.id as string;
-}
-
 test('view a generation with its output, and cancel one waiting in the queue', async ({ page, demo }) => {
   // One worker, each job at least 8 s: the fifth waits over 30 s, time to cancel it in the console.
   await signInWithPassword(page, demo.email, demo.password);
@@ -218,33 +200,13 @@ test('usage charts render the seeded generations; CSV export downloads the days'
 
 test('invite a developer who accepts and sees only a developer’s screens', async ({ page, browser, demo }) => {
   await signInWithPassword(page, demo.email, demo.password);
-  await page.goto(`/o/${demo.organizationId}/test/members`);
-  await page.getByRole('button', { name: 'Invite member' }).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill('dev@example.com');
-  await expect(dialog.getByRole('combobox', { name: 'Role' })).toHaveText('developer');
-  await dialog.getByRole('button', { name: 'Send invitation' }).click();
-  await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText('dev@example.com');
-
-  await page.goto(`/o/${demo.organizationId}/test/settings`);
-  const mail = page.getByTestId('outbox-message').filter({ hasText: 'You are invited to' }).first();
-  const link = await mail.getByRole('link').getAttribute('href');
-  expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
-
-  const devContext = await browser.newContext();
-  const dev = await devContext.newPage();
-  await dev.goto(link!);
-  await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
-  await dev.getByLabel('Your name').fill('Dee Developer');
-  await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
-  await dev.getByRole('button', { name: 'Create account and join' }).click();
-  await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
+  const { dev, close } = await inviteDeveloper(page, browser, demo, 'dev@example.com', 'Dee Developer');
   const nav = dev.getByRole('navigation', { name: 'Console' });
   for (const name of ['Overview', 'API keys', 'Request log', 'Generations', 'Usage', 'Settings']) await expect(nav.getByRole('link', { name })).toBeVisible();
   for (const name of ['Billing', 'Members']) await expect(nav.getByRole('link', { name })).toHaveCount(0);
   await dev.goto(`/o/${demo.organizationId}/test/billing`);
   await expect(dev.getByRole('heading', { name: 'Not available' })).toBeVisible();
-  await devContext.close();
+  await close();
 
   await page.goto(`/o/${demo.organizationId}/test/members`);
   await expect(page.getByRole('row').filter({ hasText: 'dev@example.com' })).toContainText('developer');

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import sharp from 'sharp';
 import type { E2EState } from './global-setup';
 
 export { expect };
@@ -44,4 +45,53 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, 'screenshots');
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The owner (signed in on `page`) invites `email` with the default role (developer), reads the
+ * invitation in the Settings outbox, and the invitee signs up through it in a new context.
+ * Returns the invitee's page, signed in on the organization's overview.
+ */
+export async function inviteDeveloper(page: Page, browser: Browser, demo: E2EState, email: string, name: string): Promise<{ dev: Page; close: () => Promise<void> }> {
+  await page.goto(`/o/${demo.organizationId}/test/members`);
+  await page.getByRole('button', { name: 'Invite member' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  await expect(dialog.getByRole('combobox', { name: 'Role' })).toHaveText('developer');
+  await dialog.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText(email);
+
+  await page.goto(`/o/${demo.organizationId}/test/settings`);
+  const mail = page.getByTestId('outbox-message').filter({ hasText: 'You are invited to' }).filter({ hasText: email }).first();
+  const link = await mail.getByRole('link').getAttribute('href');
+  expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
+
+  const devContext = await browser.newContext();
+  const dev = await devContext.newPage();
+  await dev.goto(link!);
+  await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
+  await dev.getByLabel('Your name').fill(name);
+  await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
+  await dev.getByRole('button', { name: 'Create account and join' }).click();
+  await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
+  return { dev, close: () => devContext.close() };
+}
+
+/** A small room-coloured JPEG. */
+export async function roomJpeg(): Promise<Blob> {
+  const buffer = await sharp({ create: { width: 320, height: 240, channels: 3, background: { r: 180, g: 160, b: 140 } } })
+    .jpeg()
+    .toBuffer();
+  return new Blob([new Uint8Array(buffer)], { type: 'image/jpeg' });
+}
+
+/** A background upscale created with `key` (202), as a customer's code would; its id. */
+export async function backgroundUpscale(baseUrl: string, key: string): Promise<string> {
+  const form = new FormData();
+  form.append('image', await roomJpeg(), 'room.jpg');
+  form.append('scale', 'x2');
+  form.append('background', 'true');
+  const res = await v1(baseUrl, key, '/v1/upscales', { method: 'POST', body: form });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  return res.body.id as string;
 }

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
+import { makeTestCertificates } from '../test/tls';
 
 export interface E2EState {
   baseUrl: string;
@@ -18,6 +19,8 @@ export interface E2EState {
   liveKey: string;
   email: string;
   password: string;
+  /** A leaf certificate for 127.0.0.1 / ::1 the server trusts: the webhook receivers tests start on :443. */
+  receiverTls: { key: string; cert: string };
 }
 
 function field(banner: string, label: string): string {
@@ -29,6 +32,10 @@ function field(banner: string, label: string): string {
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
+  // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.
+  const certs = await makeTestCertificates('Roomtone e2e CA');
+  const caPath = path.join(dataDir, 'e2e-ca.pem');
+  fs.writeFileSync(caPath, certs.caPem);
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -51,6 +58,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // behind another and cancel it in the console before it starts.
       BUILTIN_ENGINE_MIN_DURATION_MS: '8000',
       LOG_LEVEL: 'warn',
+      DEV_ALLOW_LOOPBACK_URLS: 'true',
+      NODE_EXTRA_CA_CERTS: caPath,
     },
   });
   const baseUrl = server.url;
@@ -65,6 +74,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     liveKey: field(output, 'live key'),
     email,
     password,
+    receiverTls: { key: certs.key, cert: certs.cert },
   };
   const statePath = path.join(dataDir, 'e2e-state.json');
   fs.writeFileSync(statePath, JSON.stringify(state));

@@ -40,6 +40,7 @@ export const SCREENS = [
   { slug: 'billing', title: 'Billing', roles: ['owner', 'admin'] },
   { slug: 'usage', title: 'Usage', roles: ['owner', 'admin', 'developer'] },
   { slug: 'members', title: 'Members', roles: ['owner', 'admin'] },
+  { slug: 'webhooks', title: 'Webhooks', roles: ['owner', 'admin'] },
   { slug: 'settings', title: 'Settings', roles: ['owner', 'admin', 'developer'] },
 ] as const satisfies readonly { slug: string; title: string; roles: readonly Role[] }[];
 

@@ -21,6 +21,14 @@ export function errorStatus(error: unknown): number | undefined {
   return undefined;
 }
 
+/** The API's refusal body of a tRPC error ({ code, message, param }), to show an error next to the field it names. */
+export function apiErrorOf(error: unknown): { code: string; message: string; param?: string } | undefined {
+  if (error instanceof TRPCClientError) {
+    return ((error as TRPCClientError<ConsoleRouter>).data as { apiError?: { code: string; message: string; param?: string } } | undefined)?.apiError;
+  }
+  return undefined;
+}
+
 function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

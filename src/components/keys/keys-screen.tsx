@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertTriangle, Copy, Plus } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { createKeyInput } from '@/server/trpc/console-inputs';
 import { PERMISSIONS } from '@/server/keys/permissions';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
@@ -16,9 +16,9 @@ import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormError, TextField } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
+import { SecretOnce } from '@/components/ui/secret-once';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 
@@ -142,27 +142,12 @@ function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
               <DialogTitle>Your new {input.mode} key</DialogTitle>
               <DialogDescription>Copy it now and keep it somewhere safe.</DialogDescription>
             </DialogHeader>
-            <p role="alert" className="flex items-start gap-2 rounded-md bg-warning p-3 text-sm text-warning-foreground">
-              <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden />
-              This is the only time the secret is shown. We store only its hash: if you lose it, revoke the key and create another.
-            </p>
-            <div className="flex gap-2">
-              <Label htmlFor="new-key-secret" className="sr-only">
-                Secret key
-              </Label>
-              <Input id="new-key-secret" readOnly value={secret} className="font-mono text-xs" data-testid="new-key-secret" onFocus={(e) => e.currentTarget.select()} />
-              <Button
-                variant="outline"
-                onClick={() => {
-                  void navigator.clipboard?.writeText(secret).then(
-                    () => toast.success('Copied'),
-                    () => toast.error('Could not copy; select the text and copy it.'),
-                  );
-                }}
-              >
-                <Copy aria-hidden /> Copy
-              </Button>
-            </div>
+            <SecretOnce
+              secret={secret}
+              label="Secret key"
+              testId="new-key-secret"
+              warning="This is the only time the secret is shown. We store only its hash: if you lose it, revoke the key and create another."
+            />
             <DialogFooter>
               <Button onClick={() => close(false)}>Done</Button>
             </DialogFooter>

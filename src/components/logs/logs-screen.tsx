@@ -3,11 +3,10 @@ import * as React from 'react';
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { Search, X } from 'lucide-react';
-import { logFiltersInput } from '@/server/trpc/console-inputs';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';
-import { dateTimeMs, unixFromInput } from '@/app-client/format';
+import { dateTimeMs } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
@@ -18,8 +17,8 @@ import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
 
-const FILTER_KEYS = ['statusClass', 'errorCode', 'method', 'path', 'apiKeyId', 'from', 'to', 'requestId'] as const;
 const ANY = 'all';
 
 type LogLine = ConsoleOutputs['logs']['list']['data'][number];
@@ -33,16 +32,11 @@ export function LogsScreen() {
   const trpc = useTRPC();
   const scope = useScope();
   const input = useScopeInput();
-  const [filters, setFilters] = useUrlFilters(FILTER_KEYS);
-  // The URL is user input: what the server's schema refuses is dropped, not sent.
-  const parsed = logFiltersInput.safeParse({
-    ...filters,
-    from: unixFromInput(filters.from ?? ''),
-    to: unixFromInput(filters.to ?? ''),
-  });
+  const [filters, setFilters] = useUrlFilters(LOG_FILTER_KEYS);
+  const parsed = logFilters(filters);
   const query = parsed.success ? parsed.data : {};
   const pages = useCursorPages(JSON.stringify([input, query]));
-  const lines = useQuery(trpc.logs.list.queryOptions({ ...input, ...query, cursor: pages.cursor, limit: 50 }));
+  const lines = useQuery(trpc.logs.list.queryOptions({ ...input, ...query, cursor: pages.cursor, limit: LOG_PAGE_SIZE }));
   const keys = useQuery(trpc.keys.list.queryOptions({ ...input, includeRevoked: true, limit: 100 }));
   const [openId, setOpenId] = React.useState<string | null>(null);
   const [search, setSearch] = React.useState(filters.requestId ?? '');
@@ -59,7 +53,7 @@ export function LogsScreen() {
   ];
 
   const keyOptions = [{ value: ANY, label: 'Any key' }, ...(keys.data?.data ?? []).map((k) => ({ value: k.id, label: `${k.name} (${k.prefix})` }))];
-  const anyFilter = FILTER_KEYS.some((k) => filters[k]);
+  const anyFilter = LOG_FILTER_KEYS.some((k) => filters[k]);
 
   return (
     <>
@@ -128,7 +122,7 @@ export function LogsScreen() {
             disabled={!anyFilter}
             onClick={() => {
               setSearch('');
-              setFilters(Object.fromEntries(FILTER_KEYS.map((k) => [k, undefined])));
+              setFilters(Object.fromEntries(LOG_FILTER_KEYS.map((k) => [k, undefined])));
             }}
           >
             <X aria-hidden /> Clear filters

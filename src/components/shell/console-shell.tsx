@@ -5,7 +5,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, Users } from 'lucide-react';
+import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { useTRPC, errorStatus } from '@/app-client/trpc';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
@@ -32,6 +32,7 @@ const ICONS: Record<ScreenSlug, React.ComponentType<{ className?: string; 'aria-
   billing: CreditCard,
   usage: BarChart3,
   members: Users,
+  webhooks: Webhook,
   settings: Settings,
 };
 
@@ -135,7 +136,7 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
               <MobileNav role={role} base={base} />
               <div className="ml-auto flex items-center gap-4">
                 <ModeSwitch mode={mode} />
-                <UserMenu email={me.data.user.email} />
+                <UserMenu email={me.data.user.email} accountHref={`${base}/account`} />
               </div>
             </header>
             <main id="main" className="flex-1 p-4 md:p-8">
@@ -228,7 +229,8 @@ function ModeSwitch({ mode }: { mode: Mode }) {
   );
 }
 
-function UserMenu({ email }: { email: string }) {
+function UserMenu({ email, accountHref }: { email: string; accountHref: string }) {
+  const router = useRouter();
   const { theme, setTheme } = useTheme();
   return (
     <DropdownMenu>
@@ -251,6 +253,9 @@ function UserMenu({ email }: { email: string }) {
           </DropdownMenuRadioItem>
         </DropdownMenuRadioGroup>
         <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => router.push(accountHref)}>
+          <UserCog aria-hidden /> Account and password
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={() => void signOut({ redirectTo: '/sign-in' })}>
           <LogOut aria-hidden /> Sign out
         </DropdownMenuItem>

@@ -36,6 +36,7 @@ import {
   unixSecondsSchema,
   userIdSchema,
 } from './console-inputs';
+import { webhooksRouter } from './webhooks-router';
 import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
 
 /**
@@ -123,6 +124,7 @@ export const consoleRouter = router({
   outbox: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
   }),
+  webhooks: webhooksRouter,
 });
 
 export type ConsoleRouter = typeof consoleRouter;

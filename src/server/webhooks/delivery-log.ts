@@ -1,7 +1,9 @@
+import type { Prisma } from '@/generated/prisma/client';
 import type { DbTx } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { notFound } from '@/server/platform/errors';
-import { findEndpoint, type EndpointScope } from './endpoints';
+import { invalidParam, notFound } from '@/server/platform/errors';
+import { pageOf, type Page } from '@/server/platform/pages';
+import { endpointWhere, findEndpoint, type EndpointScope } from './endpoints';
 
 export interface ApiWebhookAttempt {
   number: number;
@@ -34,7 +36,7 @@ const INCLUDE = { event: { select: { id: true, type: true, createdAt: true } }, 
 type Row = NonNullable<Awaited<ReturnType<typeof loadDelivery>>>;
 
 function loadDelivery(tx: DbTx, scope: EndpointScope, id: string) {
-  return tx.webhookDelivery.findFirst({ where: { id, endpoint: { organizationId: scope.organizationId } }, include: INCLUDE });
+  return tx.webhookDelivery.findFirst({ where: { id, endpoint: endpointWhere(scope) }, include: INCLUDE });
 }
 
 export function toApiDelivery(d: Row): ApiWebhookDelivery {
@@ -86,4 +88,27 @@ export async function deliveryScope(tx: DbTx, id: string): Promise<EndpointScope
   const row = await tx.webhookDelivery.findUnique({ where: { id }, select: { endpoint: { select: { organizationId: true } } } });
   if (!row) throw notFound(`No webhook delivery ${id}.`, 'delivery');
   return { organizationId: row.endpoint.organizationId };
+}
+
+/**
+ * The console's page of an endpoint's log, newest first, with a cursor (a delivery id).
+ * `failedOnly`: deliveries whose attempts have not succeeded (failed for good, retrying, or
+ * canceled after failures); deliveries not attempted yet are not failures.
+ */
+export async function pageDeliveries(
+  tx: DbTx,
+  scope: EndpointScope,
+  endpointId: string,
+  options: { limit: number; cursor?: string | undefined; failedOnly?: boolean | undefined },
+): Promise<Page<ApiWebhookDelivery>> {
+  await findEndpoint(tx, scope, endpointId);
+  const where: Prisma.WebhookDeliveryWhereInput = { endpointId };
+  if (options.failedOnly) Object.assign(where, { attempts: { gt: 0 }, status: { not: 'succeeded' } });
+  if (options.cursor) {
+    const after = await tx.webhookDelivery.findFirst({ where: { id: options.cursor, endpointId }, select: { id: true, createdAt: true } });
+    if (!after) throw invalidParam('cursor', 'Unknown cursor.');
+    where.OR = [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }];
+  }
+  const rows = await tx.webhookDelivery.findMany({ where, include: INCLUDE, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: options.limit + 1 });
+  return pageOf(rows, options.limit, (row) => row.id, toApiDelivery);
 }

@@ -1,4 +1,5 @@
 import type { WebhookEndpoint } from '@/generated/prisma/client';
+import type { Mode } from '@/generated/prisma/enums';
 import type { DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { notFound } from '@/server/platform/errors';
@@ -6,6 +7,13 @@ import { notFound } from '@/server/platform/errors';
 /** Endpoint services act inside one organization (the console's session, or the CLI's --org). */
 export interface EndpointScope {
   organizationId: string;
+  /** The console's mode switch: set, it narrows every lookup to that mode's endpoints (the CLI leaves it out). */
+  mode?: Mode;
+}
+
+/** The where-clause of a scope: an endpoint of another organization or mode is not found. */
+export function endpointWhere(scope: EndpointScope): { organizationId: string; mode?: Mode } {
+  return scope.mode ? { organizationId: scope.organizationId, mode: scope.mode } : { organizationId: scope.organizationId };
 }
 
 export const MAX_ENDPOINTS_PER_ORGANIZATION = 20;
@@ -49,13 +57,13 @@ export function toApiEndpoint(e: WebhookEndpoint): ApiWebhookEndpoint {
 }
 
 export async function findEndpoint(tx: DbTx, scope: EndpointScope, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await tx.webhookEndpoint.findFirst({ where: { id, organizationId: scope.organizationId } });
+  const endpoint = await tx.webhookEndpoint.findFirst({ where: { id, ...endpointWhere(scope) } });
   if (!endpoint) throw notFound(`No webhook endpoint ${id}.`, 'endpoint');
   return endpoint;
 }
 
 export async function listEndpoints(tx: DbTx, scope: EndpointScope): Promise<ApiWebhookEndpoint[]> {
-  const rows = await tx.webhookEndpoint.findMany({ where: { organizationId: scope.organizationId }, orderBy: { createdAt: 'asc' } });
+  const rows = await tx.webhookEndpoint.findMany({ where: endpointWhere(scope), orderBy: { createdAt: 'asc' } });
   return rows.map(toApiEndpoint);
 }
 

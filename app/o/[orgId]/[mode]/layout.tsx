@@ -1,13 +1,17 @@
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/shell/console-shell';
+import { Prefetch } from '@/app-server/prefetch';
 
+/** The shell renders on the server with the session's user and organizations (me.get prefetched). */
 export default async function ConsoleLayout({ children, params }: { children: ReactNode; params: Promise<{ orgId: string; mode: string }> }) {
   const { orgId, mode } = await params;
   if (mode !== 'test' && mode !== 'live') notFound();
   return (
-    <ConsoleShell organizationId={orgId} mode={mode}>
-      {children}
-    </ConsoleShell>
+    <Prefetch queries={(trpc) => [trpc.me.get.queryOptions()]}>
+      <ConsoleShell organizationId={orgId} mode={mode}>
+        {children}
+      </ConsoleShell>
+    </Prefetch>
   );
 }
