@@ -66,7 +66,15 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
  * backlog never fills the pool. Claiming moves nextAttemptAt to the end of a lease; the
  * attempt's outcome sets it properly. SKIP LOCKED lets several workers claim side by side.
  */
-export async function claimDueDeliveries(input: { now: Date; limit: number; perEndpoint: number; inFlight: ReadonlyMap<string, number> }): Promise<string[]> {
+export async function claimDueDeliveries(input: {
+  now: Date;
+  limit: number;
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
+  /** Only deliveries never attempted (the Inngest dispatcher: later attempts are the function's). */
+  firstAttemptOnly?: boolean;
+  leaseMs?: number;
+}): Promise<string[]> {
   if (input.limit <= 0) return [];
   const busy = [...input.inFlight.entries()].filter(([, n]) => n > 0);
   const rows = await sql<{ id: string }>(
@@ -76,7 +84,7 @@ export async function claimDueDeliveries(input: { now: Date; limit: number; perE
               row_number() over (partition by d."endpointId" order by d."nextAttemptAt") as rn,
               $3::int - coalesce(room.used, 0) as allowed
        from "WebhookDelivery" d left join room on room.endpoint_id = d."endpointId"
-       where d.status = 'pending' and d."nextAttemptAt" <= $1::timestamp
+       where d.status = 'pending' and d."nextAttemptAt" <= $1::timestamp and ($7::boolean is false or d.attempts = 0)
      ),
      picked as (
        select d.id from "WebhookDelivery" d join ranked r on r.id = d.id
@@ -84,7 +92,7 @@ export async function claimDueDeliveries(input: { now: Date; limit: number; perE
        order by r.due limit $2 for update of d skip locked
      )
      update "WebhookDelivery" d set "nextAttemptAt" = $6::timestamp from picked where d.id = picked.id returning d.id`,
-    [input.now.toISOString(), input.limit, input.perEndpoint, busy.map(([id]) => id), busy.map(([, n]) => n), new Date(input.now.getTime() + LEASE_MS).toISOString()],
+    [input.now.toISOString(), input.limit, input.perEndpoint, busy.map(([id]) => id), busy.map(([, n]) => n), new Date(input.now.getTime() + (input.leaseMs ?? LEASE_MS)).toISOString(), input.firstAttemptOnly === true],
   );
   return rows.map((r) => r.id);
 }
