@@ -13,7 +13,8 @@ import { databaseUrl, db } from '@/server/platform/db';
 import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
 import { runPgBossJob } from '@/server/jobs/providers/pgboss-run';
 import { runKey } from '@/server/jobs/providers/pgboss-io';
-import { createInngestClient, inngestFunction } from '@/server/jobs/providers/inngest';
+import { inngestFunction } from '@/server/jobs/providers/inngest';
+import { createInngestClient } from '@/server/jobs/providers/inngest-client';
 
 /** What a test job did, per run: which step bodies actually executed. */
 const executed = new Map<string, string[]>();

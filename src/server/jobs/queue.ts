@@ -7,7 +7,7 @@ import { config } from '@/server/platform/config';
 import { db } from '@/server/platform/db';
 import { placeGeneration } from './schedule';
 import { JOB_EVENTS } from './definitions/job';
-import { sendInngestEvents } from './providers/inngest';
+import { sendInngestEvents } from './providers/inngest-client';
 
 export function usesInngest(): boolean {
   return config().JOBS_PROVIDER === 'inngest';

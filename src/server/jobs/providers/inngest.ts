@@ -1,18 +1,19 @@
-import { Inngest, type GetStepTools, type InngestFunction } from 'inngest';
+import type { Inngest, GetStepTools, InngestFunction } from 'inngest';
 import { serve } from 'inngest/next';
 import { config } from '@/server/platform/config';
 import { ApiError } from '@/server/platform/errors';
 import { JOB_DEFINITIONS } from '../definitions';
-import type { JobDefinition, JobEvent, JobIo } from '../definitions/job';
+import { inngestClient, INNGEST_SERVE_PATH } from './inngest-client';
+import type { JobDefinition, JobIo } from '../definitions/job';
 
 /**
  * The Inngest provider (JOBS_PROVIDER=inngest): every job definition becomes an Inngest
- * function served at /api/inngest (signing key verified by the SDK), and the application's
- * events go to Inngest's event API. Inngest (Cloud, self-hosted, or the Dev Server) then
- * schedules the runs, keeps their step state and calls back for each step.
+ * function, served at /api/inngest by the SDK's Next.js handler (`inngest/next`; signing key
+ * verified by the SDK). Inngest (Cloud, self-hosted, or the Dev Server) schedules the runs,
+ * keeps their step state and calls back for each step. The production server mounts the
+ * handler in front of Next.js (src/server/platform/web-server.ts): an App Router route file
+ * would pull the engine into Next's bundle.
  */
-export const INNGEST_APP_ID = 'roomtone';
-export const INNGEST_SERVE_PATH = '/api/inngest';
 
 type StepTools = GetStepTools<Inngest.Any>;
 
@@ -53,30 +54,24 @@ export function inngestFunction(client: Inngest.Any, definition: JobDefinition):
   ) as unknown as InngestFunction.Any;
 }
 
-/**
- * The client: keys and base URL from config(), never the SDK's own environment lookups, and
- * never dev mode (requests must be signed). Checkpointing is off: each step is one signed
- * request from the executor (the protocol this build was verified against).
- */
-export function createInngestClient(options: { eventKey?: string; signingKey?: string; baseUrl?: string } = {}): Inngest.Any {
-  return new Inngest({ id: INNGEST_APP_ID, isDev: false, checkpointing: false, ...dropUndefined(options) }) as unknown as Inngest.Any;
-}
-
-function dropUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-const state = globalThis as unknown as { roomtoneInngest?: { client: Inngest.Any; functions: InngestFunction.Any[]; handler: ReturnType<typeof serve> } };
+const state = globalThis as unknown as { roomtoneInngestServe?: { functions: InngestFunction.Any[]; handler: ReturnType<typeof serve> } };
 
 function provider() {
-  if (!state.roomtoneInngest) {
+  if (!state.roomtoneInngestServe) {
     const c = config();
-    const client = createInngestClient({ eventKey: c.INNGEST_EVENT_KEY, signingKey: c.INNGEST_SIGNING_KEY, baseUrl: c.INNGEST_BASE_URL });
+    const client = inngestClient();
     const functions = JOB_DEFINITIONS.map((d) => inngestFunction(client, d));
     const handler = serve({ client, functions, servePath: INNGEST_SERVE_PATH, serveOrigin: c.publicBaseUrl });
-    state.roomtoneInngest = { client, functions, handler };
+    state.roomtoneInngestServe = { functions, handler };
   }
-  return state.roomtoneInngest;
+  return state.roomtoneInngestServe;
+}
+
+/** The served function of a definition (tests run it with @inngest/test's engine). */
+export function servedInngestFunction(definition: Pick<JobDefinition, 'id'>): InngestFunction.Any {
+  const found = provider().functions.find((f) => f.id() === definition.id);
+  if (!found) throw new Error(`no Inngest function for ${definition.id}`);
+  return found;
 }
 
 /** The /api/inngest door: GET introspection, PUT registration, POST step execution (signed). */
@@ -87,8 +82,3 @@ export async function serveInngest(request: Request): Promise<Response> {
   return method(request as Parameters<typeof handler.GET>[0], undefined);
 }
 
-/** Send application events (admission, cancel, deliveries, recharges) to Inngest. */
-export async function sendInngestEvents(events: JobEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await provider().client.send(events.map((e) => ({ name: e.name, data: e.data, ...(e.id ? { id: e.id } : {}), ...(e.ts ? { ts: e.ts } : {}) })));
-}
