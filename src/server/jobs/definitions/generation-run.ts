@@ -14,7 +14,8 @@ export const generationRun = defineJob({
   id: 'generation-run',
   version: 2,
   name: 'Run a generation',
-  schema: z.object({ generationId: z.string().min(1), organizationId: z.string().min(1) }),
+  // organizationId keys Inngest's concurrency (always sent there); pg-boss jobs carry the id only.
+  schema: z.object({ generationId: z.string().min(1), organizationId: z.string().min(1).optional() }),
   trigger: { event: JOB_EVENTS.generationAdmitted },
   concurrency: { key: 'organizationId', limit: PER_ORGANIZATION_CONCURRENCY },
   cancelOn: { event: JOB_EVENTS.generationCanceled, match: 'generationId' },
