@@ -84,11 +84,23 @@ async function execute(fnId: string, event: InngestEvent, steps: Record<string, 
 }
 
 describe('/api/inngest, driven as the Inngest executor drives it', () => {
-  it('introspection (GET) shows a signed cloud-mode app with every job as a function', async () => {
-    const res = await fetch(`${server.url}/api/inngest`);
+  it('introspection (GET) answers only a signed request: a cloud-mode app, every job a function, the SDK\'s Next.js handler', async () => {
+    const unsigned = await fetch(`${server.url}/api/inngest`);
+    expect(unsigned.status).toBe(401);
+    expect(await unsigned.json()).toEqual({ message: 'Unauthorized' });
+    const res = await fetch(`${server.url}/api/inngest`, { headers: { 'x-inngest-signature': sign('') } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ function_count: 6, has_event_key: true, has_signing_key: true, mode: 'cloud' });
+    expect(await res.json()).toMatchObject({
+      authentication_succeeded: true,
+      app_id: 'roomtone',
+      framework: 'nextjs',
+      function_count: 6,
+      has_event_key: true,
+      has_signing_key: true,
+      mode: 'cloud',
+      api_origin: inngest.url,
+      serve_path: '/api/inngest',
+    });
   });
 
   it('a sync (PUT) registers every job definition with its triggers, per-organization concurrency and cancellation', async () => {
@@ -116,10 +128,10 @@ describe('/api/inngest, driven as the Inngest executor drives it', () => {
 
   it('refuses step execution without a valid signature', async () => {
     const event = { name: 'roomtone/generation.admitted', data: { generationId: 'gen_nothing', organizationId: org.id } };
-    expect((await execute(FN_GENERATION, event, {}, [], 'run-unsigned', 'garbage')).status).toBe(500);
+    expect((await execute(FN_GENERATION, event, {}, [], 'run-unsigned', 'garbage')).status).toBe(401);
     const forged = await execute(FN_GENERATION, event, {}, [], 'run-forged', sign('{}', 'signkey-test-00000000000000000000000000000000'));
-    expect(forged.status).toBe(500);
-    expect(forged.text).toMatch(/signature/i);
+    expect(forged.status).toBe(401);
+    expect(JSON.parse(forged.text)).toEqual({ message: 'Unauthorized' });
     // Nothing ran for those: no such generation was touched, no event went out.
     expect(inngest.events('roomtone/generation.ended')).toEqual([]);
   });
@@ -144,7 +156,7 @@ describe('/api/inngest, driven as the Inngest executor drives it', () => {
       const res = await execute(FN_GENERATION, event, steps, stack, `run-${id}`);
       // Every answer is signed with the same key (the executor checks it).
       const [, t, s] = /^t=(\d+)&s=([0-9a-f]{64})$/.exec(res.headers.get('x-inngest-signature') ?? '') ?? [];
-      expect(s).toBe(createHmac('sha256', SIGNING_KEY.replace(/^signkey-\w+-/, '')).update(canonical(JSON.parse(res.text)) + t).digest('hex'));
+      expect(s).toBe(createHmac('sha256', SIGNING_KEY.replace(/^signkey-\w+-/, '')).update(res.text + t).digest('hex'));
       if (res.status === 200) {
         final = JSON.parse(res.text);
         break;
