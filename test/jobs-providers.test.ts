@@ -77,7 +77,7 @@ const inngest: Runner = {
     if (attempt.error) {
       // Inngest retries the run with the state of its finished steps: the stored results are handed back, not recomputed.
       const stored = await Promise.all(Object.entries(attempt.state).map(async ([id, p]) => ({ id, value: await p.then((v) => ({ ok: true, v }), () => ({ ok: false, v: null })) })));
-      const steps = stored.filter((s) => s.value.ok).map((s) => ({ id: s.id, handler: () => s.value.v }));
+      const steps = stored.filter((s) => s.value.ok).map((s) => ({ id: s.id, idIsHashed: true, handler: () => s.value.v }));
       attempt = await engine.execute({ events, steps: [...steps, { id: 'pause', handler: () => null }] });
     }
     return { result: attempt.result, executed: executed.get(run) ?? [] };

@@ -20,7 +20,12 @@ type StepTools = GetStepTools<Inngest.Any>;
 /** The step API on Inngest's step tools: run → step.run, sleep → step.sleep/sleepUntil, sendEvent → step.sendEvent. */
 export function inngestIo(step: StepTools): JobIo {
   return {
-    run: <T>(name: string, fn: () => Promise<T>) => step.run(name, fn) as unknown as Promise<T>,
+    // Results as JSON in every case, as the pg-boss provider stores them (Inngest serializes a
+    // step's result when it hands it back, but not within the request that ran it).
+    run: async <T>(name: string, fn: () => Promise<T>) => {
+      const output: unknown = await step.run(name, fn);
+      return (output === undefined ? null : JSON.parse(JSON.stringify(output))) as T;
+    },
     sleep: async (name, duration) => {
       if (duration instanceof Date) await step.sleepUntil(name, duration);
       else await step.sleep(name, duration);
