@@ -15,6 +15,7 @@ const nextConfig = {
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-request-presigner',
     '@node-rs/argon2',
+    'inngest',
   ],
   // Type checking is its own step (`npm run typecheck`, in CI before the build): not twice.
   typescript: { ignoreBuildErrors: true },

@@ -6,8 +6,10 @@ import { config } from '@/server/platform/config';
 import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
-import { queueClient } from '@/server/jobs/queue';
+import { queueClient, usesInngest } from '@/server/jobs/queue';
 import type { Step } from '@/server/jobs/steps';
+import { JOB_EVENTS } from '@/server/jobs/definitions/job';
+import { sendInngestEvents } from '@/server/jobs/providers/inngest-client';
 import { recordBalanceEvent } from '@/server/webhooks/events';
 import type { AutoRechargeAttempt } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
@@ -177,6 +179,14 @@ const FALLBACK_START_AFTER_SECONDS = 10;
  * If everything fails, the attempt row stays pending and the sweeper enqueues it.
  */
 async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> {
+  if (usesInngest()) {
+    // Inngest is outside the transaction: the event asks for the run 10 s later (the charge has
+    // committed or rolled back by then; a run without its attempt row does nothing).
+    void sendRechargeEvent(attemptId, FALLBACK_START_AFTER_SECONDS).catch((error: unknown) =>
+      log.warn('auto-recharge event not sent; the sweeper will send it', { attemptId, error: String(error) }),
+    );
+    return;
+  }
   const starting = queueClient();
   const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
   if (!boss) {
@@ -202,7 +212,12 @@ async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> 
   }
 }
 
+function sendRechargeEvent(attemptId: string, delaySeconds: number): Promise<void> {
+  return sendInngestEvents([{ name: JOB_EVENTS.autoRechargeRequested, id: `auto-recharge-${attemptId}`, data: { attemptId }, ts: clock.nowMs() + delaySeconds * 1000 }]);
+}
+
 export async function enqueueAutoRecharge(attemptId: string): Promise<void> {
+  if (usesInngest()) return sendRechargeEvent(attemptId, 0);
   const boss = await queueClient();
   await boss.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId) });
 }
@@ -222,7 +237,7 @@ type Settlement = { status: 'succeeded'; provider: PaymentProvider['name']; refe
  * Close a pending attempt once (a conditional update decides), free the organization's
  * pointer, and write what follows: a recharge row, or balance.recharge_failed.
  */
-async function settle(tx: Tx, attempt: AutoRechargeAttempt, settlement: Settlement): Promise<boolean> {
+async function settle(tx: Tx, attempt: Pick<AutoRechargeAttempt, 'id' | 'organizationId' | 'amount'>, settlement: Settlement): Promise<boolean> {
   const now = clock.now();
   const closed = await tx.autoRechargeAttempt.updateMany({
     where: { id: attempt.id, status: 'pending' },
@@ -287,7 +302,7 @@ export async function runAutoRechargeJob(attemptId: string, step: Step, provider
         });
         return null;
       }
-      return attempt;
+      return { id: attempt.id, organizationId: attempt.organizationId, amount: attempt.amount };
     }),
   );
   if (!decision) return;

@@ -7,6 +7,8 @@ import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
 import { PERMISSION_FOR_TYPE, type Permission } from '@/server/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
+import { generationCanceled } from '@/server/jobs/queue';
+import { log } from '@/server/platform/logger';
 import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, type GenerationView } from './serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
@@ -73,7 +75,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
   if (!permissions.has(needed)) {
     throw new ApiError(403, 'permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
   }
-  return transaction(async (tx) => {
+  const canceled = await transaction(async (tx) => {
     const now = clock.now();
     const updated = await tx.generation.updateMany({
       where: { id, organizationId: scope.organizationId, mode: scope.mode, status: 'in_progress', startedAt: null },
@@ -91,6 +93,9 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
     await recordGenerationEvent(tx, existing, 'generation.canceled');
     return tx.generation.findUniqueOrThrow({ where: { id } });
   });
+  // Its waiting run is dropped (Inngest); if that fails, the run finds it canceled and does nothing.
+  await generationCanceled(canceled).catch((error: unknown) => log.warn('cancel event not sent', { generationId: id, error: String(error) }));
+  return canceled;
 }
 
 /** Live generations were charged at acceptance; test ones never were. */

@@ -26,9 +26,10 @@ export function generationRetentionCutoff(now: Date): Date {
  * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
  * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
  * - uploaded files (create_upload) deleted 1 hour after creation if unused.
- * Each step is idempotent and works in bounded batches.
+ * Each step is idempotent and works in bounded batches. The scheduled job leaves credit lots to
+ * their own job (`creditLots: false`, src/server/jobs/definitions/maintenance.ts).
  */
-export async function runRetention(now: Date): Promise<{
+export async function runRetention(now: Date, options: { creditLots?: boolean } = {}): Promise<{
   images_deleted: number;
   prompts_erased: number;
   generations_deleted: number;
@@ -77,7 +78,7 @@ export async function runRetention(now: Date): Promise<{
     generations_deleted: generationsDeleted,
     idempotency_keys_deleted: idempotencyKeysDeleted,
     request_log_deleted: requestLogDeleted,
-    ...(await runLotMaintenance(now)),
+    ...(options.creditLots === false ? { credit_lots_expired: 0, expiring_notices: 0 } : await runLotMaintenance(now)),
     uploads_deleted: await deleteUnusedUploads(now),
     backend_runs_deleted: backendRunsDeleted,
   };

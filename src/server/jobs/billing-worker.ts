@@ -1,28 +1,21 @@
 import type { PgBoss } from 'pg-boss';
-import { clock } from '@/server/platform/clock';
-import { AUTO_RECHARGE_QUEUE, runAutoRechargeJob, sweepAutoRecharges } from '@/server/billing/auto-recharge';
-import { loggingStep } from './steps';
-
-const SWEEP_QUEUE = 'billing.auto-recharge-sweep';
+import { AUTO_RECHARGE_QUEUE } from '@/server/billing/auto-recharge';
+import { autoRecharge } from './definitions';
+import { runPgBossJob } from './providers/pgboss-run';
 
 /**
- * Billing jobs: auto-recharge payments (retried with backoff while the provider's answer is
- * unknown: about 30 minutes in all) and a sweep every minute for attempts whose job was lost.
- * Credit-lot expiry runs with retention (src/server/generations/retention.ts).
+ * Billing jobs on pg-boss: auto-recharge payments (retried with backoff while the provider's
+ * answer is unknown: about 30 minutes in all; the payment step is memoized, so a retry after a
+ * known answer only records it). The sweep for attempts whose job was lost runs with the
+ * sweeper job, credit-lot expiry and notices with their own job (definitions/maintenance.ts).
  */
 export async function startBillingWorkers(boss: PgBoss): Promise<void> {
-  for (const [name, options] of [
-    [AUTO_RECHARGE_QUEUE, { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 5 * 60, deleteAfterSeconds: 7 * 24 * 3600 }],
-    [SWEEP_QUEUE, { retryLimit: 0, expireInSeconds: 5 * 60, deleteAfterSeconds: 24 * 3600 }],
-  ] as const) {
-    if (!(await boss.getQueue(name))) await boss.createQueue(name, options).catch(() => undefined);
-  }
+  const options = { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 5 * 60, deleteAfterSeconds: 7 * 24 * 3600 };
+  if (!(await boss.getQueue(AUTO_RECHARGE_QUEUE))) await boss.createQueue(AUTO_RECHARGE_QUEUE, options).catch(() => undefined);
+  // The sweep had its own schedule before the job definitions; it now runs with the sweeper.
+  await boss.unschedule('billing.auto-recharge-sweep').catch(() => undefined);
   await boss.work<{ attemptId: string }>(AUTO_RECHARGE_QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     if (!job) return;
-    await runAutoRechargeJob(job.data.attemptId, loggingStep('auto-recharge', job.data.attemptId));
+    await runPgBossJob(autoRecharge, job);
   });
-  await boss.work(SWEEP_QUEUE, async () => {
-    await sweepAutoRecharges(clock.now());
-  });
-  await boss.schedule(SWEEP_QUEUE, '* * * * *');
 }

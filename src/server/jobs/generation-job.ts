@@ -12,7 +12,7 @@ import { failureFor, isInterruption } from '@/server/engine/backends/failure';
 import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
-import type { Step } from './steps';
+import { JOB_EVENTS, type JobIo } from './definitions/job';
 import { generationCostClass } from './schedule';
 
 /**
@@ -83,33 +83,49 @@ function minDurationMs(generation: Generation): number {
   return heavy > 0 && generationCostClass(generation) === 'heavy' ? heavy : c.BUILTIN_ENGINE_MIN_DURATION_MS;
 }
 
-export async function runGenerationJob(generationId: string, step: Step): Promise<void> {
-  const generation = await step.run('start', () => markStarted(generationId));
-  if (!generation) return;
-  try {
-    const startedAt = Date.now();
-    const output = await step.run('generate', async () => {
+type Generated = { ok: true; stored: StoredOutput[]; method: string } | { ok: false; code: 'generation_failed' | 'content_policy_violation'; message: string };
+
+/**
+ * The generation run, in named steps (memoized by the provider: a retried run skips the steps
+ * that finished). Step results are JSON: `start` answers whether this run may proceed (the
+ * generation is then read again, outside any step), `generate` engine-runs and stores the
+ * output under a deterministic key and answers the stored outputs, or the failure (an engine
+ * error is an outcome, not a step error, so both providers end it the same way: failed, with a
+ * full refund); only an interruption (shutdown) throws, so the run is retried.
+ */
+export async function runGenerationJob(generationId: string, io: JobIo): Promise<'succeeded' | 'failed' | 'not_started'> {
+  const started = await io.run('start', async () => (await markStarted(generationId)) !== null);
+  if (!started) return 'not_started';
+  const generation = await db().generation.findUniqueOrThrow({ where: { id: generationId } });
+  const startedAt = Date.now();
+  const generated = await io.run('generate', async (): Promise<Generated> => {
+    try {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
-      return runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed });
-    });
-    const stored = await step.run('store', async () => {
+      const output = await runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed });
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
       const key = `outputs/${generationId}/0.${ext}`;
       await blobStore().put(key, output.bytes, output.contentType);
-      return [{ key, contentType: output.contentType, width: output.width, height: output.height }];
-    });
-    // Optional floor on duration, to emulate a model's timing in tests, demos and benchmarks.
-    const floor = minDurationMs(generation) - (Date.now() - startedAt);
-    if (floor > 0) await new Promise((r) => setTimeout(r, floor));
-    await step.run('finish', () => finishSucceeded(generation, stored));
-    log.info('generation succeeded', { generationId, method: output.method, ms: Date.now() - startedAt });
-    observeGenerationEnd(generation.type, 'succeeded', { method: output.method, seconds: (Date.now() - startedAt) / 1000 });
-  } catch (error) {
-    if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again
-    log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    const failure = failureFor(error);
-    await finishFailed(generationId, failure.code, failure.message);
+      // Optional floor on duration, to emulate a model's timing in tests, demos and benchmarks.
+      const floor = minDurationMs(generation) - (Date.now() - startedAt);
+      if (floor > 0) await new Promise((r) => setTimeout(r, floor));
+      return { ok: true, stored: [{ key, contentType: output.contentType, width: output.width, height: output.height }], method: output.method };
+    } catch (error) {
+      if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again
+      log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      const failure = failureFor(error);
+      return { ok: false, code: failure.code, message: failure.message };
+    }
+  });
+  if (!generated.ok) {
+    await io.run('fail', () => finishFailed(generationId, generated.code, generated.message));
     observeGenerationEnd(generation.type, 'failed');
+    await io.sendEvent('ended', { name: JOB_EVENTS.generationEnded, data: { generationId, organizationId: generation.organizationId, status: 'failed' } });
+    return 'failed';
   }
+  await io.run('finish', () => finishSucceeded(generation, generated.stored));
+  log.info('generation succeeded', { generationId, method: generated.method, ms: Date.now() - startedAt });
+  observeGenerationEnd(generation.type, 'succeeded', { method: generated.method, seconds: (Date.now() - startedAt) / 1000 });
+  await io.sendEvent('ended', { name: JOB_EVENTS.generationEnded, data: { generationId, organizationId: generation.organizationId, status: 'succeeded' } });
+  return 'succeeded';
 }

@@ -3,13 +3,20 @@ import { PgBoss } from 'pg-boss';
 import { databaseUrl } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { CostClass } from '@/server/engine/cost-class';
+import { config } from '@/server/platform/config';
+import { db } from '@/server/platform/db';
 import { placeGeneration } from './schedule';
+import { JOB_EVENTS } from './definitions/job';
+import { sendInngestEvents } from './providers/inngest-client';
+
+export function usesInngest(): boolean {
+  return config().JOBS_PROVIDER === 'inngest';
+}
 
 /**
- * The jobs port. Job handlers (src/server/jobs/definitions.ts) are plain async functions with
- * named, idempotent steps; this module is the pg-boss provider that runs them on the
- * application's PostgreSQL. An Inngest provider would serve the same handlers at
- * /api/inngest (each `step.run` maps to Inngest's `step.run`).
+ * The jobs port. Jobs are defined once (src/server/jobs/definitions/); this module sends work
+ * to the configured provider: pg-boss queues on the application's PostgreSQL (default), or
+ * events to Inngest (JOBS_PROVIDER=inngest), whose functions are served at /api/inngest.
  */
 export const QUEUES = {
   generationLight: 'generation.light',
@@ -68,6 +75,13 @@ export function generationJobId(generationId: string): string {
 }
 
 export async function enqueueGeneration(generationId: string): Promise<void> {
+  if (usesInngest()) {
+    const generation = await db().generation.findUnique({ where: { id: generationId }, select: { organizationId: true } });
+    if (!generation) return;
+    // The event id makes a re-send (the sweeper's) a no-op at Inngest.
+    await sendInngestEvents([{ name: JOB_EVENTS.generationAdmitted, id: `generation-${generationId}`, data: { generationId, organizationId: generation.organizationId } }]);
+    return;
+  }
   const placement = await placeGeneration(generationId);
   if (!placement) return; // no such generation (deleted): nothing to run
   const boss = await queueClient();
@@ -76,10 +90,20 @@ export async function enqueueGeneration(generationId: string): Promise<void> {
 
 /** Whether a job exists for this generation in any generation queue (queued, running or kept). */
 export async function hasGenerationJob(generationId: string): Promise<boolean> {
+  if (usesInngest()) return false; // Inngest is not asked; re-sending the admission event is a no-op there
   const boss = await queueClient();
   const id = generationJobId(generationId);
   for (const queue of Object.values(GENERATION_QUEUES)) {
     if ((await boss.findJobs(queue, { id, limit: 1 })).length > 0) return true;
   }
   return false;
+}
+
+/**
+ * A generation was canceled before it started: on Inngest its waiting run is canceled (cancelOn);
+ * on pg-boss the job finds it canceled when it tries to start and ends without work.
+ */
+export async function generationCanceled(generation: { id: string; organizationId: string }): Promise<void> {
+  if (!usesInngest()) return;
+  await sendInngestEvents([{ name: JOB_EVENTS.generationCanceled, data: { generationId: generation.id, organizationId: generation.organizationId } }]);
 }

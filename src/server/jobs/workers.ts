@@ -1,28 +1,36 @@
 import { PgBoss } from 'pg-boss';
 import { databaseUrl } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
-import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
-import { runRetention } from '@/server/generations/retention';
-import { ensureQueues, GENERATION_QUEUES, QUEUES } from './queue';
-import { runGenerationJob } from './generation-job';
-import { sweepGenerations } from './sweeper';
+import { ensureQueues, GENERATION_QUEUES, QUEUES, usesInngest } from './queue';
 import { setWorkersRunning } from './workers-state';
-import { deleteClosedWindows } from '@/server/limits/shared-counter';
-import { loggingStep } from './steps';
 import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
-import { startWebhookWorker } from '@/server/webhooks/webhook-worker';
-import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
+import { startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
+import { expiringCreditNotices, generationRun, retention, sweeper } from './definitions';
+import { runPgBossJob } from './providers/pgboss-run';
 
 /**
- * pg-boss workers on the application's PostgreSQL: generations (per process, WORKER_CONCURRENCY
- * heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each class from its own queue; see
- * schedule.ts) and maintenance every minute (sweeper + retention). The web process runs them
- * in-process by default; `roomtone worker` runs them alone on other machines.
+ * The job workers of this process. pg-boss (default): workers on the application's PostgreSQL
+ * running the job definitions (src/server/jobs/definitions/) with memoized steps: generations
+ * (per process, WORKER_CONCURRENCY heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each
+ * class from its own queue; see schedule.ts), the scheduled jobs every minute, billing, and the
+ * webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
+ * runs them alone on other machines. Inngest: Inngest calls /api/inngest for every run; this
+ * process only hands new webhook deliveries to it.
  */
 export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
+  if (usesInngest()) {
+    const dispatcher = startWebhookDispatcher();
+    setWorkersRunning(true);
+    return {
+      async stop() {
+        setWorkersRunning(false);
+        await dispatcher.stop();
+      },
+    };
+  }
   const boss = new PgBoss({ connectionString: databaseUrl(), schema: 'pgboss' });
   boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
   await boss.start();
@@ -37,14 +45,12 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
     if (slots[costClass] === 0) continue; // this process leaves the class to other workers
     await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;
-      await runGenerationJob(job.data.generationId, loggingStep('generation', job.data.generationId));
+      await runPgBossJob(generationRun, job);
     });
   }
-  await boss.work(QUEUES.maintenance, async () => {
-    await sweepGenerations();
-    await runRetention(clock.now());
-    await deleteClosedWindows();
-    await pruneDeliveryLog(clock.now());
+  await boss.work(QUEUES.maintenance, async ([job]) => {
+    if (!job) return;
+    for (const definition of [sweeper, retention, expiringCreditNotices]) await runPgBossJob(definition, job);
   });
   const webhooks = startWebhookWorker();
   await boss.schedule(QUEUES.maintenance, '* * * * *');

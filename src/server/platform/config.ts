@@ -141,8 +141,22 @@ const envSchema = z.object({
   /** Sign-in attempts per minute per account and per client IP (brute-force protection). */
   SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5),
   SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: int(20),
+  // --- Jobs provider (issue 14; README, "Jobs on Inngest") ---
+  /** pgboss: workers on the application's PostgreSQL (default); inngest: functions served at /api/inngest. */
+  JOBS_PROVIDER: z.enum(['pgboss', 'inngest']).optional().default('pgboss'),
+  /** Inngest event key (sending events); required with JOBS_PROVIDER=inngest. */
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  /** Inngest signing key (signkey-…): /api/inngest refuses requests not signed with it; required with JOBS_PROVIDER=inngest. */
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  /** Inngest API and event base URL (self-hosted or the Dev Server, e.g. http://localhost:8288); unset = Inngest Cloud. */
+  INNGEST_BASE_URL: z.string().url().optional(),
 }).superRefine((env, ctx) => {
   for (const [variable, message] of checkEngineEnv(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+  if (env.JOBS_PROVIDER === 'inngest') {
+    for (const variable of ['INNGEST_EVENT_KEY', 'INNGEST_SIGNING_KEY'] as const) {
+      if (!env[variable]) ctx.addIssue({ code: 'custom', path: [variable], message: 'required with JOBS_PROVIDER=inngest' });
+    }
+  }
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string; publicBaseUrl: string; rateLimitStore: 'memory' | 'postgres' };

@@ -13,6 +13,7 @@ import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';
+import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-client';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so
@@ -23,7 +24,8 @@ import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/r
  * pipeline cost about half of the CPU of a /v1 read (bench/), and /v1 needs nothing from Next.
  * The App Router route (app/v1/[[...path]]/route.ts) calls the same handler, so `next start`
  * alone serves the same API. /files and /swatches are served directly too (same handlers as
- * their App Router routes).
+ * their App Router routes), and /api/inngest (the Inngest SDK's Next.js handler; no App Router
+ * route, which would pull the job handlers and the engine into Next's bundle).
  *
  * Every request URL is built from the fixed origin (PUBLIC_BASE_URL) and the request path,
  * never from the Host header (issue 12: a Host with a path changed which route was served).
@@ -85,6 +87,9 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   } else if (consoleDoors && (pathname.startsWith('/api/trpc/') || pathname.startsWith('/api/auth/'))) {
     const handler = pathname.startsWith('/api/trpc/') ? consoleDoors.trpc : consoleDoors.auth;
     void answerFetch(req, res, route, requestId, toWebRequest(req, origin.origin, path), handler);
+  } else if (pathname === INNGEST_SERVE_PATH) {
+    // Loaded on first use: the job handlers (and the engine) stay out of processes that never serve it.
+    void answerFetch(req, res, route, requestId, toWebRequest(req, origin.origin, path), async (request) => (await import('@/server/jobs/providers/inngest')).serveInngest(request));
   } else if (pathname.startsWith(REPLICATE_WEBHOOK_PATH)) {
     serveReplicateWebhook(req, res);
   } else if (pathname === '/mcp') {

@@ -72,7 +72,15 @@ const CLAIM_CANDIDATES = 500;
  * endpoints' deliveries. Claiming moves nextAttemptAt to the end of a lease; the attempt's
  * outcome sets it properly. SKIP LOCKED lets several workers claim side by side.
  */
-export async function claimDueDeliveries(input: { now: Date; limit: number; perEndpoint: number; inFlight: ReadonlyMap<string, number> }): Promise<string[]> {
+export async function claimDueDeliveries(input: {
+  now: Date;
+  limit: number;
+  perEndpoint: number;
+  inFlight: ReadonlyMap<string, number>;
+  /** Only deliveries never attempted (the Inngest dispatcher: later attempts are the function's). */
+  firstAttemptOnly?: boolean;
+  leaseMs?: number;
+}): Promise<string[]> {
   if (input.limit <= 0) return [];
   const busy = [...input.inFlight.entries()].filter(([, n]) => n > 0);
   const full = busy.filter(([, n]) => n >= input.perEndpoint).map(([id]) => id);
@@ -81,6 +89,7 @@ export async function claimDueDeliveries(input: { now: Date; limit: number; perE
      candidates as (
        select d.id, d."endpointId", d."nextAttemptAt" from "WebhookDelivery" d
        where d.status = 'pending' and d."nextAttemptAt" <= $1::timestamp and d."endpointId" <> all($7::text[])
+         and ($9::boolean is false or d.attempts = 0)
        order by d."nextAttemptAt" limit $8
      ),
      ranked as (
@@ -97,7 +106,7 @@ export async function claimDueDeliveries(input: { now: Date; limit: number; perE
      update "WebhookDelivery" d set "nextAttemptAt" = $6::timestamp from picked where d.id = picked.id returning d.id`,
     [
       input.now.toISOString(), input.limit, input.perEndpoint, busy.map(([id]) => id), busy.map(([, n]) => n),
-      new Date(input.now.getTime() + LEASE_MS).toISOString(), full, CLAIM_CANDIDATES,
+      new Date(input.now.getTime() + (input.leaseMs ?? LEASE_MS)).toISOString(), full, CLAIM_CANDIDATES, input.firstAttemptOnly === true,
     ],
   );
   return rows.map((r) => r.id);

@@ -2,6 +2,9 @@ import { config } from '@/server/platform/config';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { loggingStep } from '@/server/jobs/steps';
+import { sql } from '@/server/platform/db';
+import { JOB_EVENTS } from '@/server/jobs/definitions/job';
+import { sendInngestEvents } from '@/server/jobs/providers/inngest-client';
 import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */
@@ -94,4 +97,52 @@ export async function deliverDue(options: { perEndpoint?: number } = {}): Promis
     const prepared = await prepareDeliveries(ids);
     results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id))))));
   }
+}
+
+/**
+ * With JOBS_PROVIDER=inngest, deliveries are Inngest runs (definitions/webhook-delivery.ts):
+ * this loop claims each new delivery (attempts = 0, due) under a one-hour lease and sends its
+ * event (event id = delivery id, so a re-send after the lease is a no-op at Inngest); the
+ * function then owns its attempts and the sleeps between them. A failed send frees the claim.
+ */
+export const DISPATCH_LEASE_MS = 3600_000;
+
+export function startWebhookDispatcher(options: { pollMs?: number } = {}): { stop(): Promise<void> } {
+  const pollMs = options.pollMs ?? config().WEBHOOK_POLL_MS;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let wake: (() => void) | null = null;
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        const ids = await claimDueDeliveries({ now: clock.now(), limit: CLAIM_BATCH, perEndpoint: CLAIM_BATCH, inFlight: new Map(), firstAttemptOnly: true, leaseMs: DISPATCH_LEASE_MS });
+        claimed = ids.length;
+        if (ids.length > 0) {
+          const rows = await sql<{ id: string; endpointId: string }>(`select id, "endpointId" from "WebhookDelivery" where id = any($1::text[])`, [ids]);
+          await sendInngestEvents(rows.map((r) => ({ name: JOB_EVENTS.webhookDeliveryCreated, id: r.id, data: { deliveryId: r.id, endpointId: r.endpointId } }))).catch(async (error: unknown) => {
+            log.error('webhook events not sent; retried', { error: String(error) });
+            await sql(`update "WebhookDelivery" set "nextAttemptAt" = $2::timestamp where id = any($1::text[]) and attempts = 0 and status = 'pending'`, [ids, clock.now().toISOString()]);
+            claimed = 0;
+          });
+        }
+      } catch (error) {
+        log.error('webhook dispatch failed', { error: String(error) });
+      }
+      if (claimed === 0) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          timer = setTimeout(resolve, pollMs);
+        });
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      wake?.();
+      await loop;
+    },
+  };
 }

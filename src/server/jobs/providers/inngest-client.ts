@@ -1,0 +1,41 @@
+import { Inngest } from 'inngest';
+import { config } from '@/server/platform/config';
+import type { JobEvent } from '../definitions/job';
+
+/**
+ * The Inngest client (events out). Kept apart from the functions (providers/inngest.ts) so the
+ * code that sends events (admission, cancel, deliveries, recharges) does not load the job
+ * handlers and the engine.
+ */
+export const INNGEST_APP_ID = 'roomtone';
+export const INNGEST_SERVE_PATH = '/api/inngest';
+
+/**
+ * The client: keys and base URL from config(), never the SDK's own environment lookups, and
+ * never dev mode (requests must be signed). Checkpointing is off: each step is one signed
+ * request from the executor (the protocol this build was verified against).
+ */
+export function createInngestClient(options: { eventKey?: string; signingKey?: string; baseUrl?: string } = {}): Inngest.Any {
+  return new Inngest({ id: INNGEST_APP_ID, isDev: false, checkpointing: false, ...dropUndefined(options) }) as unknown as Inngest.Any;
+}
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+const state = globalThis as unknown as { roomtoneInngestClient?: Inngest.Any };
+
+/** The application's client: keys and base URL from config(). */
+export function inngestClient(): Inngest.Any {
+  if (!state.roomtoneInngestClient) {
+    const c = config();
+    state.roomtoneInngestClient = createInngestClient({ eventKey: c.INNGEST_EVENT_KEY, signingKey: c.INNGEST_SIGNING_KEY, baseUrl: c.INNGEST_BASE_URL });
+  }
+  return state.roomtoneInngestClient;
+}
+
+/** Send application events (admission, cancel, deliveries, recharges) to Inngest. */
+export async function sendInngestEvents(events: JobEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await inngestClient().send(events.map((e) => ({ name: e.name, data: e.data, ...(e.id ? { id: e.id } : {}), ...(e.ts ? { ts: e.ts } : {}) })));
+}

@@ -1,0 +1,127 @@
+/**
+ * The provider interface (issue 14), one behavioural suite run against both providers: a job
+ * definition's handler, written once against `io`, runs under pg-boss (a real pg-boss queue on
+ * the test database, its retry included, steps stored in JobStep) and under Inngest (the SDK's
+ * test engine, whose memoized step state is what Inngest hands a retried run).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PgBoss } from 'pg-boss';
+import { InngestTestEngine } from '@inngest/test';
+import { databaseUrl, db } from '@/server/platform/db';
+import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
+import { runPgBossJob } from '@/server/jobs/providers/pgboss-run';
+import { runKey } from '@/server/jobs/providers/pgboss-io';
+import { inngestFunction } from '@/server/jobs/providers/inngest';
+import { createInngestClient } from '@/server/jobs/providers/inngest-client';
+
+/** What a test job did, per run: which step bodies actually executed. */
+const executed = new Map<string, string[]>();
+const failOnce = new Set<string>();
+
+const probe = defineJob({
+  id: 'provider-probe',
+  version: 1,
+  name: 'Provider probe',
+  schema: z.object({ run: z.string() }),
+  trigger: { event: 'test/provider.probe' },
+  retries: 2,
+  handler: async ({ run }, io) => {
+    const did = (step: string) => executed.set(run, [...(executed.get(run) ?? []), step]);
+    const a = await io.run('a', async () => {
+      did('a');
+      return { n: 2, at: new Date('2026-01-02T03:04:05.000Z') };
+    });
+    await io.sleep('pause', 20);
+    const b = await io.run('b', async () => {
+      did('b');
+      if (failOnce.delete(run)) throw new Error('b failed (first attempt)');
+      return a.n * 21;
+    });
+    return { b, at: a.at };
+  },
+});
+
+interface Outcome {
+  result: unknown;
+  executed: string[];
+}
+
+/** A provider as this suite sees it: run the probe to its end, the first attempt of `b` failing if asked. */
+interface Runner {
+  name: string;
+  run(run: string): Promise<Outcome>;
+}
+
+let boss: PgBoss;
+const QUEUE = `test.provider-probe.${process.pid}`;
+const finished = new Map<string, (result: unknown) => void>();
+const jobIds = new Map<string, string>();
+
+const pgboss: Runner = {
+  name: 'pgboss',
+  async run(run) {
+    const done = new Promise<unknown>((resolve) => finished.set(run, resolve));
+    jobIds.set(run, (await boss.send(QUEUE, { run }))!);
+    return { result: await done, executed: executed.get(run) ?? [] };
+  },
+};
+
+const inngest: Runner = {
+  name: 'inngest',
+  async run(run) {
+    const engine = new InngestTestEngine({ function: inngestFunction(createInngestClient(), probe as unknown as JobDefinition) });
+    const events = [{ name: 'test/provider.probe', data: { run } }] as never;
+    let attempt = await engine.execute({ events, steps: [{ id: 'pause', handler: () => null }] });
+    if (attempt.error) {
+      // Inngest retries the run with the state of its finished steps: the stored results are handed back, not recomputed.
+      const stored = await Promise.all(Object.entries(attempt.state).map(async ([id, p]) => ({ id, value: await p.then((v) => ({ ok: true, v }), () => ({ ok: false, v: null })) })));
+      const steps = stored.filter((s) => s.value.ok).map((s) => ({ id: s.id, idIsHashed: true, handler: () => s.value.v }));
+      attempt = await engine.execute({ events, steps: [...steps, { id: 'pause', handler: () => null }] });
+    }
+    return { result: attempt.result, executed: executed.get(run) ?? [] };
+  },
+};
+
+beforeAll(async () => {
+  boss = new PgBoss({ connectionString: databaseUrl(), schema: 'pgboss' });
+  await boss.start();
+  await boss.createQueue(QUEUE, { retryLimit: 2, retryDelay: 0 });
+  await boss.work<{ run: string }>(QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    if (!job) return;
+    const result = await runPgBossJob(probe as unknown as JobDefinition, job);
+    finished.get(job.data.run)?.(result);
+  });
+});
+
+afterAll(async () => {
+  await boss?.deleteQueue(QUEUE).catch(() => undefined);
+  await boss?.stop({ graceful: false });
+});
+
+describe.each([pgboss, inngest])('job provider $name', (runner) => {
+  it('runs the steps in order and answers the handler result; step results are JSON (a Date comes back as its ISO string)', async () => {
+    const run = randomUUID();
+    const outcome = await runner.run(run);
+    expect(outcome).toEqual({ result: { b: 42, at: '2026-01-02T03:04:05.000Z' }, executed: ['a', 'b'] });
+  });
+
+  it('a retried run does not redo the steps that finished: only the failed step runs again', async () => {
+    const run = randomUUID();
+    failOnce.add(run);
+    const outcome = await runner.run(run);
+    expect(outcome).toEqual({ result: { b: 42, at: '2026-01-02T03:04:05.000Z' }, executed: ['a', 'b', 'b'] });
+  });
+});
+
+describe('pg-boss step store', () => {
+  it('stores each finished step once under the run key (definition, version, pg-boss job id); the retry reused it', async () => {
+    const run = randomUUID();
+    failOnce.add(run);
+    await pgboss.run(run);
+    const steps = await db().jobStep.findMany({ where: { runKey: runKey(probe, jobIds.get(run)!) }, orderBy: { name: 'asc' } });
+    expect(steps.map((s) => [s.name, s.output])).toEqual([['a', { n: 2, at: '2026-01-02T03:04:05.000Z' }], ['b', 42]]);
+    expect(executed.get(run)).toEqual(['a', 'b', 'b']);
+  });
+});
