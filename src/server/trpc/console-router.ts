@@ -36,6 +36,7 @@ import {
   unixSecondsSchema,
   userIdSchema,
 } from './console-inputs';
+import { playgroundRouter } from './playground-router';
 import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
 
 /**
@@ -120,6 +121,7 @@ export const consoleRouter = router({
     get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),
     rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
   }),
+  playground: playgroundRouter,
   outbox: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
   }),
