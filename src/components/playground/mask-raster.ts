@@ -155,7 +155,7 @@ export class MaskRaster {
   }
 
   /** RGBA pixels: palette colour at alpha 255, or transparent black. Put on a canvas and encode as PNG. */
-  toRgba(): Uint8ClampedArray {
+  toRgba(): Uint8ClampedArray<ArrayBuffer> {
     const rgba = new Uint8ClampedArray(this.width * this.height * 4);
     const colours = MASK_PALETTE.map(rgbOf);
     for (let i = 0; i < this.labels.length; i++) {

@@ -1,81 +1,44 @@
-import { ApiError } from '@/server/platform/errors';
-import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
-import { newId } from '@/server/platform/ids';
 import { priceFor } from '@/server/billing/pricing';
-import { recordRequest } from '@/server/requestlog/requestlog';
 import { MEMBER_PERMISSIONS, type Member } from '@/server/members/roles';
 import type { Caller } from '@/server/access/caller';
 import { createGeneration, validateIdempotencyKey, type CreationInput } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';
 import { currentQuotaUsage, generationQuota, type GenerationQuota } from '@/server/creations/admission';
-import { decorationInput, editInput, renderInput, upscaleInput, DEFAULT_QUALITY, DEFAULT_SCALE } from '@/server/creations/schemas';
-import { apiErrorFromUnknown, apiErrorFromZodIssues } from '@/server/trpc/errors';
+import { DEFAULT_QUALITY, DEFAULT_SCALE } from '@/server/creations/schemas';
+import type { CreationKind } from './playground-inputs';
 import type { ApiGeneration } from '@/server/generations/serialize';
-import { CREATION_ROUTES, type CreationKind } from './playground-inputs';
 
 /**
  * The console playground's door to the creation service: the member's organization and mode,
- * all creation permissions (every role may create), channel `console`, the /v1 body parsed by
- * the /v1 route's own schema. It answers at acceptance (the page polls the generation for live
- * status) and writes a request-log line `POST /playground/<route>` like MCP's `/mcp/<tool>`.
+ * all creation permissions (every role may create), channel `console` (shown as playground
+ * calls). The door (trpc/playground-router.ts) parses the /v1 body with the route's own schema
+ * and writes the request-log line.
  */
 export function callerFromMember(member: Member): Caller {
   return { organizationId: member.organizationId, mode: member.mode, permissions: MEMBER_PERMISSIONS, tier: member.tier, apiKeyId: null };
 }
 
-function parseCreation(kind: CreationKind, body: unknown): CreationInput {
-  const schema = { render: renderInput, edit: editInput, decoration: decorationInput, upscale: upscaleInput }[kind];
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw apiErrorFromZodIssues(parsed.error.issues);
-  return { type: kind, input: parsed.data } as CreationInput;
-}
-
 export interface PlaygroundRun {
   generation: ApiGeneration;
   quota: GenerationQuota;
-  requestId: string;
 }
 
-export async function runPlaygroundCreation(member: Member, request: { kind: CreationKind; body: unknown; idempotencyKey?: string | undefined }, ip: string | null): Promise<PlaygroundRun> {
-  const started = performance.now();
-  const requestId = newId('req');
-  const line = (status: number, error: ApiError | null) =>
-    recordRequest({
-      id: requestId,
-      organizationId: member.organizationId,
-      apiKeyId: null,
-      mode: member.mode,
-      method: 'POST',
-      path: `/playground/${CREATION_ROUTES[request.kind]}`,
-      status,
-      errorCode: error?.code ?? null,
-      errorMessage: error?.message ?? null,
-      durationMs: Math.round(performance.now() - started),
-      ip,
-      createdAt: clock.now(),
-    });
-  try {
-    const creation = parseCreation(request.kind, request.body);
-    const result = await createGeneration(
-      {
-        caller: callerFromMember(member),
-        channel: 'console',
-        requestId,
-        idempotencyKey: validateIdempotencyKey(request.idempotencyKey ?? null),
-        parts: new FileParts(new Map(), requestId),
-        receivedAt: Date.now(),
-      },
-      creation,
-      { waitMs: 0 },
-    );
-    line(result.ended ? 200 : 202, null);
-    return { generation: result.generation, quota: result.quota, requestId };
-  } catch (error) {
-    const apiError = apiErrorFromUnknown(error, { requestId, route: `POST /playground/${CREATION_ROUTES[request.kind]}` });
-    line(apiError.status, apiError);
-    throw apiError;
-  }
+/** One creation from the playground, answered at acceptance (the page polls for live status). */
+export async function runPlaygroundCreation(member: Member, creation: CreationInput, request: { requestId: string; idempotencyKey?: string | undefined }): Promise<PlaygroundRun> {
+  const result = await createGeneration(
+    {
+      caller: callerFromMember(member),
+      channel: 'console',
+      requestId: request.requestId,
+      idempotencyKey: validateIdempotencyKey(request.idempotencyKey ?? null),
+      parts: new FileParts(new Map(), request.requestId),
+      receivedAt: Date.now(),
+    },
+    creation,
+    { waitMs: 0 },
+  );
+  return { generation: result.generation, quota: result.quota };
 }
 
 export interface PlaygroundQuote {
