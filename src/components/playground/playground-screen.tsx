@@ -78,6 +78,7 @@ export function PlaygroundScreen() {
   const [maskInPrompt, setMaskInPrompt] = React.useState(false);
   const [errors, setErrors] = React.useState<FieldErrors>({});
   const [generationId, setGenerationId] = React.useState<string | null>(null);
+  const [requestId, setRequestId] = React.useState<string | null>(null);
   const [running, setRunning] = React.useState(false);
   const [codeKey, setCodeKey] = React.useState(() => crypto.randomUUID());
   const painter = React.useRef<MaskPainterHandle>(null);
@@ -158,6 +159,7 @@ export function PlaygroundScreen() {
       }
       const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` });
       setGenerationId(result.generation.id);
+      setRequestId(result.requestId);
       queryClient.setQueryData(trpc.generations.get.queryKey({ ...scopeInput, id: result.generation.id }), undefined);
       setCodeKey(crypto.randomUUID());
       void quote.refetch();
@@ -437,7 +439,7 @@ export function PlaygroundScreen() {
             </CardContent>
           </Card>
           {generationId ? (
-            <ResultPanel generation={generation.data ?? null} beforeUrl={previewUrl} onUseAsInput={useOutput} />
+            <ResultPanel generation={generation.data ?? null} requestId={requestId} beforeUrl={previewUrl} onUseAsInput={useOutput} />
           ) : null}
           <CodePanel baseUrl={typeof window === 'undefined' ? '' : window.location.origin} route={CREATION_ROUTES[kind]} body={body} idempotencyKey={codeKey} />
         </div>

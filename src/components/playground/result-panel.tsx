@@ -10,7 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 type Generation = ConsoleOutputs['generations']['get'];
 
 /** The generation as it progresses (polled), then the output with a before/after slider, zoom, download and its JSON. */
-export function ResultPanel({ generation, beforeUrl, onUseAsInput }: { generation: Generation | null; beforeUrl: string | null; onUseAsInput: (url: string, id: string) => void }) {
+export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: { generation: Generation | null; requestId: string | null; beforeUrl: string | null; onUseAsInput: (url: string, id: string) => void }) {
   const [split, setSplit] = React.useState(50);
   const [zoom, setZoom] = React.useState(1);
   if (!generation) {
@@ -41,6 +41,11 @@ export function ResultPanel({ generation, beforeUrl, onUseAsInput }: { generatio
             </>
           )}
         </p>
+        {requestId ? (
+          <p className="text-xs text-muted-foreground">
+            Request <code data-testid="request-id">{requestId}</code> (in the request log as POST /playground/…)
+          </p>
+        ) : null}
         {generation.error ? (
           <p role="alert" className="text-sm text-destructive">
             <code>{generation.error.code}</code> {generation.error.message}
