@@ -40,7 +40,7 @@ async function openPlayground(page: Page, organizationId: string, query = ''): P
 }
 
 async function chooseKind(page: Page, kind: 'Render' | 'Edit' | 'Decoration' | 'Upscale'): Promise<void> {
-  await page.getByRole('tab', { name: kind, exact: true }).click();
+  await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: kind, exact: true }).click();
 }
 
 async function chooseFile(page: Page): Promise<void> {
@@ -128,7 +128,7 @@ test('each kind runs in test mode to a succeeded result; the price comes first; 
   // Edit by instruction.
   await chooseKind(page, 'Edit');
   await pickOption(page, 'Quality', '1k');
-  await page.getByLabel('Instruction').fill('Paint the walls sage green');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill('Paint the walls sage green');
   const edit = await runToSuccess(page);
   expect(edit).toMatchObject({ type: 'edit', input: { mode: 'prompt', prompt: 'Paint the walls sage green', quality: '1k' } });
 });
@@ -235,7 +235,7 @@ test('replay from the log: a playground creation opens in the playground with it
   await chooseKind(page, 'Edit');
   await chooseFile(page);
   await pickOption(page, 'Quality', '1k');
-  await page.getByLabel('Instruction').fill('Warmer light on the floor');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill('Warmer light on the floor');
   await page.getByRole('button', { name: 'Add a pair' }).click();
   await page.getByLabel('Metadata key 1').fill('ticket');
   await page.getByLabel('Metadata value 1').fill('R-11');
@@ -254,8 +254,8 @@ test('replay from the log: a playground creation opens in the playground with it
   await page.getByTestId('request-detail').getByRole('link', { name: 'Open in playground' }).click();
   await page.waitForURL(`**/playground?replay=${played.id}`);
   await expect(page.getByTestId('replay-note')).toContainText(played.id);
-  await expect(page.getByRole('tab', { name: 'Edit', exact: true })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByLabel('Instruction')).toHaveValue('Warmer light on the floor');
+  await expect(page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Edit', exact: true })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('textbox', { name: 'Instruction' })).toHaveValue('Warmer light on the floor');
   await expect(page.getByLabel('Metadata value 1')).toHaveValue('R-11');
   await expect(page.getByRole('combobox', { name: 'Quality' })).toHaveText('1k');
   await expectAccessible(page, 'playground replay');

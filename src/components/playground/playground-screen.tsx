@@ -19,7 +19,6 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { FieldError, type FieldErrors } from './field-error';
 import { LayersEditor, layerProblems, type LayerDraft } from './layers-editor';
 import { MaskPainter, type MaskPainterHandle, type PaintedColor } from './mask-painter';
@@ -201,16 +200,23 @@ export function PlaygroundScreen() {
             control={form.control}
             name="kind"
             render={({ field }) => (
-              <Tabs value={field.value} onValueChange={(v) => field.onChange(v as CreationKind)}>
-                <TabsList aria-label="Kind of creation">
+              <div>
+                <div role="radiogroup" aria-label="Kind of creation" className="inline-flex h-9 items-center rounded-lg bg-muted p-1 text-muted-foreground">
                   {CREATION_KINDS.map((k) => (
-                    <TabsTrigger key={k} value={k}>
+                    <button
+                      key={k}
+                      type="button"
+                      role="radio"
+                      aria-checked={field.value === k}
+                      onClick={() => field.onChange(k)}
+                      className={`rounded-md px-3 py-1 text-sm font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ${field.value === k ? 'bg-background text-foreground shadow-sm' : ''}`}
+                    >
                       {KIND_LABELS[k]}
-                    </TabsTrigger>
+                    </button>
                   ))}
-                </TabsList>
+                </div>
                 <p className="mt-2 text-sm text-muted-foreground">{KIND_HELP[field.value]}</p>
-              </Tabs>
+              </div>
             )}
           />
 
