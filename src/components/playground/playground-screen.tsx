@@ -473,7 +473,12 @@ function ImageDrop({ onFile }: { onFile: (file: File) => void }) {
     >
       <Upload className="size-5" aria-hidden />
       <span>Drop a photo here or choose a file (JPEG, PNG or WebP, up to 10 MB)</span>
-      <input type="file" accept="image/jpeg,image/png,image/webp" className="sr-only" aria-label="Image file" onChange={(e) => e.target.files?.[0] && onFile(e.target.files[0])} />
+      <input type="file" accept="image/jpeg,image/png,image/webp" className="sr-only" aria-label="Image file" onChange={(e) => {
+          const file = e.target.files?.[0];
+          if (file) onFile(file);
+          e.target.value = ''; // choosing the same file again (after "Use as input") fires a change
+        }}
+      />
     </label>
   );
 }
