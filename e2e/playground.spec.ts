@@ -66,9 +66,12 @@ interface ShownGeneration {
 
 /** Run, watch the status change without reload, and read the generation JSON shown. */
 async function runToSuccess(page: Page): Promise<ShownGeneration> {
+  const previous = (await page.getByTestId('request-id').count()) > 0 ? await page.getByTestId('request-id').textContent() : null;
   await page.getByTestId('run').click();
   const status = page.getByTestId('generation-status');
   await expect(status).toBeVisible();
+  // A new request (a previous result stays on screen until the new one is accepted).
+  if (previous) await expect(page.getByTestId('request-id')).not.toHaveText(previous, { timeout: 60_000 });
   await expect(status).toHaveText('succeeded', { timeout: 180_000 });
   await expect(page.getByTestId('result-image')).toBeVisible();
   const json = await page.getByTestId('generation-json').textContent();
