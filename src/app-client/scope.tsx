@@ -37,6 +37,7 @@ export const SCREENS = [
   { slug: 'keys', title: 'API keys', roles: ['owner', 'admin', 'developer'] },
   { slug: 'logs', title: 'Request log', roles: ['owner', 'admin', 'developer'] },
   { slug: 'generations', title: 'Generations', roles: ['owner', 'admin', 'developer'] },
+  { slug: 'playground', title: 'Playground', roles: ['owner', 'admin', 'developer'] },
   { slug: 'billing', title: 'Billing', roles: ['owner', 'admin'] },
   { slug: 'usage', title: 'Usage', roles: ['owner', 'admin', 'developer'] },
   { slug: 'members', title: 'Members', roles: ['owner', 'admin'] },

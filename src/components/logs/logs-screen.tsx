@@ -201,9 +201,14 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
     [
       'Generation',
       l.generation_id ? (
-        <Link key="g" className="text-primary underline underline-offset-4" href={`${base}/generations?open=${l.generation_id}`}>
-          {l.generation_id}
-        </Link>
+        <span key="g" className="flex flex-wrap gap-3">
+          <Link className="text-primary underline underline-offset-4" href={`${base}/generations?open=${l.generation_id}`}>
+            {l.generation_id}
+          </Link>
+          <Link className="text-primary underline underline-offset-4" href={`${base}/playground?replay=${l.generation_id}`}>
+            Open in playground
+          </Link>
+        </span>
       ) : (
         '—'
       ),

@@ -5,7 +5,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { useTRPC, errorStatus } from '@/app-client/trpc';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
@@ -29,6 +29,7 @@ const ICONS: Record<ScreenSlug, React.ComponentType<{ className?: string; 'aria-
   keys: KeyRound,
   logs: FileText,
   generations: ImageIcon,
+  playground: FlaskConical,
   billing: CreditCard,
   usage: BarChart3,
   members: Users,

@@ -17,14 +17,9 @@ import { ApiError, invalidParam } from '@/server/platform/errors';
 
 import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, assertDimensions, sniffImageFormat } from './intake';
 
-export const MASK_PALETTE = ['#FF0000', '#CCFF00', '#00FF66', '#0066FF', '#CC00FF'] as const;
-export type MaskColor = (typeof MASK_PALETTE)[number];
+import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from './mask-palette';
 
-export const MASK_CHANNEL_TOLERANCE = 48;
-export const MASK_MIN_ALPHA = 128; // 50 % of 255, rounded up
-export const MASK_MIN_COVERAGE = 0.0001; // 0.01 %
-export const MASK_MIN_LONG_SIDE = 512;
-export const MASK_PROPORTION_TOLERANCE = 0.01;
+export { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor };
 
 export interface MaskAnalysis {
   /** Painted palette colours, uppercase #RRGGBB, in palette order. */

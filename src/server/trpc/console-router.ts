@@ -37,6 +37,7 @@ import {
   userIdSchema,
 } from './console-inputs';
 import { webhooksRouter } from './webhooks-router';
+import { playgroundRouter } from './playground-router';
 import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
 
 /**
@@ -121,6 +122,7 @@ export const consoleRouter = router({
     get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),
     rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
   }),
+  playground: playgroundRouter,
   outbox: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
   }),

@@ -1,0 +1,266 @@
+/**
+ * Issue 11, the playground: every kind run in test mode to a succeeded result on screen; a mask
+ * painted with the mouse in two colours → a two-layer edit (recolour a wall, remove an object)
+ * that the server accepts and stores with exactly those colours; an unlayered colour flagged
+ * before sending; a server refusal shown under its field; the copied curl run with the real
+ * key creates a generation with the same settings; replay from the request log; axe and
+ * screenshots.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Page } from '@playwright/test';
+import { analyzeMask } from '@/server/images/mask';
+import { money } from '@/app-client/format';
+import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+
+test.describe.configure({ mode: 'default' });
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-playground-'));
+const ROOM = path.join(workDir, 'room.jpg');
+
+/** A room: beige wall above, brown floor below, a dark "armchair" on the floor. */
+async function roomPhoto(): Promise<void> {
+  if (fs.existsSync(ROOM)) return;
+  const width = 960;
+  const height = 640;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+    <rect width="${width}" height="420" fill="#d8cbb0"/>
+    <rect y="420" width="${width}" height="220" fill="#7a5532"/>
+    <rect x="560" y="330" width="240" height="200" fill="#2b2b33"/>
+  </svg>`;
+  await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toFile(ROOM);
+}
+
+async function openPlayground(page: Page, organizationId: string, query = ''): Promise<void> {
+  await page.goto(`/o/${organizationId}/test/playground${query}`);
+  await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
+}
+
+async function chooseKind(page: Page, kind: 'Render' | 'Edit' | 'Decoration' | 'Upscale'): Promise<void> {
+  await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: kind, exact: true }).click();
+}
+
+async function chooseFile(page: Page): Promise<void> {
+  await roomPhoto();
+  await page.getByLabel('Image file').setInputFiles(ROOM);
+  await expect(page.getByTestId('image-source')).toContainText('room.jpg (960×640)');
+}
+
+async function pickOption(page: Page, trigger: string, option: string): Promise<void> {
+  await page.getByRole('combobox', { name: trigger }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+interface ShownGeneration {
+  id: string;
+  type: string;
+  status: string;
+  input: Record<string, unknown>;
+  metadata: Record<string, string>;
+  cost: { amount: number };
+  output: { url: string }[];
+}
+
+/** Run, watch the status change without reload, and read the generation JSON shown. */
+async function runToSuccess(page: Page): Promise<ShownGeneration> {
+  const previous = (await page.getByTestId('request-id').count()) > 0 ? await page.getByTestId('request-id').textContent() : null;
+  await page.getByTestId('run').click();
+  const status = page.getByTestId('generation-status');
+  await expect(status).toBeVisible();
+  // A new request (a previous result stays on screen until the new one is accepted).
+  if (previous) await expect(page.getByTestId('request-id')).not.toHaveText(previous, { timeout: 60_000 });
+  await expect(status).toHaveText('succeeded', { timeout: 180_000 });
+  await expect(page.getByTestId('result-image')).toBeVisible();
+  const json = await page.getByTestId('generation-json').textContent();
+  return JSON.parse(json ?? '{}') as ShownGeneration;
+}
+
+async function paint(page: Page, from: [number, number], to: [number, number]): Promise<void> {
+  const box = await page.getByTestId('mask-canvas').boundingBox();
+  if (!box) throw new Error('no mask canvas');
+  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 12 });
+  await page.mouse.up();
+}
+
+test('each kind runs in test mode to a succeeded result; the price comes first; an output chains as the next input', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+
+  // Render from a file, 1k, with a style and metadata.
+  await chooseKind(page, 'Render');
+  await chooseFile(page);
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('radiogroup', { name: 'Style' }).getByRole('radio').nth(1).check();
+  await page.getByRole('button', { name: 'Add a pair' }).click();
+  await page.getByLabel('Metadata key 1').fill('project');
+  await page.getByLabel('Metadata value 1').fill('e2e');
+  const price = page.getByTestId('price');
+  await expect(price).toContainText('No charge in test mode');
+  await expect(page.getByTestId('quota')).toContainText(/Generations left: \d+ of \d+ this minute/);
+  const priceText = await price.textContent();
+  const render = await runToSuccess(page);
+  expect(render.type).toBe('render');
+  expect(render.input).toMatchObject({ quality: '1k' });
+  expect(render.metadata).toEqual({ project: 'e2e' });
+  expect(priceText).toContain(money(render.cost.amount)); // the price shown is the cost.amount given
+  await expectAccessible(page, 'playground with a render result');
+  await screenshot(page, 'playground-render-light');
+
+  // Upscale the render's output ("use as input").
+  await page.getByRole('button', { name: 'Use as input' }).click();
+  await expect(page.getByTestId('image-source')).toContainText(`Output of ${render.id}`);
+  await chooseKind(page, 'Upscale');
+  await pickOption(page, 'Scale', 'x2');
+  const upscale = await runToSuccess(page);
+  expect(upscale).toMatchObject({ type: 'upscale', input: { scale: 'x2', quality: null } });
+
+  // Decoration with categories.
+  await chooseKind(page, 'Decoration');
+  await chooseFile(page);
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('checkbox', { name: 'plants' }).click();
+  await page.getByRole('checkbox', { name: 'rugs' }).click();
+  const decoration = await runToSuccess(page);
+  expect(decoration).toMatchObject({ type: 'decoration', input: { quality: '1k', categories: ['plants', 'rugs'] } });
+
+  // Edit by instruction.
+  await chooseKind(page, 'Edit');
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill('Paint the walls sage green');
+  const edit = await runToSuccess(page);
+  expect(edit).toMatchObject({ type: 'edit', input: { mode: 'prompt', prompt: 'Paint the walls sage green', quality: '1k' } });
+});
+
+test('a mask painted with the mouse in two colours: a painted colour without a layer is flagged, then a recolour + remove edit succeeds with exactly those colours', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Edit');
+  await chooseFile(page);
+  await page.getByRole('radio', { name: 'By painted areas (mask and layers)' }).check();
+  await pickOption(page, 'Quality', '1k');
+  await expect(page.getByTestId('mask-canvas')).toBeVisible();
+
+  // Red over the wall, blue over the armchair.
+  await page.getByRole('radio', { name: 'Colour #FF0000' }).click();
+  await paint(page, [0.05, 0.15], [0.5, 0.2]);
+  await paint(page, [0.05, 0.35], [0.5, 0.4]);
+  await page.getByRole('radio', { name: 'Colour #0066FF' }).click();
+  await paint(page, [0.62, 0.6], [0.8, 0.75]);
+
+  // Both colours are painted, none has a layer: flagged, and Run is blocked.
+  const flagged = page.getByTestId('unlayered-color');
+  await expect(flagged).toHaveCount(2);
+  await expect(flagged.first()).toContainText('#FF0000 is painted but has no layer');
+  await expect(page.getByTestId('run')).toBeDisabled();
+  await page.getByRole('button', { name: 'Add a layer for #FF0000' }).click();
+  await expect(flagged).toHaveCount(1);
+  await expect(flagged).toContainText('#0066FF is painted but has no layer');
+  await expect(page.getByTestId('blocked')).toBeVisible();
+  await expect(page.getByTestId('run')).toBeDisabled();
+  await expectAccessible(page, 'playground mask painter');
+  await screenshot(page, 'playground-mask-light');
+
+  // Wall: a new colour; armchair: removed.
+  await page.getByLabel('Colour', { exact: true }).fill('#6B8E6B');
+  await page.getByRole('button', { name: 'Add a layer for #0066FF' }).click();
+  await pickOption(page, 'Action of layer 2', 'Remove the object');
+  await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
+
+  const edit = await runToSuccess(page);
+  expect(edit.input).toEqual({
+    quality: '1k',
+    scale: null,
+    mode: 'mask',
+    layers: [
+      { mask_color: '#FF0000', action: 'modify', color: '#6B8E6B', finish: 'default' },
+      { mask_color: '#0066FF', action: 'remove' },
+    ],
+  });
+  // The mask the server received and stored (inputs of the generation), read by its own analysis.
+  const stored = fs.readFileSync(path.join(demo.dataDir, 'blobs', 'inputs', edit.id, 'mask.png'));
+  const analysis = await analyzeMask(stored, { width: 960, height: 640 });
+  expect(analysis.paintedColors).toEqual(['#FF0000', '#0066FF']);
+  expect(analysis.maskWidth / analysis.maskHeight).toBeCloseTo(960 / 640, 2);
+  await screenshot(page, 'playground-mask-result-light');
+});
+
+test('a server refusal is shown with its code under the field it names', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Upscale');
+  await page.getByLabel('Image URL').fill('https://127.0.0.1/room.jpg');
+  await page.getByRole('button', { name: 'Use URL' }).click();
+  await page.getByTestId('run').click();
+  const error = page.getByTestId('error-image');
+  await expect(error).toContainText('image_url_unreachable');
+  // It sits in the Image card, next to the image inputs.
+  await expect(page.locator('section', { has: page.getByLabel('Image URL') }).getByTestId('error-image')).toBeVisible();
+});
+
+test('copy as curl: the copied command, run with the real key, creates a generation with the same settings', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Decoration');
+  await chooseFile(page);
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('checkbox', { name: 'lighting' }).click();
+  await page.getByRole('button', { name: 'Add a pair' }).click();
+  await page.getByLabel('Metadata key 1').fill('source');
+  await page.getByLabel('Metadata value 1').fill("curl's test");
+  const curl = (await page.getByTestId('code-curl').textContent()) ?? '';
+  expect(curl).toContain('$ROOMTONE_API_KEY');
+  expect(curl).not.toContain(demo.testKey);
+  expect(curl).toContain("-F 'image=@room.jpg'");
+  await page.getByRole('tab', { name: 'Python' }).click();
+  await expect(page.getByTestId('code-python')).toContainText('"image": ("room.jpg", open("room.jpg", "rb"))');
+  await page.getByRole('tab', { name: 'JavaScript' }).click();
+  await expect(page.getByTestId('code-javascript')).toContainText("form.append(\"image\", await openAsBlob(\"room.jpg\")");
+  const played = await runToSuccess(page);
+
+  const out = execFileSync('sh', ['-c', `${curl} --silent --show-error --max-time 300`], { cwd: workDir, env: { ...process.env, ROOMTONE_API_KEY: demo.testKey }, encoding: 'utf8' });
+  const created = JSON.parse(out) as ShownGeneration;
+  expect(created.id).toMatch(/^gen_/);
+  expect(created.id).not.toBe(played.id);
+  expect(created.type).toBe('decoration');
+  expect(created.input).toEqual(played.input);
+  expect(created.metadata).toEqual({ source: "curl's test" });
+  expect(created.cost.amount).toBe(played.cost.amount);
+});
+
+test('replay from the log: a playground creation opens in the playground with its settings filled', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Edit');
+  await chooseFile(page);
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill('Warmer light on the floor');
+  await page.getByRole('button', { name: 'Add a pair' }).click();
+  await page.getByLabel('Metadata key 1').fill('ticket');
+  await page.getByLabel('Metadata value 1').fill('R-11');
+  const played = await runToSuccess(page);
+  const requestId = (await page.getByTestId('request-id').textContent()) ?? '';
+  expect(requestId).toMatch(/^req_/);
+
+  await page.getByRole('link', { name: 'Request log' }).click();
+  await page.getByLabel('Find a request by its id').fill(requestId);
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(requestId) })).toBeVisible({ timeout: 8_000 });
+  }).toPass({ timeout: 60_000 });
+  await expect(page.getByRole('row', { name: new RegExp(requestId) })).toContainText('/playground/edits');
+  await page.getByRole('row', { name: new RegExp(requestId) }).click();
+  await page.getByTestId('request-detail').getByRole('link', { name: 'Open in playground' }).click();
+  await page.waitForURL(`**/playground?replay=${played.id}`);
+  await expect(page.getByTestId('replay-note')).toContainText(played.id);
+  await expect(page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Edit', exact: true })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('textbox', { name: 'Instruction' })).toHaveValue('Warmer light on the floor');
+  await expect(page.getByLabel('Metadata value 1')).toHaveValue('R-11');
+  await expect(page.getByRole('combobox', { name: 'Quality' })).toHaveText('1k');
+  await expectAccessible(page, 'playground replay');
+  await screenshot(page, 'playground-replay-light');
+});

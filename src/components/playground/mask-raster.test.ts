@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { analyzeMask, matchLayersToMask, MASK_PALETTE } from '@/server/images/mask';
+import { labelOf, MaskHistory, MaskRaster, maskSizeFor } from './mask-raster';
+
+/** The painter's export as the browser sends it: its RGBA pixels encoded as a PNG. */
+async function png(raster: MaskRaster): Promise<Buffer> {
+  return sharp(Buffer.from(raster.toRgba().buffer), { raw: { width: raster.width, height: raster.height, channels: 4 } }).png().toBuffer();
+}
+
+describe('mask export against the server mask analysis', () => {
+  it('brush strokes of two colours: the server finds exactly those two colours and accepts two layers for them', async () => {
+    const size = maskSizeFor(3000, 2000);
+    expect(size).toEqual({ width: 2048, height: 1365 });
+    const raster = new MaskRaster(size.width, size.height);
+    raster.stroke({ x: 100, y: 100 }, { x: 900, y: 300 }, 40, labelOf('#FF0000'));
+    raster.polygon([{ x: 1200, y: 200 }, { x: 1800, y: 250 }, { x: 1500, y: 1100 }], labelOf('#0066FF'));
+    const analysis = await analyzeMask(await png(raster), { width: 3000, height: 2000 });
+    expect(analysis.paintedColors).toEqual(['#FF0000', '#0066FF']);
+    expect(() => matchLayersToMask(analysis, ['#FF0000', '#0066FF'], 'mask')).not.toThrow();
+    // A painted colour without a layer is what the painter flags before sending.
+    expect(() => matchLayersToMask(analysis, ['#FF0000'], 'mask')).toThrow(expect.objectContaining({ code: 'mask_colors_mismatch', param: 'mask' }));
+  });
+
+  it('hard edges: every exported pixel is a palette colour at alpha 255 or fully transparent', async () => {
+    const raster = new MaskRaster(600, 400);
+    raster.disc(300, 200, 37.3, labelOf('#CCFF00'));
+    raster.stroke({ x: 10, y: 390 }, { x: 590, y: 13 }, 7.7, labelOf('#CC00FF'));
+    raster.polygon([{ x: 20.2, y: 20.7 }, { x: 200.4, y: 60.1 }, { x: 90.9, y: 180.3 }], labelOf('#00FF66'));
+    const decoded = await sharp(await png(raster)).ensureAlpha().raw().toBuffer();
+    const allowed = new Set(['0,0,0,0', ...MASK_PALETTE.map((hex) => `${parseInt(hex.slice(1, 3), 16)},${parseInt(hex.slice(3, 5), 16)},${parseInt(hex.slice(5, 7), 16)},255`)]);
+    const seen = new Set<string>();
+    for (let i = 0; i < decoded.length; i += 4) seen.add(`${decoded[i]},${decoded[i + 1]},${decoded[i + 2]},${decoded[i + 3]}`);
+    for (const pixel of seen) expect(allowed.has(pixel), pixel).toBe(true);
+    expect(seen.size).toBe(4); // transparent and the three colours used
+    const analysis = await analyzeMask(await png(raster), { width: 600, height: 400 });
+    expect(analysis.paintedColors).toEqual(['#CCFF00', '#00FF66', '#CC00FF']);
+    // Coverage as the painter counts it is the server's coverage (same size: no resampling).
+    const counts = raster.counts();
+    expect(analysis.coverage['#CCFF00']).toBeCloseTo((counts[2] as number) / (600 * 400), 6);
+  });
+
+  it('proportions: the mask of any image is accepted for that image (within 1 %), small images keep their size', async () => {
+    for (const [w, h] of [[4032, 3024], [1080, 1920], [8000, 1200], [300, 200], [513, 7000]] as const) {
+      const size = maskSizeFor(w, h);
+      const raster = new MaskRaster(size.width, size.height);
+      raster.rect({ x: 0, y: 0 }, { x: size.width / 2, y: size.height / 2 }, labelOf('#00FF66'));
+      const analysis = await analyzeMask(await png(raster), { width: w, height: h });
+      expect(analysis.paintedColors).toEqual(['#00FF66']);
+      if (Math.max(w, h) <= 2048) expect(size).toEqual({ width: w, height: h });
+    }
+  });
+
+  it('eraser, flood fill, undo/redo and re-import of an exported mask', async () => {
+    const raster = new MaskRaster(100, 80);
+    const history = new MaskHistory();
+    history.record(raster);
+    raster.rect({ x: 10, y: 10 }, { x: 49, y: 49 }, labelOf('#FF0000'));
+    expect(raster.counts()[1]).toBe(40 * 40);
+    history.record(raster);
+    raster.stroke({ x: 0, y: 30 }, { x: 99, y: 30 }, 3, 0); // eraser cuts the square in two
+    const erased = raster.counts()[1] as number;
+    expect(erased).toBeLessThan(1600);
+    history.record(raster);
+    // Flood fill of the top half only (the eraser line separates it).
+    const filled = raster.flood({ x: 20, y: 15 }, labelOf('#0066FF'));
+    expect(filled).toBeGreaterThan(0);
+    expect((raster.counts()[4] as number) + (raster.counts()[1] as number)).toBe(erased);
+    expect(raster.counts()[1]).toBeGreaterThan(0);
+    expect(history.undo(raster)).toBe(true);
+    expect(raster.counts()[4]).toBe(0);
+    expect(history.redo(raster)).toBe(true);
+    expect(raster.counts()[4]).toBe(filled);
+
+    const reread = MaskRaster.fromRgba(await sharp(await png(raster)).ensureAlpha().raw().toBuffer(), 100, 80);
+    expect(Array.from(reread.labels)).toEqual(Array.from(raster.labels));
+    // Near-palette, semi-opaque pixels follow the server's rule: within 48 per channel and alpha ≥ 128.
+    const near = MaskRaster.fromRgba(new Uint8Array([230, 40, 30, 200, 230, 40, 30, 100, 150, 0, 0, 255]), 3, 1);
+    expect(Array.from(near.labels)).toEqual([1, 0, 0]);
+  });
+});

@@ -1,0 +1,104 @@
+'use client';
+import * as React from 'react';
+import { Download, Loader2, ZoomIn, ZoomOut } from 'lucide-react';
+import type { ConsoleOutputs } from '@/app-client/trpc';
+import { money } from '@/app-client/format';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+
+type Generation = ConsoleOutputs['generations']['get'];
+
+/** The generation as it progresses (polled), then the output with a before/after slider, zoom, download and its JSON. */
+export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: { generation: Generation | null; requestId: string | null; beforeUrl: string | null; onUseAsInput: (url: string, id: string) => void }) {
+  const [split, setSplit] = React.useState(50);
+  const [zoom, setZoom] = React.useState(1);
+  if (!generation) {
+    return (
+      <Card>
+        <CardContent className="p-4 text-sm text-muted-foreground">Accepted; reading the generation…</CardContent>
+      </Card>
+    );
+  }
+  const output = generation.output[0];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          Result <Badge data-testid="generation-status" variant={generation.status === 'failed' ? 'destructive' : 'secondary'}>{generation.status}</Badge>
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <p className="text-sm" role="status" aria-live="polite">
+          {generation.status === 'in_progress' ? (
+            <span className="inline-flex items-center gap-2">
+              <Loader2 className="size-4 animate-spin" aria-hidden /> {generation.started_at ? 'Generating…' : 'Waiting in the queue…'} ({generation.id})
+            </span>
+          ) : (
+            <>
+              {generation.id}: {generation.status}, cost {money(generation.cost.amount)}
+              {generation.livemode ? '' : ' (test mode: not charged)'}
+            </>
+          )}
+        </p>
+        {requestId ? (
+          <p className="text-xs text-muted-foreground">
+            Request <code data-testid="request-id">{requestId}</code> (in the request log as POST /playground/…)
+          </p>
+        ) : null}
+        {generation.error ? (
+          <p role="alert" className="text-sm text-destructive">
+            <code>{generation.error.code}</code> {generation.error.message}
+          </p>
+        ) : null}
+        {output ? (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <Button size="icon" variant="outline" aria-label="Zoom out of the result" disabled={zoom <= 1} onClick={() => setZoom((z) => Math.max(1, z / 2))}>
+                <ZoomOut aria-hidden />
+              </Button>
+              <Button size="icon" variant="outline" aria-label="Zoom into the result" disabled={zoom >= 8} onClick={() => setZoom((z) => Math.min(8, z * 2))}>
+                <ZoomIn aria-hidden />
+              </Button>
+              <Button asChild size="sm" variant="outline">
+                <a href={output.url} download={`${generation.id}.webp`}>
+                  <Download aria-hidden /> Download
+                </a>
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => onUseAsInput(output.url, generation.id)}>
+                Use as input
+              </Button>
+              <span className="text-xs text-muted-foreground">
+                {output.width}×{output.height} {output.content_type}
+              </span>
+            </div>
+            <div className="max-h-[60vh] overflow-auto rounded-md border">
+              <div className="relative" style={{ width: `${zoom * 100}%`, aspectRatio: `${output.width} / ${output.height}` }}>
+                {/* eslint-disable-next-line @next/next/no-img-element -- signed output URL */}
+                <img src={output.url} alt="The result" data-testid="result-image" className="absolute inset-0 size-full object-fill" />
+                {beforeUrl ? (
+                  <div className="absolute inset-0 overflow-hidden" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}>
+                    {/* eslint-disable-next-line @next/next/no-img-element -- the user's own image */}
+                    <img src={beforeUrl} alt="The input, before" className="size-full object-fill" />
+                  </div>
+                ) : null}
+              </div>
+            </div>
+            {beforeUrl ? (
+              <label className="flex items-center gap-2 text-sm">
+                Before / after
+                <input type="range" min={0} max={100} value={split} onChange={(e) => setSplit(Number(e.target.value))} className="flex-1" aria-valuetext={`${split}% before`} />
+              </label>
+            ) : null}
+          </>
+        ) : null}
+        <details>
+          <summary className="cursor-pointer text-sm font-medium">Generation JSON</summary>
+          <pre data-testid="generation-json" className="mt-2 max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs">
+            {JSON.stringify(generation, null, 2)}
+          </pre>
+        </details>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,71 @@
+import { clock } from '@/server/platform/clock';
+import { newId } from '@/server/platform/ids';
+import type { ApiError } from '@/server/platform/errors';
+import { recordRequest } from '@/server/requestlog/requestlog';
+import { createUpload } from '@/server/uploads/uploads';
+import type { Member } from '@/server/members/roles';
+import type { CreationInput } from '@/server/creations/create';
+import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
+import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
+import { callerFromMember, quotePlayground, runPlaygroundCreation } from '@/server/playground/playground';
+import { CREATION_ROUTES, materialSearchInput, playgroundCreateInput, playgroundQuoteInput, type CreationKind } from '@/server/playground/playground-inputs';
+import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
+import { apiErrorFromUnknown, apiErrorFromZodIssues } from './errors';
+
+const anyMember = memberProcedure.use(role('owner', 'admin', 'developer'));
+
+const SCHEMAS = { render: renderInput, edit: editInput, decoration: decorationInput, upscale: upscaleInput } as const;
+
+/**
+ * A playground creation as a door: the /v1 body parsed by the /v1 route's own schema (refusals
+ * name the same `param`), the creation service, and one request-log line
+ * `POST /playground/<route>` (as MCP's `/mcp/<tool>`), refusals included.
+ */
+async function create(member: Member, input: { kind: CreationKind; body: unknown; idempotencyKey?: string | undefined }, ip: string | null) {
+  const started = performance.now();
+  const requestId = newId('req');
+  const path = `/playground/${CREATION_ROUTES[input.kind]}`;
+  const line = (status: number, error: ApiError | null) =>
+    recordRequest({
+      id: requestId,
+      organizationId: member.organizationId,
+      apiKeyId: null,
+      mode: member.mode,
+      method: 'POST',
+      path,
+      status,
+      errorCode: error?.code ?? null,
+      errorMessage: error?.message ?? null,
+      durationMs: Math.round(performance.now() - started),
+      ip,
+      createdAt: clock.now(),
+    });
+  try {
+    const parsed = SCHEMAS[input.kind].safeParse(input.body);
+    if (!parsed.success) throw apiErrorFromZodIssues(parsed.error.issues);
+    const run = await runPlaygroundCreation(member, { type: input.kind, input: parsed.data } as CreationInput, { requestId, idempotencyKey: input.idempotencyKey });
+    line(run.generation.status === 'in_progress' ? 202 : 200, null);
+    return { ...run, requestId };
+  } catch (error) {
+    const apiError = apiErrorFromUnknown(error, { requestId, route: `POST ${path}` });
+    line(apiError.status, apiError);
+    throw apiError;
+  }
+}
+
+/**
+ * The playground's procedures (console-router.ts mounts them as `playground`): creations through
+ * the same service as /v1, the price and quota before running, uploads through the same intake
+ * as create_upload (the page PUTs the file to upload_url), and the reference lists of /v1.
+ */
+export const playgroundRouter = router({
+  create: anyMember.input(playgroundCreateInput).mutation(({ ctx, input }) => create(ctx.member, input, ctx.ip)),
+  quote: anyMember.input(playgroundQuoteInput).query(({ ctx, input }) => quotePlayground(ctx.member, input)),
+  createUpload: anyMember.mutation(({ ctx }) => createUpload(callerFromMember(ctx.member))),
+  styles: anyMember.query(() => listStyles()),
+  materialCategories: anyMember.query(() => listEditMaterialCategories()),
+  materials: anyMember.input(materialSearchInput).query(async ({ input }) => {
+    const page = await listEditMaterials({ limit: 48, after: input.after, category: input.category || undefined, search: input.search || undefined });
+    return { data: page.data, hasMore: page.hasMore };
+  }),
+});
