@@ -10,9 +10,10 @@ import { refundIfCharged } from '@/server/generations/generations';
  */
 describe('ledger functions take a transaction, never the client', () => {
   it('refuses Db and DbTx where a Tx is required', () => {
-    for (const writer of [appendLedgerEntry, chargeBalance, grantCredit, refundIfCharged]) {
-      expectTypeOf<Parameters<typeof writer>[0]>().toEqualTypeOf<Tx>();
-    }
+    expectTypeOf<Parameters<typeof appendLedgerEntry>[0]>().toEqualTypeOf<Tx>();
+    expectTypeOf<Parameters<typeof chargeBalance>[0]>().toEqualTypeOf<Tx>();
+    expectTypeOf<Parameters<typeof grantCredit>[0]>().toEqualTypeOf<Tx>();
+    expectTypeOf<Parameters<typeof refundIfCharged>[0]>().toEqualTypeOf<Tx>();
     expectTypeOf<Db>().not.toExtend<Tx>();
     expectTypeOf<DbTx>().not.toExtend<Tx>();
     expectTypeOf<Tx>().toExtend<DbTx>();
