@@ -1,6 +1,6 @@
 /**
  * Issue 12 §4: a request with only the fields the spec shows succeeds; the fields it leaves
- * "not shown" take the documented defaults (README, "Hardening and scale-out").
+ * "not shown" take the documented defaults (docs/operations.md, "Hardening and scale-out").
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestOrg, testIp, type TestOrg } from './support';

@@ -31,7 +31,7 @@ export function useScopeInput(): { organizationId: string; mode: Mode } {
   return React.useMemo(() => ({ organizationId, mode }), [organizationId, mode]);
 }
 
-/** Screens each role may open (the server enforces it too; README "Console" has the matrix). */
+/** Screens each role may open (the server enforces it too; docs/console.md has the matrix). */
 export const SCREENS = [
   { slug: 'overview', title: 'Overview', roles: ['owner', 'admin', 'developer'] },
   { slug: 'keys', title: 'API keys', roles: ['owner', 'admin', 'developer'] },

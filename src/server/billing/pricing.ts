@@ -1,5 +1,5 @@
 /**
- * Tiers and prices as data. The README's "Tiers and prices" tables are this file; change both
+ * Tiers and prices as data. The "Tiers and prices" tables of docs/api.md are this file; change both
  * together. Amounts are euro cents excluding tax.
  */
 export type GenerationType = 'render' | 'edit' | 'decoration' | 'upscale';

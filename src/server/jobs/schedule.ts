@@ -5,7 +5,7 @@ import type { GenerationType } from '@/generated/prisma/enums';
 import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 
 /**
- * Where and in which order a generation waits. Two rules (README, "Scheduling"):
+ * Where and in which order a generation waits. Two rules (docs/architecture.md, "Scheduling"):
  * - cost classes: light and heavy generations have their own queues and their own worker
  *   slots, so a recolour never waits behind a neural upscale or a PatchMatch fill;
  * - weighted round-robin across organizations: a job's pg-boss priority falls with the number of

@@ -4,7 +4,7 @@ import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
 import type { MemberRole, Mode } from '@/generated/prisma/enums';
 
 /**
- * Console roles. The matrix (README "Console"):
+ * Console roles. The matrix (docs/console.md):
  *   owner      everything; the only role that grants, changes or removes the owner role.
  *   admin      everything else: all keys, members (admin/developer), billing, settings.
  *   developer  overview, logs, generations (cancel too), usage, settings (read); creates keys

@@ -46,7 +46,7 @@ const envSchema = z.object({
   /** Queue depth beyond which live render/edit/decoration is refused with 503 overloaded. */
   QUEUE_MAX_DEPTH: int(200),
   BUILTIN_ENGINE_MIN_DURATION_MS: int(0),
-  // Scheduling (README, "Scheduling and scale-out").
+  // Scheduling (docs/architecture.md, "Scheduling").
   /** Light generations (recolour, material, add, previews, Lanczos3 upscales) at once per worker process; WORKER_CONCURRENCY counts the heavy ones. */
   WORKER_LIGHT_CONCURRENCY: int(2),
   /** fair: light/heavy queues and weighted round-robin across organizations; fifo: one queue, oldest first (for comparisons). */
@@ -141,7 +141,7 @@ const envSchema = z.object({
   /** Sign-in attempts per minute per account and per client IP (brute-force protection). */
   SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5),
   SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: int(20),
-  // --- Jobs provider (issue 14; README, "Jobs on Inngest") ---
+  // --- Jobs provider (issue 14; docs/jobs.md) ---
   /** pgboss: workers on the application's PostgreSQL (default); inngest: functions served at /api/inngest. */
   JOBS_PROVIDER: z.enum(['pgboss', 'inngest']).optional().default('pgboss'),
   /** Inngest event key (sending events); required with JOBS_PROVIDER=inngest. */

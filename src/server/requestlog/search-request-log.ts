@@ -8,7 +8,7 @@ import type { Scope } from '@/server/generations/generations';
  * The console's request log: one organization and mode, newest first (time, then insertion
  * order), with filters that each have an index of their own (organization, mode, <filter>,
  * createdAt desc, seq desc) so a page stays a short index scan at millions of rows
- * (bench/request-log-page.ts; figure in the README).
+ * (bench/request-log-page.ts; figure in docs/performance.md).
  */
 export interface LogFilters {
   statusClass?: '2xx' | '3xx' | '4xx' | '5xx' | 'errors' | undefined;

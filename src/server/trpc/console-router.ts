@@ -43,7 +43,7 @@ import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role,
 /**
  * Every procedure of the console. Inputs are zod schemas the UI's forms reuse; member
  * procedures take { organizationId, mode } plus their own fields (z.object, not strict: each
- * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (README "Console").
+ * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (docs/console.md).
  */
 const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(input, ctx.ip)),

@@ -18,7 +18,7 @@ export async function attemptDeliveryById(deliveryId: string): Promise<AttemptRe
  *
  * On Inngest this handler is the function (each attempt a step, each wait a `step.sleepUntil`).
  * On pg-boss the same schedule runs on the fast path instead of a pg-boss job per delivery
- * (README, "Jobs on Inngest"): the table-claim worker (webhook-worker.ts) makes the same
+ * (docs/jobs.md): the table-claim worker (webhook-worker.ts) makes the same
  * attempts with the same attemptDelivery, and a delivery's "sleep" is its row's nextAttemptAt,
  * written by the attempt that planned it.
  */
