@@ -126,9 +126,8 @@ describe('retention of generative-backend call records', () => {
   it('deletes EngineBackendRun rows older than 13 months and keeps younger ones', async () => {
     const org = await createTestOrg();
     const gen = await insertGeneration({ organizationId: org.id, mode: 'live' });
-    // Dated in the past and maintenance run at the real now, so no other file's rows are swept
-    // by a clock moved ahead (files run in parallel on one database); the server's own
-    // retention job may get there first, which is the same rule.
+    // Dated in the past and maintenance run at the real now; the server's own retention job may
+    // get there first, which is the same rule.
     const now = new Date();
     const at = (months: number) => {
       const d = new Date(now);
@@ -139,7 +138,7 @@ describe('retention of generative-backend call records', () => {
     const oldId = newId('gen');
     const youngId = newId('gen');
     await db().engineBackendRun.createMany({ data: [row(oldId, at(14)), row(youngId, at(12))] });
-    maintenance(now);
+    await maintenance(now);
     expect(await db().engineBackendRun.count({ where: { id: oldId } })).toBe(0);
     expect(await db().engineBackendRun.count({ where: { id: youngId } })).toBe(1);
   });
