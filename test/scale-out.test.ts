@@ -57,7 +57,7 @@ function upscale(org: TestOrg, server: TestProcess) {
 
 /** Generation ids whose `start` step this worker ran (its debug log). */
 function startedBy(worker: TestProcess): string[] {
-  return [...worker.output().matchAll(/"msg":"job step","job":"generation","id":"(gen_[^"]+)","step":"start"/g)].map((m) => m[1]!);
+  return [...worker.output().matchAll(/"msg":"job step"[^\n]*?"job":"generation-run","generationId":"(gen_[^"]+)"[^\n]*?"step":"start"/g)].map((m) => m[1]!);
 }
 
 

@@ -15,9 +15,11 @@ export function runKey(definition: Pick<JobDefinition, 'id' | 'version'>, runId:
  * run's key, so when pg-boss retries the job (a crash, an expiry, a thrown error) the handler
  * runs again from the top and every finished step answers its stored result instead of running.
  * A sleep waits in process (pg-boss jobs here sleep seconds at most: the emulation floor);
- * an event is handed to `emit` (the provider enqueues the definitions it triggers).
+ * an event is handed to `emit` (the provider enqueues the definitions it triggers). `context`
+ * (the job's id and payload: ids only) goes into each step's log line, so an operator can follow
+ * one generation's steps across workers.
  */
-export function memoizedIo(key: string, emit: (event: JobEvent) => Promise<void>): JobIo {
+export function memoizedIo(key: string, emit: (event: JobEvent) => Promise<void>, context: Record<string, unknown> = {}): JobIo {
   return {
     async run<T>(name: string, fn: () => Promise<T>): Promise<T> {
       const stored = await db().jobStep.findUnique({ where: { runKey_name: { runKey: key, name } }, select: { output: true } });
@@ -27,13 +29,13 @@ export function memoizedIo(key: string, emit: (event: JobEvent) => Promise<void>
       // A step that answers undefined is stored as JSON null (Inngest does the same).
       const json = output === undefined ? null : (JSON.parse(JSON.stringify(output)) as object);
       await db().jobStep.createMany({ data: [{ runKey: key, name, output: json ?? undefined }], skipDuplicates: true });
-      log.debug('job step', { run: key, step: name, ms: Math.round(performance.now() - started) });
+      log.debug('job step', { ...context, run: key, step: name, ms: Math.round(performance.now() - started) });
       return json as T;
     },
     async sleep(name: string, duration: number | Date): Promise<void> {
       const ms = typeof duration === 'number' ? duration : duration.getTime() - Date.now();
       if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
-      log.debug('job sleep', { run: key, step: name, ms });
+      log.debug('job sleep', { ...context, run: key, step: name, ms });
     },
     async sendEvent(_name: string, event: JobEvent | JobEvent[]): Promise<void> {
       for (const e of Array.isArray(event) ? event : [event]) await emit(e);

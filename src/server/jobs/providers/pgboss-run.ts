@@ -23,5 +23,6 @@ async function emit(event: JobEvent): Promise<void> {
 export async function runPgBossJob<R>(definition: JobDefinition<never, R> | JobDefinition, job: Pick<Job<unknown>, 'id' | 'data'>): Promise<R> {
   const d = definition as JobDefinition;
   const payload = d.schema.parse(job.data ?? {});
-  return (await d.handler(payload, memoizedIo(runKey(d, job.id), emit))) as R;
+  const context = { job: d.id, ...(typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {}) };
+  return (await d.handler(payload, memoizedIo(runKey(d, job.id), emit, context))) as R;
 }
