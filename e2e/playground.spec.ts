@@ -40,7 +40,13 @@ async function openPlayground(page: Page, organizationId: string, query = ''): P
 }
 
 async function chooseKind(page: Page, kind: 'Render' | 'Edit' | 'Decoration' | 'Upscale'): Promise<void> {
-  await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: kind, exact: true }).click();
+  // The screen is in the server-rendered HTML: a click that lands before React hydrates it is
+  // lost, so click until the choice holds.
+  const radio = page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: kind, exact: true });
+  await expect(async () => {
+    await radio.click();
+    await expect(radio).toBeChecked({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 async function chooseFile(page: Page): Promise<void> {

@@ -275,7 +275,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
         </div>
       ),
     },
-    { id: 'kind', header: 'Kind', cell: ({ row }) => row.original.kind },
+    { id: 'kind', header: 'Kind', cell: ({ row }) => <span data-testid="delivery-kind">{row.original.kind}</span> },
     {
       id: 'status',
       header: 'Status',
