@@ -14,7 +14,8 @@ import { runPgBossJob } from './providers/pgboss-run';
 /**
  * The job workers of this process. pg-boss (default): workers on the application's PostgreSQL
  * running the job definitions (src/server/jobs/definitions/) with memoized steps: generations
- * (per process, WORKER_CONCURRENCY heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each
+ * (woken by a notification when one is sent, polled every half second besides —
+ * retries and freed slots —; per process, WORKER_CONCURRENCY heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each
  * class from its own queue; see schedule.ts), the scheduled jobs every minute, billing, and the
  * webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
  * runs them alone on other machines. Inngest: Inngest calls /api/inngest for every run; this
@@ -31,7 +32,8 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
       },
     };
   }
-  const boss = new PgBoss({ connectionString: databaseUrl(), schema: 'pgboss' });
+  // useListenNotify: generation queues wake their workers when a job is sent (queue.ts).
+  const boss = new PgBoss({ connectionString: databaseUrl(), schema: 'pgboss', useListenNotify: true });
   boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
   await boss.start();
   await ensureQueues(boss);
@@ -43,7 +45,7 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY };
   for (const costClass of ['heavy', 'light'] as const) {
     if (slots[costClass] === 0) continue; // this process leaves the class to other workers
-    await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5 }, async ([job]) => {
+    await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;
       await runPgBossJob(generationRun, job);
     });
