@@ -261,6 +261,20 @@ function asChildServer(proc: StartedProcess, port: number): ChildServer {
 }
 
 /**
+ * Node flags of a benchmarked Roomtone server from the environment: BENCH_CPU_PROF=1 (a CPU
+ * profile per process into bench/results/prof, written when it stops) and BENCH_SERVER_NODE_FLAGS.
+ */
+export function serverNodeFlags(ctx: BenchContext): string[] {
+  const profileDir = path.join(ROOT, 'bench/results/prof');
+  const flags = [
+    ...(process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+    ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+  ];
+  if (process.env.BENCH_CPU_PROF === '1') ctx.log(`CPU profile of the roomtone server goes to ${path.relative(ROOT, profileDir)} when it stops`);
+  return flags;
+}
+
+/**
  * Start the real server (`npm start`'s command, as the tests run the same script) as a child process
  * against the bench database, with `env` on top of the defaults. PUBLIC_BASE_URL must match
  * what this process uses when it computes signed URLs, so the port is chosen by the caller.

@@ -18,7 +18,7 @@ import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { startFakeReplicate } from '../../test/backends/replicate-server';
 import { makeTestCertificates } from '../../test/tls';
-import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
+import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, serverNodeFlags, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
 
 const TOKEN = 'r8_bench';
 
@@ -37,6 +37,7 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
   const port = await freePort();
   const server = await startRoomtoneServer({
     port,
+    nodeFlags: serverNodeFlags(ctx),
     databaseUrl: database.url,
     env: {
       ENGINE_RENDER: 'replicate:roomtone-bench/render',

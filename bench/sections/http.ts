@@ -26,6 +26,7 @@ import {
   runAutocannon,
   runPaced,
   startChildServer,
+  serverNodeFlags,
   startRoomtoneServer,
   type BenchContext,
   type ChildServer,
@@ -147,13 +148,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
     },
   });
   ctx.cleanup.add('baseline server', () => baseline.stop());
-  const profileDir = path.join(ROOT, 'bench/results/prof');
-  const nodeFlags = [
-    ...(process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-    ...(process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter(Boolean),
-  ];
-  const roomtone = await startRoomtoneServer({ port: roomtonePort, databaseUrl: database.url, nodeFlags });
-  if (nodeFlags.length > 0) ctx.log(`CPU profile of the roomtone server goes to ${path.relative(ROOT, profileDir)} when it stops`);
+  const roomtone = await startRoomtoneServer({ port: roomtonePort, databaseUrl: database.url, nodeFlags: serverNodeFlags(ctx) });
   ctx.cleanup.add('roomtone server', () => roomtone.stop());
   ctx.log(`servers up: roomtone ${roomtone.url} (pid ${roomtone.pid}), baseline ${baseline.url} (pid ${baseline.pid})`);
 
