@@ -62,7 +62,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     const [p] = fake.predictions;
     expect(fake.predictions).toHaveLength(1);
     expect(p!.model).toBe('roomtone-test/interior-render');
-    expect(p!.input).toMatchObject({ width: 2048, height: 1536, output_format: 'png', negative_prompt: expect.stringContaining('watermark') });
+    expect(p!.input).toMatchObject({ width: 2048, height: 1536, output_format: 'jpg', output_quality: 95, negative_prompt: expect.stringContaining('watermark') });
     expect(p!.input.prompt).toContain('Photorealistic render');
     expect(p!.input.prompt).toContain('Scandinavian style (Light, airy rooms');
     expect(p!.input.prompt).toContain('never crop, rotate, mirror or extend');

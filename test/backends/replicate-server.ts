@@ -121,9 +121,13 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
       const height = Number(p.input.height) || undefined;
       let img = sharp(inputImage(p)).resize(width, height, { fit: 'fill' });
       if (p.behaviour === 'wrong-size') img = img.resize(512, 512, { fit: 'fill' });
-      const png = await img.negate({ alpha: false }).png().toBuffer();
-      const name = `${p.id}.png`;
-      outputs.set(name, png);
+      // Like Replicate's image models: the format and quality the input asks for (default png).
+      const quality = Number(p.input.output_quality) || 80;
+      const format = p.input.output_format === 'jpg' ? 'jpg' : p.input.output_format === 'webp' ? 'webp' : 'png';
+      img = img.negate({ alpha: false });
+      const bytes = await (format === 'jpg' ? img.jpeg({ quality }) : format === 'webp' ? img.webp({ quality }) : img.png()).toBuffer();
+      const name = `${p.id}.${format}`;
+      outputs.set(name, bytes);
       p.output = `${origin}/deliveries/${name}`;
       p.status = 'succeeded';
     }
@@ -140,9 +144,10 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
       const url = new URL(req.url ?? '/', origin);
       const parts = url.pathname.split('/').filter(Boolean);
       if (parts[0] === 'deliveries') {
-        const bytes = outputs.get(parts[1] ?? '');
+        const name = parts[1] ?? '';
+        const bytes = outputs.get(name);
         if (!bytes) return json(res, 404, { detail: 'Not found.' });
-        res.writeHead(200, { 'content-type': 'image/png', 'content-length': bytes.length }).end(bytes);
+        res.writeHead(200, { 'content-type': name.endsWith('.jpg') ? 'image/jpeg' : name.endsWith('.webp') ? 'image/webp' : 'image/png', 'content-length': bytes.length }).end(bytes);
         return;
       }
       if (parts[0] === 'v1' && parts[1] === 'files' && parts[3] === 'content' && req.method === 'GET') {

@@ -12,7 +12,7 @@
  *
  * No shared connection pool: a socket from Node's global agent could have been opened by
  * someone who did not run these checks. Callers that talk to the same receiver again and again
- * (webhook deliveries) may ask for `keepAlive`: the sockets then live in this module's own
+ * (webhook deliveries, a backend's output downloads) may ask for `keepAlive`: the sockets then live in this module's own
  * agents, one per checked address, so a reused socket always leads to an address that passed
  * step 2 for the same host name, and every request still runs steps 1 and 2 first.
  * No Accept-Encoding is sent, so no decompression bombs.
@@ -553,7 +553,7 @@ export interface SafeRequestOptions extends Omit<CheckOptions, 'signal'> {
   onTooLarge?: 'error' | 'truncate';
   /** Extra trusted CA(s), PEM. Replaces the default bundle for this request (tests). */
   ca?: string | Buffer | Array<string | Buffer>;
-  /** Reuse connections to the same checked address (webhook deliveries). Default false. */
+  /** Reuse connections to the same checked address (webhook deliveries, backend outputs). Default false. */
   keepAlive?: boolean;
 }
 

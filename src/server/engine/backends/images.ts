@@ -1,7 +1,7 @@
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { analyzeMask } from '@/server/images/mask';
 
-import { encodeOutput, type EncodedOutput } from '../builtin/encode';
+import { encodeOutput, encodePipeline, type EncodedOutput } from '../builtin/encode';
 import type { RawImage } from '../builtin/types';
 import { BackendError } from './errors';
 
@@ -23,15 +23,18 @@ export interface Size {
   height: number;
 }
 
-/** The input, straightened, as RGB at `size` (no alpha: models and compositing want opaque pixels). */
-export async function rgbAt(bytes: Buffer, size: Size): Promise<RawImage> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: MAX_ANSWER_PIXELS })
+/** Decode `bytes` straightened, as opaque sRGB at exactly `size` (a libvips pipeline, not yet run). */
+function opaqueAt(bytes: Buffer, size: Size): Sharp {
+  return sharp(bytes, { limitInputPixels: MAX_ANSWER_PIXELS })
     .autoOrient()
     .toColourspace('srgb')
     .resize(size.width, size.height, { fit: 'fill', kernel: 'lanczos3' })
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+    .removeAlpha();
+}
+
+/** The input, straightened, as RGB at `size` (no alpha: models and compositing want opaque pixels). */
+export async function rgbAt(bytes: Buffer, size: Size): Promise<RawImage> {
+  const { data, info } = await opaqueAt(bytes, size).raw().toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
@@ -93,21 +96,21 @@ export async function finishOutput(answer: Buffer, target: Size, source: RawImag
   if (Math.abs(got - want) / want > ASPECT_TOLERANCE) {
     throw new BackendError('failed', `the backend answered ${size.width}×${size.height}, not the aspect of ${target.width}×${target.height}`);
   }
+  // Nothing to composite: decode, resize and encode in one pipeline (no raw copy in between).
+  if (!source || !alpha) return encodePipeline(opaqueAt(answer, target), { ...target, hasAlpha: false });
   const img = await rgbAt(answer, target);
-  if (source && alpha) {
-    const out = img.data;
-    const src = source.data;
-    for (let p = 0, i = 0; p < alpha.length; p++, i += 3) {
-      const a = alpha[p]!;
-      if (a === 255) continue;
-      if (a === 0) {
-        out[i] = src[i]!;
-        out[i + 1] = src[i + 1]!;
-        out[i + 2] = src[i + 2]!;
-        continue;
-      }
-      for (let c = 0; c < 3; c++) out[i + c] = Math.round((src[i + c]! * (255 - a) + out[i + c]! * a) / 255);
+  const out = img.data;
+  const src = source.data;
+  for (let p = 0, i = 0; p < alpha.length; p++, i += 3) {
+    const a = alpha[p]!;
+    if (a === 255) continue;
+    if (a === 0) {
+      out[i] = src[i]!;
+      out[i + 1] = src[i + 1]!;
+      out[i + 2] = src[i + 2]!;
+      continue;
     }
+    for (let c = 0; c < 3; c++) out[i + c] = Math.round((src[i + c]! * (255 - a) + out[i + c]! * a) / 255);
   }
   return encodeOutput(img);
 }

@@ -6,7 +6,7 @@
  * effort is chosen by size from measurements on this machine (see WEBP_EFFORT_BY_SIZE).
  * WebP cannot exceed 16383 px per side: larger outputs are JPEG q90 (PNG when they carry alpha).
  */
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { assertImage, type RawImage } from './types';
 
 export type OutputQuality = '1k' | '2k' | '4k' | '8k';
@@ -65,17 +65,24 @@ export function outputSizeForScale(width: number, height: number, scale: 2 | 4):
 export async function encodeOutput(img: RawImage, opts: { effort?: number; quality?: number } = {}): Promise<EncodedOutput> {
   assertImage(img);
   const { width, height, channels } = img;
-  const input = sharp(img.data, { raw: { width, height, channels }, limitInputPixels: false });
+  return encodePipeline(sharp(img.data, { raw: { width, height, channels }, limitInputPixels: false }), { width, height, hasAlpha: channels === 4 }, opts);
+}
+
+/**
+ * Encode what `pipeline` produces (`size`, with or without alpha) as an output: WebP, or
+ * beyond WebP's side limit PNG (alpha) or JPEG. A pipeline from encoded bytes (decode, resize,
+ * encode in one libvips run) skips the raw copy that `encodeOutput` starts from.
+ */
+export async function encodePipeline(pipeline: Sharp, size: { width: number; height: number; hasAlpha: boolean }, opts: { effort?: number; quality?: number } = {}): Promise<EncodedOutput> {
+  const { width, height } = size;
   if (width <= WEBP_MAX_SIDE && height <= WEBP_MAX_SIDE) {
-    const bytes = await input
-      .webp({ quality: opts.quality ?? WEBP_QUALITY, effort: opts.effort ?? webpEffortFor(width * height) })
-      .toBuffer();
+    const bytes = await pipeline.webp({ quality: opts.quality ?? WEBP_QUALITY, effort: opts.effort ?? webpEffortFor(width * height) }).toBuffer();
     return { bytes, contentType: 'image/webp', width, height };
   }
-  if (channels === 4) {
-    const bytes = await input.png({ compressionLevel: 3 }).toBuffer();
+  if (size.hasAlpha) {
+    const bytes = await pipeline.png({ compressionLevel: 3 }).toBuffer();
     return { bytes, contentType: 'image/png', width, height };
   }
-  const bytes = await input.jpeg({ quality: opts.quality ?? JPEG_QUALITY }).toBuffer();
+  const bytes = await pipeline.jpeg({ quality: opts.quality ?? JPEG_QUALITY }).toBuffer();
   return { bytes, contentType: 'image/jpeg', width, height };
 }
