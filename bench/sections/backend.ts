@@ -91,7 +91,7 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
     ['Part', 'p50 ms', 'p90 ms', 'max ms'],
     [
       ['request → prediction created (admission, input JPEG, file upload)', ...stats(col('before'))],
-      ['backend (local protocol server: ~150 ms model + its own PNG work)', ...stats(col('backend'))],
+      ['backend (local protocol server: ~150 ms model + its own image work: fetch, decode, JPEG)', ...stats(col('backend'))],
       ['prediction ended → 200 (download, checks, resize, WebP, store, finish, wake-up)', ...stats(col('after'))],
       ['**Roomtone overhead** (first + third rows)', ...stats(overhead)],
       ['total, as the client saw it', ...stats(col('total'))],
