@@ -10,7 +10,9 @@ import { z } from 'zod';
 import { PgBoss } from 'pg-boss';
 import { InngestTestEngine } from '@inngest/test';
 import { databaseUrl, db } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
 import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
+import { scheduledJob } from '@/server/jobs/definitions/maintenance';
 import { runPgBossJob } from '@/server/jobs/providers/pgboss-run';
 import { runKey } from '@/server/jobs/providers/pgboss-io';
 import { inngestFunction } from '@/server/jobs/providers/inngest';
@@ -40,6 +42,29 @@ const probe = defineJob({
       return a.n * 21;
     });
     return { b, at: a.at };
+  },
+});
+
+/**
+ * A scheduled definition (the maintenance jobs' factory): both steps report the run's `now`;
+ * the second fails once after moving the clock an hour on, as a retry minutes later would see it.
+ */
+const HOUR = 3600_000;
+let nowProbeFailsNext = false;
+const nowProbe = scheduledJob({
+  id: 'now-probe',
+  name: 'Now probe',
+  steps: async (now, io) => {
+    const first = await io.run('first', async () => now.toISOString());
+    const second = await io.run('second', async () => {
+      if (nowProbeFailsNext) {
+        nowProbeFailsNext = false;
+        clock.advance(HOUR);
+        throw new Error('second failed (first attempt)');
+      }
+      return now.toISOString();
+    });
+    return { first, second };
   },
 });
 
@@ -90,12 +115,14 @@ beforeAll(async () => {
   await boss.createQueue(QUEUE, { retryLimit: 2, retryDelay: 0 });
   await boss.work<{ run: string }>(QUEUE, { pollingIntervalSeconds: 0.5 }, async ([job]) => {
     if (!job) return;
-    const result = await runPgBossJob(probe as unknown as JobDefinition, job);
+    const definition = (job.data as { definition?: string }).definition === nowProbe.id ? nowProbe : probe;
+    const result = await runPgBossJob(definition as unknown as JobDefinition, job);
     finished.get(job.data.run)?.(result);
   });
 });
 
 afterAll(async () => {
+  clock.reset();
   await boss?.deleteQueue(QUEUE).catch(() => undefined);
   await boss?.stop({ graceful: false });
 });
@@ -123,5 +150,28 @@ describe('pg-boss step store', () => {
     const steps = await db().jobStep.findMany({ where: { runKey: runKey(probe, jobIds.get(run)!) }, orderBy: { name: 'asc' } });
     expect(steps.map((s) => [s.name, s.output])).toEqual([['a', { n: 2, at: '2026-01-02T03:04:05.000Z' }], ['b', 42]]);
     expect(executed.get(run)).toEqual(['a', 'b', 'b']);
+  });
+});
+
+describe('scheduled definitions on pg-boss', () => {
+  it('read `now` in a memoized step: the retried run works at its first attempt\'s instant, not an hour later', async () => {
+    const run = randomUUID();
+    nowProbeFailsNext = true;
+    const before = clock.nowMs();
+    const done = new Promise<unknown>((resolve) => finished.set(run, resolve));
+    const jobId = (await boss.send(QUEUE, { run, definition: nowProbe.id }))!;
+    const result = (await done) as { first: string; second: string };
+    // The first attempt failed in `second` after moving the clock an hour on: a fresh read would be that late.
+    expect(nowProbeFailsNext).toBe(false);
+    expect(clock.nowMs() - before).toBeGreaterThanOrEqual(HOUR);
+    expect(result.second).toBe(result.first);
+    expect(Date.parse(result.first)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(result.first)).toBeLessThan(before + HOUR);
+    const steps = await db().jobStep.findMany({ where: { runKey: runKey(nowProbe, jobId) }, orderBy: { name: 'asc' } });
+    expect(steps.map((s) => [s.name, s.output])).toEqual([
+      ['first', result.first],
+      ['now', Date.parse(result.first)],
+      ['second', result.second],
+    ]);
   });
 });

@@ -1,13 +1,8 @@
 import type * as React from 'react';
-import { cache } from 'react';
-import { headers } from 'next/headers';
 import { dehydrate, HydrationBoundary, QueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import { sessionUserFromCookies } from '@/server/auth/sessions';
 import { consoleRouter, type ConsoleRouter } from '@/server/trpc/console-router';
-
-/** The request's console session, read once per request (the layout and the page both ask). */
-const sessionUser = cache(async () => sessionUserFromCookies((await headers()).get('cookie')));
+import { sessionUser } from './session';
 
 /**
  * Server-rendered data for a console page: runs the given tRPC queries on the server with the
@@ -15,7 +10,8 @@ const sessionUser = cache(async () => sessionUserFromCookies((await headers()).g
  * and hands their results to the client's TanStack Query cache, so the shell and the screen's
  * first query render in the HTML instead of waiting for hydration and two round trips. A
  * refused or failing query is simply not prefetched: the client asks again and shows its
- * error state as before. Without a session nothing runs (the shell sends the visitor to sign-in).
+ * error state as before. Without a session nothing runs (the console layout has already sent the
+ * visitor to sign-in).
  */
 export async function Prefetch({
   queries,

@@ -6,12 +6,13 @@ import { useScopeInput } from '@/app-client/scope';
 import { dateTime, money } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { QueryTable } from '@/components/ui/query-table';
+import { EmptyState, ErrorState } from '@/components/ui/states';
 
 type TransactionType = TransactionRow['type'];
 const TYPES: readonly TransactionType[] = ['credit', 'charge', 'refund', 'recharge', 'expiry'];
@@ -119,15 +120,15 @@ export function BillingScreen() {
             />
           </div>
         </div>
-        {transactions.isPending ? (
-          <LoadingRows label="Loading transactions" />
-        ) : transactions.isError ? (
-          <ErrorState error={transactions.error} onRetry={() => void transactions.refetch()} />
-        ) : transactions.data.data.length === 0 && pages.page === 1 ? (
-          <EmptyState title="No transactions">Credits, charges, refunds, recharges and expiries appear here.</EmptyState>
-        ) : (
-          <DataTable label="Transactions" columns={columns} data={transactions.data.data} rowKey={(t) => t.id} pagination={{ ...pages, nextCursor: transactions.data.next_cursor }} />
-        )}
+        <QueryTable
+          query={transactions}
+          loadingLabel="Loading transactions"
+          empty={<EmptyState title="No transactions">Credits, charges, refunds, recharges and expiries appear here.</EmptyState>}
+          pages={pages}
+          label="Transactions"
+          columns={columns}
+          rowKey={(t) => t.id}
+        />
       </section>
     </>
   );

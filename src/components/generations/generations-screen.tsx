@@ -10,14 +10,15 @@ import { dateTime, money, unixFromInput } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
-import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
-import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { QueryTable } from '@/components/ui/query-table';
+import { EmptyState, ErrorState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 
 const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
@@ -85,25 +86,21 @@ export function GenerationsScreen() {
           </Button>
         </div>
       </div>
-      {list.isPending ? (
-        <LoadingRows label="Loading generations" />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.data.length === 0 && pages.page === 1 ? (
-        <EmptyState title={anyFilter ? 'No generation matches these filters' : `No ${scope.mode} generations yet`}>
-          {anyFilter ? 'Change or clear the filters.' : 'Generations created through /v1 or MCP appear here.'}
-        </EmptyState>
-      ) : (
-        <DataTable
-          label="Generations"
-          columns={columns}
-          data={list.data.data}
-          rowKey={(g) => g.id}
-          onOpen={(g) => setFilters({ open: g.id })}
-          rowLabel={(g) => `${g.type} ${g.status}, generation ${g.id}`}
-          pagination={{ ...pages, nextCursor: list.data.next_cursor }}
-        />
-      )}
+      <QueryTable
+        query={list}
+        loadingLabel="Loading generations"
+        empty={
+          <EmptyState title={anyFilter ? 'No generation matches these filters' : `No ${scope.mode} generations yet`}>
+            {anyFilter ? 'Change or clear the filters.' : 'Generations created through /v1 or MCP appear here.'}
+          </EmptyState>
+        }
+        pages={pages}
+        label="Generations"
+        columns={columns}
+        rowKey={(g) => g.id}
+        onOpen={(g) => setFilters({ open: g.id })}
+        rowLabel={(g) => `${g.type} ${g.status}, generation ${g.id}`}
+      />
       <Sheet open={Boolean(filters.open)} onOpenChange={(open) => !open && setFilters({ open: undefined })} title={filters.open ?? ''} description="Generation details">
         {filters.open ? <GenerationDetail id={filters.open} /> : null}
       </Sheet>

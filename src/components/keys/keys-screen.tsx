@@ -1,9 +1,8 @@
 'use client';
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useForm, Controller } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
 import { createKeyInput } from '@/server/trpc/console-inputs';
 import { PERMISSIONS } from '@/server/keys/permissions';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
@@ -13,13 +12,13 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
-import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { FormError, TextField } from '@/components/ui/form';
+import { CreateWithSecretDialog } from '@/components/ui/create-with-secret-dialog';
+import { useCursorPages, type Column } from '@/components/ui/data-table';
+import { CheckboxGroupField, FormError, TextField } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { SecretOnce } from '@/components/ui/secret-once';
-import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { QueryTable } from '@/components/ui/query-table';
+import { EmptyState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
@@ -95,15 +94,15 @@ export function KeysScreen() {
         <Checkbox id="include-revoked" checked={includeRevoked} onCheckedChange={(v) => setIncludeRevoked(v === true)} />
         <Label htmlFor="include-revoked">Show revoked keys</Label>
       </div>
-      {keys.isPending ? (
-        <LoadingRows label="Loading keys" />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} onRetry={() => void keys.refetch()} />
-      ) : keys.data.data.length === 0 && pages.page === 1 ? (
-        <EmptyState title={`No ${scope.mode} keys yet`}>Create a key to call the API from your code.</EmptyState>
-      ) : (
-        <DataTable label="API keys" columns={columns} data={keys.data.data} rowKey={(k) => k.id} pagination={{ ...pages, nextCursor: keys.data.next_cursor }} />
-      )}
+      <QueryTable
+        query={keys}
+        loadingLabel="Loading keys"
+        empty={<EmptyState title={`No ${scope.mode} keys yet`}>Create a key to call the API from your code.</EmptyState>}
+        pages={pages}
+        label="API keys"
+        columns={columns}
+        rowKey={(k) => k.id}
+      />
     </>
   );
 }
@@ -111,96 +110,27 @@ export function KeysScreen() {
 function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
   const trpc = useTRPC();
   const input = useScopeInput();
-  const [open, setOpen] = React.useState(false);
-  const [secret, setSecret] = React.useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(createKeyInput), defaultValues: { name: '', permissions: [...PERMISSIONS] } });
-  const create = useMutation(
-    trpc.keys.create.mutationOptions({
-      onSuccess: (key) => {
-        setSecret(key.secret);
-        onCreated();
-      },
-    }),
-  );
-  const close = (next: boolean) => {
-    setOpen(next);
-    if (!next) {
-      setSecret(null);
-      create.reset();
-      form.reset();
-    }
-  };
+  const create = useMutation(trpc.keys.create.mutationOptions({ onSuccess: onCreated }));
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <Button onClick={() => setOpen(true)}>
-        <Plus aria-hidden /> Create key
-      </Button>
-      <DialogContent>
-        {secret ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>Your new {input.mode} key</DialogTitle>
-              <DialogDescription>Copy it now and keep it somewhere safe.</DialogDescription>
-            </DialogHeader>
-            <SecretOnce
-              secret={secret}
-              label="Secret key"
-              testId="new-key-secret"
-              warning="This is the only time the secret is shown. We store only its hash: if you lose it, revoke the key and create another."
-            />
-            <DialogFooter>
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          </>
-        ) : (
-          <form onSubmit={form.handleSubmit((values) => create.mutate({ ...input, ...values }))} className="flex flex-col gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>Create a {input.mode} key</DialogTitle>
-              <DialogDescription>Give it a name you will recognise in the log, and only the permissions it needs.</DialogDescription>
-            </DialogHeader>
-            <FormError message={create.error?.message} />
-            <TextField control={form.control} name="name" label="Name" placeholder="e.g. production backend" />
-            <Controller
-              control={form.control}
-              name="permissions"
-              render={({ field, fieldState }) => (
-                <fieldset className="flex flex-col gap-2">
-                  <legend className="mb-1 text-sm font-medium">Permissions</legend>
-                  {PERMISSIONS.map((permission) => {
-                    const id = `permission-${permission}`;
-                    const checked = field.value.includes(permission);
-                    return (
-                      <div key={permission} className="flex items-center gap-2">
-                        <Checkbox
-                          id={id}
-                          checked={checked}
-                          onCheckedChange={(v) => field.onChange(v === true ? [...field.value, permission] : field.value.filter((p) => p !== permission))}
-                        />
-                        <Label htmlFor={id} className="font-mono font-normal">
-                          {permission}
-                        </Label>
-                      </div>
-                    );
-                  })}
-                  {fieldState.error ? (
-                    <p role="alert" className="text-xs font-medium text-destructive">
-                      Choose at least one permission.
-                    </p>
-                  ) : null}
-                </fieldset>
-              )}
-            />
-            <DialogFooter>
-              <Button variant="outline" onClick={() => close(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                Create key
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
-    </Dialog>
+    <CreateWithSecretDialog
+      label="Create key"
+      title={`Create a ${input.mode} key`}
+      description="Give it a name you will recognise in the log, and only the permissions it needs."
+      onSubmit={form.handleSubmit((values) => create.mutate({ ...input, ...values }))}
+      mutation={create}
+      form={form}
+      shown={{
+        title: `Your new ${input.mode} key`,
+        description: 'Copy it now and keep it somewhere safe.',
+        label: 'Secret key',
+        testId: 'new-key-secret',
+        warning: 'This is the only time the secret is shown. We store only its hash: if you lose it, revoke the key and create another.',
+      }}
+    >
+      <FormError message={create.error?.message} />
+      <TextField control={form.control} name="name" label="Name" placeholder="e.g. production backend" />
+      <CheckboxGroupField control={form.control} name="permissions" legend="Permissions" options={PERMISSIONS} idPrefix="permission" />
+    </CreateWithSecretDialog>
   );
 }

@@ -9,14 +9,15 @@ import { useUrlFilters } from '@/app-client/url-filters';
 import { dateTimeMs } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
-import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { QueryTable } from '@/components/ui/query-table';
+import { EmptyState, ErrorState } from '@/components/ui/states';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
 
 const ANY = 'all';
@@ -134,25 +135,22 @@ export function LogsScreen() {
           Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')} {parsed.error.issues[0]?.message}
         </p>
       ) : null}
-      {lines.isPending ? (
-        <LoadingRows rows={8} label="Loading requests" />
-      ) : lines.isError ? (
-        <ErrorState error={lines.error} onRetry={() => void lines.refetch()} />
-      ) : lines.data.data.length === 0 && pages.page === 1 ? (
-        <EmptyState title={anyFilter ? 'No request matches these filters' : `No ${scope.mode} requests yet`}>
-          {anyFilter ? 'Change or clear the filters.' : `Call the API with a ${scope.mode} key and the requests appear here within seconds.`}
-        </EmptyState>
-      ) : (
-        <DataTable
-          label="Requests"
-          columns={columns}
-          data={lines.data.data}
-          rowKey={(l) => l.id}
-          onOpen={(l) => setOpenId(l.id)}
-          rowLabel={(l) => `${l.method} ${l.path} ${l.status}, request ${l.id}`}
-          pagination={{ ...pages, nextCursor: lines.data.next_cursor }}
-        />
-      )}
+      <QueryTable
+        query={lines}
+        loadingLabel="Loading requests"
+        loadingRows={8}
+        empty={
+          <EmptyState title={anyFilter ? 'No request matches these filters' : `No ${scope.mode} requests yet`}>
+            {anyFilter ? 'Change or clear the filters.' : `Call the API with a ${scope.mode} key and the requests appear here within seconds.`}
+          </EmptyState>
+        }
+        pages={pages}
+        label="Requests"
+        columns={columns}
+        rowKey={(l) => l.id}
+        onOpen={(l) => setOpenId(l.id)}
+        rowLabel={(l) => `${l.method} ${l.path} ${l.status}, request ${l.id}`}
+      />
       <Sheet open={openId !== null} onOpenChange={(open) => !open && setOpenId(null)} title={openId ?? ''} description="Request details">
         {openId ? <RequestDetail id={openId} base={scope.base} /> : null}
       </Sheet>

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCESSORY_CATEGORIES, decorationInput, editInput, FINISHES, QUALITIES, renderInput, SCALES, upscaleInput } from '@/server/creations/schemas';
 import { CREATION_KINDS, type CreationKind } from '@/server/playground/playground-inputs';
+import { paramFromPath } from '@/server/platform/param-path';
 import type { FieldErrors } from './field-error';
 import type { FileRef } from './copy-as-code';
 import type { LayerDraft } from './layers-editor';
@@ -80,11 +81,6 @@ export function requestBody(form: PlaygroundForm, parts: RequestParts): Record<s
   return body;
 }
 
-/** `['layers', 0, 'color']` → `layers[0].color`, as the server names params. */
-export function paramOf(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, part) => (typeof part === 'number' ? `${out}[${part}]` : out ? `${out}.${String(part)}` : String(part)), '');
-}
-
 const SCHEMAS = { render: renderInput, edit: editInput, decoration: decorationInput, upscale: upscaleInput } as const;
 
 /** The route's own schema on the body (files stand in as a URL): the refusals the server would give, by param. */
@@ -95,7 +91,7 @@ export function checkBody(kind: CreationKind, body: Record<string, unknown>): Fi
   const errors: FieldErrors = {};
   for (const issue of parsed.error.issues) {
     const path = issue.code === 'unrecognized_keys' && issue.keys[0] ? [...issue.path, issue.keys[0]] : issue.path;
-    const param = paramOf(path) || 'request';
+    const param = paramFromPath(path) || 'request';
     errors[param] ??= { code: 'parameter_invalid', message: issue.message };
   }
   return errors;

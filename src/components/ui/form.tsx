@@ -1,6 +1,7 @@
 'use client';
 import * as React from 'react';
 import { Controller, type Control, type FieldPath, type FieldValues } from 'react-hook-form';
+import { Checkbox } from './checkbox';
 import { Label } from './label';
 import { Input } from './input';
 import { cn } from './cn';
@@ -58,5 +59,57 @@ export function FormError({ message }: { message: string | null | undefined }) {
     <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
       {message}
     </p>
+  );
+}
+
+/**
+ * A group of checkboxes bound to a react-hook-form array field (permissions, event types): a
+ * fieldset with its legend, one labelled checkbox per option, and the field's error (announced,
+ * and linked with aria-describedby).
+ */
+export function CheckboxGroupField<T extends FieldValues>({
+  control,
+  name,
+  legend,
+  options,
+  idPrefix,
+}: {
+  control: Control<T>;
+  name: FieldPath<T>;
+  legend: string;
+  options: readonly string[];
+  /** Each checkbox's id is `${idPrefix}-${option}`. */
+  idPrefix: string;
+}) {
+  const errorId = `${idPrefix}-error`;
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => {
+        const value = field.value as string[];
+        return (
+          <fieldset className="flex flex-col gap-2" aria-describedby={fieldState.error ? errorId : undefined}>
+            <legend className="mb-1 text-sm font-medium">{legend}</legend>
+            {options.map((option) => {
+              const id = `${idPrefix}-${option}`;
+              return (
+                <div key={option} className="flex items-center gap-2">
+                  <Checkbox id={id} checked={value.includes(option)} onCheckedChange={(v) => field.onChange(v === true ? [...value, option] : value.filter((o) => o !== option))} />
+                  <Label htmlFor={id} className="font-mono font-normal">
+                    {option}
+                  </Label>
+                </div>
+              );
+            })}
+            {fieldState.error ? (
+              <p id={errorId} role="alert" className="text-xs font-medium text-destructive">
+                {fieldState.error.message}
+              </p>
+            ) : null}
+          </fieldset>
+        );
+      }}
+    />
   );
 }

@@ -12,7 +12,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
-import { DataTable, useCursorPages, type Column } from '@/components/ui/data-table';
+import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormError } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
@@ -20,10 +20,11 @@ import { PageHeader } from '@/components/ui/page-header';
 import { SecretOnce } from '@/components/ui/secret-once';
 import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
+import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { EndpointStatus } from './endpoint-status';
-import { VerificationSnippet } from './verification-snippet';
+import { VerificationSection } from './verification-snippet';
 
 type Endpoint = ConsoleOutputs['webhooks']['get'];
 type Delivery = ConsoleOutputs['webhooks']['deliveries']['data'][number];
@@ -84,12 +85,7 @@ export function EndpointScreen({ endpointId }: { endpointId: string }) {
       </dl>
       <SendTest endpoint={e} />
       <DeliveryLog endpoint={e} />
-      <section className="mt-10 flex flex-col gap-3" aria-labelledby="verify-heading">
-        <h2 id="verify-heading" className="text-lg font-semibold">
-          Verify deliveries in your receiver
-        </h2>
-        <VerificationSnippet />
-      </section>
+      <VerificationSection />
     </>
   );
 }
@@ -331,25 +327,21 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
           <Label htmlFor="failed-only">Failed only</Label>
         </div>
       </div>
-      {deliveries.isPending ? (
-        <LoadingRows label="Loading deliveries" />
-      ) : deliveries.isError ? (
-        <ErrorState error={deliveries.error} onRetry={() => void deliveries.refetch()} />
-      ) : deliveries.data.data.length === 0 && pages.page === 1 ? (
-        <EmptyState title={failedOnly ? 'No failed deliveries' : 'No deliveries yet'}>
-          {failedOnly ? 'Every attempt of the last 30 days succeeded.' : 'Events the endpoint follows appear here as they are sent. Send a test event to try it.'}
-        </EmptyState>
-      ) : (
-        <DataTable
-          label="Deliveries"
-          columns={columns}
-          data={deliveries.data.data}
-          rowKey={(d) => d.id}
-          onOpen={setOpen}
-          rowLabel={(d) => `Delivery ${d.id}: ${d.event.type}, ${d.status}`}
-          pagination={{ ...pages, nextCursor: deliveries.data.next_cursor }}
-        />
-      )}
+      <QueryTable
+        query={deliveries}
+        loadingLabel="Loading deliveries"
+        empty={
+          <EmptyState title={failedOnly ? 'No failed deliveries' : 'No deliveries yet'}>
+            {failedOnly ? 'Every attempt of the last 30 days succeeded.' : 'Events the endpoint follows appear here as they are sent. Send a test event to try it.'}
+          </EmptyState>
+        }
+        pages={pages}
+        label="Deliveries"
+        columns={columns}
+        rowKey={(d) => d.id}
+        onOpen={setOpen}
+        rowLabel={(d) => `Delivery ${d.id}: ${d.event.type}, ${d.status}`}
+      />
       <Sheet open={open !== null} onOpenChange={(next) => !next && setOpen(null)} title={open ? `Delivery ${open.id}` : ''} description={open ? `${open.event.type} · ${open.kind} · ${open.status}` : undefined}>
         {open ? <Attempts delivery={open} /> : null}
       </Sheet>

@@ -50,27 +50,32 @@ function Code({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** How a receiver verifies deliveries, with the official Standard Webhooks libraries. */
-export function VerificationSnippet() {
+/** How a receiver verifies deliveries, with the official Standard Webhooks libraries (the list's and each endpoint's last section). */
+export function VerificationSection() {
   return (
-    <div className="flex flex-col gap-2">
-      <p className="text-sm text-muted-foreground">
-        Each delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers. The official{' '}
-        <code>standardwebhooks</code> libraries verify them with the endpoint&apos;s signing secret. During the 24 hours after a rotation the signature header
-        holds two signatures (new and previous secret); the libraries accept either.
-      </p>
-      <Tabs defaultValue="node">
-        <TabsList aria-label="Receiver language">
-          <TabsTrigger value="node">Node.js</TabsTrigger>
-          <TabsTrigger value="python">Python</TabsTrigger>
-        </TabsList>
-        <TabsContent value="node">
-          <Code code={NODE} label="Node.js receiver" />
-        </TabsContent>
-        <TabsContent value="python">
-          <Code code={PYTHON} label="Python receiver" />
-        </TabsContent>
-      </Tabs>
-    </div>
+    <section className="mt-10 flex flex-col gap-3" aria-labelledby="verify-heading">
+      <h2 id="verify-heading" className="text-lg font-semibold">
+        Verify deliveries in your receiver
+      </h2>
+      <div className="flex flex-col gap-2">
+        <p className="text-sm text-muted-foreground">
+          Each delivery carries <code>webhook-id</code>, <code>webhook-timestamp</code> and <code>webhook-signature</code> headers. The official{' '}
+          <code>standardwebhooks</code> libraries verify them with the endpoint&apos;s signing secret. During the 24 hours after a rotation the signature header
+          holds two signatures (new and previous secret); the libraries accept either.
+        </p>
+        <Tabs defaultValue="node">
+          <TabsList aria-label="Receiver language">
+            <TabsTrigger value="node">Node.js</TabsTrigger>
+            <TabsTrigger value="python">Python</TabsTrigger>
+          </TabsList>
+          <TabsContent value="node">
+            <Code code={NODE} label="Node.js receiver" />
+          </TabsContent>
+          <TabsContent value="python">
+            <Code code={PYTHON} label="Python receiver" />
+          </TabsContent>
+        </Tabs>
+      </div>
+    </section>
   );
 }

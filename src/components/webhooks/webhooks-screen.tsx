@@ -2,26 +2,22 @@
 import * as React from 'react';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Controller, useForm } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Plus } from 'lucide-react';
 import { createWebhookEndpointInput } from '@/server/trpc/webhook-inputs';
 import { eventTypesForMode } from '@/server/webhooks/event-types';
 import { apiErrorOf, useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import { DataTable, type Column } from '@/components/ui/data-table';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { FormError, TextField } from '@/components/ui/form';
-import { Label } from '@/components/ui/label';
+import { CreateWithSecretDialog } from '@/components/ui/create-with-secret-dialog';
+import { type Column } from '@/components/ui/data-table';
+import { CheckboxGroupField, FormError, TextField } from '@/components/ui/form';
 import { PageHeader } from '@/components/ui/page-header';
-import { SecretOnce } from '@/components/ui/secret-once';
-import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { QueryTable } from '@/components/ui/query-table';
+import { EmptyState } from '@/components/ui/states';
 import { EndpointStatus } from './endpoint-status';
-import { VerificationSnippet } from './verification-snippet';
+import { VerificationSection } from './verification-snippet';
 
 type EndpointRow = ConsoleOutputs['webhooks']['list']['data'][number];
 
@@ -77,21 +73,15 @@ export function WebhooksScreen() {
         description={`Endpoints that receive ${scope.mode}-mode events, signed with Standard Webhooks. At most 20 per organization, both modes together.`}
         actions={<CreateEndpointDialog onCreated={() => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() })} />}
       />
-      {endpoints.isPending ? (
-        <LoadingRows label="Loading endpoints" />
-      ) : endpoints.isError ? (
-        <ErrorState error={endpoints.error} onRetry={() => void endpoints.refetch()} />
-      ) : endpoints.data.data.length === 0 ? (
-        <EmptyState title={`No ${scope.mode} endpoints yet`}>Add the https URL of your receiver to get generation results as they finish, without polling.</EmptyState>
-      ) : (
-        <DataTable label="Webhook endpoints" columns={columns} data={endpoints.data.data} rowKey={(e) => e.id} />
-      )}
-      <section className="mt-10 flex flex-col gap-3" aria-labelledby="verify-heading">
-        <h2 id="verify-heading" className="text-lg font-semibold">
-          Verify deliveries in your receiver
-        </h2>
-        <VerificationSnippet />
-      </section>
+      <QueryTable
+        query={endpoints}
+        loadingLabel="Loading endpoints"
+        empty={<EmptyState title={`No ${scope.mode} endpoints yet`}>Add the https URL of your receiver to get generation results as they finish, without polling.</EmptyState>}
+        label="Webhook endpoints"
+        columns={columns}
+        rowKey={(e) => e.id}
+      />
+      <VerificationSection />
     </>
   );
 }
@@ -100,15 +90,10 @@ function CreateEndpointDialog({ onCreated }: { onCreated: () => void }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const types = eventTypesForMode(input.mode);
-  const [open, setOpen] = React.useState(false);
-  const [secret, setSecret] = React.useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(createWebhookEndpointInput), defaultValues: { url: '', events: [...types], description: '' } });
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
-      onSuccess: (created) => {
-        setSecret(created.secret);
-        onCreated();
-      },
+      onSuccess: onCreated,
       onError: (error) => {
         // The service names the field it refuses (url, events, description): show it there.
         const apiError = apiErrorOf(error);
@@ -118,86 +103,27 @@ function CreateEndpointDialog({ onCreated }: { onCreated: () => void }) {
       },
     }),
   );
-  const close = (next: boolean) => {
-    setOpen(next);
-    if (!next) {
-      setSecret(null);
-      create.reset();
-      form.reset();
-    }
-  };
   const fieldError = apiErrorOf(create.error)?.param;
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <Button onClick={() => setOpen(true)}>
-        <Plus aria-hidden /> Add endpoint
-      </Button>
-      <DialogContent>
-        {secret ? (
-          <>
-            <DialogHeader>
-              <DialogTitle>Endpoint added</DialogTitle>
-              <DialogDescription>Give this signing secret to your receiver: it verifies every delivery with it.</DialogDescription>
-            </DialogHeader>
-            <SecretOnce
-              secret={secret}
-              label="Signing secret"
-              testId="new-signing-secret"
-              warning="This is the only time the signing secret is shown. If you lose it, rotate the endpoint's secret."
-            />
-            <DialogFooter>
-              <Button onClick={() => close(false)}>Done</Button>
-            </DialogFooter>
-          </>
-        ) : (
-          <form onSubmit={form.handleSubmit((values) => create.mutate({ ...input, ...values }))} className="flex flex-col gap-4" noValidate>
-            <DialogHeader>
-              <DialogTitle>Add a {input.mode} endpoint</DialogTitle>
-              <DialogDescription>Roomtone POSTs each event to this URL (https, port 443, a public host).</DialogDescription>
-            </DialogHeader>
-            <FormError message={create.error && !fieldError ? create.error.message : null} />
-            <TextField control={form.control} name="url" label="Endpoint URL" placeholder="https://example.com/hooks/roomtone" inputMode="url" />
-            <Controller
-              control={form.control}
-              name="events"
-              render={({ field, fieldState }) => (
-                <fieldset className="flex flex-col gap-2" aria-describedby={fieldState.error ? 'events-error' : undefined}>
-                  <legend className="mb-1 text-sm font-medium">Events to send</legend>
-                  {types.map((type) => {
-                    const id = `event-${type}`;
-                    return (
-                      <div key={type} className="flex items-center gap-2">
-                        <Checkbox
-                          id={id}
-                          checked={field.value.includes(type)}
-                          onCheckedChange={(v) => field.onChange(v === true ? [...field.value, type] : field.value.filter((t) => t !== type))}
-                        />
-                        <Label htmlFor={id} className="font-mono font-normal">
-                          {type}
-                        </Label>
-                      </div>
-                    );
-                  })}
-                  {fieldState.error ? (
-                    <p id="events-error" role="alert" className="text-xs font-medium text-destructive">
-                      {fieldState.error.message ?? 'Follow at least one event type.'}
-                    </p>
-                  ) : null}
-                </fieldset>
-              )}
-            />
-            <TextField control={form.control} name="description" label="Description (optional)" placeholder="e.g. production receiver" />
-            <DialogFooter>
-              <Button variant="outline" onClick={() => close(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                Add endpoint
-              </Button>
-            </DialogFooter>
-          </form>
-        )}
-      </DialogContent>
-    </Dialog>
+    <CreateWithSecretDialog
+      label="Add endpoint"
+      title={`Add a ${input.mode} endpoint`}
+      description="Roomtone POSTs each event to this URL (https, port 443, a public host)."
+      onSubmit={form.handleSubmit((values) => create.mutate({ ...input, ...values }))}
+      mutation={create}
+      form={form}
+      shown={{
+        title: 'Endpoint added',
+        description: 'Give this signing secret to your receiver: it verifies every delivery with it.',
+        label: 'Signing secret',
+        testId: 'new-signing-secret',
+        warning: "This is the only time the signing secret is shown. If you lose it, rotate the endpoint's secret.",
+      }}
+    >
+      <FormError message={create.error && !fieldError ? create.error.message : null} />
+      <TextField control={form.control} name="url" label="Endpoint URL" placeholder="https://example.com/hooks/roomtone" inputMode="url" />
+      <CheckboxGroupField control={form.control} name="events" legend="Events to send" options={types} idPrefix="event" />
+      <TextField control={form.control} name="description" label="Description (optional)" placeholder="e.g. production receiver" />
+    </CreateWithSecretDialog>
   );
 }

@@ -181,6 +181,9 @@ async function deleteInputs(stored: StoredInputImage[]): Promise<void> {
 
 type Admission = { kind: 'created'; generation: Generation; used: { minute: number; hour: number } } | { kind: 'replay'; generationId: string };
 
+/** Each channel is its own door for idempotency keys: a key is bound to the door that first used it. */
+const DOOR_NAMES: Record<Channel, string> = { v1: '/v1', mcp: 'MCP', console: 'the console playground' };
+
 /** Same key again: same generation (no second charge), if it is the same request on the same channel. */
 async function replayFor(ctx: CreationContext, hash: string, tx: DbTx = db()): Promise<string | null> {
   if (!ctx.idempotencyKey) return null;
@@ -188,10 +191,8 @@ async function replayFor(ctx: CreationContext, hash: string, tx: DbTx = db()): P
     where: { organizationId_mode_key: { organizationId: ctx.caller.organizationId, mode: ctx.caller.mode, key: ctx.idempotencyKey } },
   });
   if (!record) return null;
-  const channel = ctx.channel === 'mcp' ? 'mcp' : 'v1';
-  const recordChannel = record.channel === 'mcp' ? 'mcp' : 'v1';
-  if (recordChannel !== channel) {
-    throw new ApiError(409, 'idempotency_key_reused', `This idempotency key was already used on ${recordChannel === 'mcp' ? 'MCP' : '/v1'}; use a new key.`);
+  if (record.channel !== ctx.channel) {
+    throw new ApiError(409, 'idempotency_key_reused', `This idempotency key was already used on ${DOOR_NAMES[record.channel]}; use a new key.`);
   }
   if (record.requestHash !== hash) {
     throw new ApiError(409, 'idempotency_key_mismatch', 'This idempotency key was already used with different parameters; use a new key for a new request.');

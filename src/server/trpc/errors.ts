@@ -2,16 +2,7 @@ import { TRPCError } from '@trpc/server';
 import type { $ZodIssue } from 'zod/v4/core';
 import { ApiError } from '@/server/platform/errors';
 import { log } from '@/server/platform/logger';
-
-/** `['layers', 0, 'element']` → `layers[0].element` (the spec's param naming). */
-export function paramFromPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
+import { paramFromPath } from '@/server/platform/param-path';
 
 function messageFor(issue: $ZodIssue, param: string): string {
   switch (issue.code) {

@@ -112,6 +112,13 @@ function dots(x: number, y: number, px: number, py: number, s: number, prob: num
   return 1 - sstep(r - aa, r + aa, d);
 }
 
+/** One pixel's colour into an RGB buffer at offset `o`. */
+function putRgb(buf: Float32Array | Uint8ClampedArray, o: number, r: number, g: number, b: number): void {
+  buf[o] = r;
+  buf[o + 1] = g;
+  buf[o + 2] = b;
+}
+
 function sstep(e0: number, e1: number, x: number): number {
   let t = (x - e0) / (e1 - e0);
   t = t < 0 ? 0 : t > 1 ? 1 : t;
@@ -520,10 +527,7 @@ function renderTerrazzo(c: Ctx, t: TerrazzoTexture): void {
         g += (chipG[k]! * tone * inner - g) * cov;
         b += (chipB[k]! * tone * inner - b) * cov;
       }
-      const o = (y * w + x) * 3;
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
+      putRgb(out, (y * w + x) * 3, r, g, b);
     }
   }
 }
@@ -739,6 +743,13 @@ function renderWood(c: Ctx, t: WoodTexture): void {
     case 'veneer':
       break;
   }
+  // The layouts shared with tiles and bricks, by pattern (each writes its plank into LAY).
+  const SHARED_LAYOUTS: Partial<Record<typeof pat, (X: number, Y: number) => void>> = {
+    herringbone: (X, Y) => herringbone(X, Y, W, n, nx, ny),
+    chevron: (X, Y) => chevron(X, Y, W, Lp, nx, ny),
+    basketweave: (X, Y) => basketweave(X, Y, Lp, n, nx, ny),
+  };
+  const sharedLayout = SHARED_LAYOUTS[pat];
   const seamW = Math.max(0.08, c.cm * 0.8);
   // Burl: swirling figure on a periodic lattice, independent of planks.
   const bx = per(c.spanX, 9), by = per(c.spanY, 9);
@@ -771,23 +782,9 @@ function renderWood(c: Ctx, t: WoodTexture): void {
           break;
         }
         case 'herringbone':
-          herringbone(X, Y, W, n, nx, ny);
-          along = LAY[0]!;
-          across = LAY[1]!;
-          len = LAY[2]!;
-          wid = LAY[3]!;
-          id = LAY[4]! ^ seed;
-          break;
         case 'chevron':
-          chevron(X, Y, W, Lp, nx, ny);
-          along = LAY[0]!;
-          across = LAY[1]!;
-          len = LAY[2]!;
-          wid = LAY[3]!;
-          id = LAY[4]! ^ seed;
-          break;
         case 'basketweave':
-          basketweave(X, Y, Lp, n, nx, ny);
+          sharedLayout!(X, Y);
           along = LAY[0]!;
           across = LAY[1]!;
           len = LAY[2]!;
@@ -965,10 +962,7 @@ function renderMarble(c: Ctx, t: MarbleTexture): void {
       r += (vr - r) * va;
       g += (vg - g) * va;
       b += (vb - b) * va;
-      const o = i * 3;
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
+      putRgb(out, i * 3, r, g, b);
     }
   }
 }
@@ -1705,10 +1699,8 @@ function renderMetal(c: Ctx, t: MetalTexture): void {
         g += (pg * patTone - g) * pat;
         b += (pb * patTone - b) * pat;
       }
-      const i = y * w + x, o = i * 3;
-      col[o] = r;
-      col[o + 1] = g;
-      col[o + 2] = b;
+      const i = y * w + x;
+      putRgb(col, i * 3, r, g, b);
       hgt[i] = height;
     }
   }
@@ -1818,10 +1810,8 @@ function renderGlass(c: Ctx, t: GlassTexture): void {
         g += (tg * 0.27 + 8 - g) * smoke;
         b += (tb * 0.22 + 4 - b) * smoke;
       }
-      const i = y * w + x, o = i * 3;
-      col[o] = r;
-      col[o + 1] = g;
-      col[o + 2] = b;
+      const i = y * w + x;
+      putRgb(col, i * 3, r, g, b);
       hgt[i] = height;
     }
   }
@@ -2025,10 +2015,7 @@ function renderWallpaper(c: Ctx, t: WallpaperTexture): void {
         g += (ig + paper - g) * a1;
         b += (ib + paper - b) * a1;
       }
-      const o = (y * w + x) * 3;
-      out[o] = r;
-      out[o + 1] = g;
-      out[o + 2] = b;
+      putRgb(out, (y * w + x) * 3, r, g, b);
     }
   }
 }

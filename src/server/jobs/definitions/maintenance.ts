@@ -7,58 +7,57 @@ import { noticeExpiringLots, expireLots } from '@/server/billing/lots';
 import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
 import { sweepGenerations } from '../sweeper';
 import { pruneJobSteps } from '../providers/pgboss-io';
-import { defineJob } from './job';
+import { defineJob, type JobIo } from './job';
 
-/** The scheduled jobs, every minute each (cron functions on Inngest, pg-boss schedules otherwise). */
 const noPayload = z.object({}).passthrough();
 const EVERY_MINUTE = '* * * * *';
 
+/**
+ * A scheduled job (cron functions on Inngest, pg-boss schedules otherwise): every minute, no
+ * payload, one retry. Its steps get the run's `now`, read in a memoized step, so a retried run
+ * works at the same instant as its first attempt (its unfinished steps do not pick a later one).
+ * Version 2: the `now` step came in.
+ */
+export function scheduledJob<R>({ id, name, steps }: { id: string; name: string; steps: (now: Date, io: JobIo) => Promise<R> }) {
+  return defineJob({
+    id,
+    version: 2,
+    name,
+    schema: noPayload,
+    trigger: { cron: EVERY_MINUTE },
+    retries: 1,
+    handler: async (_payload, io) => steps(new Date(await io.run('now', async () => clock.nowMs())), io),
+  });
+}
+
 /** Retention (images, prompts, old generations, idempotency keys, logs, uploads) and housekeeping. */
-export const retention = defineJob({
+export const retention = scheduledJob({
   id: 'retention',
-  version: 1,
   name: 'Retention',
-  schema: noPayload,
-  trigger: { cron: EVERY_MINUTE },
-  retries: 1,
-  handler: async (_payload, io) => {
-    const now = clock.now();
-    return {
-      ...(await io.run('retention', () => runRetention(now, { creditLots: false }))),
-      rate_limit_windows_deleted: await io.run('rate-limit-windows', () => deleteClosedWindows()),
-      ...(await io.run('delivery-log', () => pruneDeliveryLog(now))),
-      job_steps_deleted: await io.run('job-steps', () => pruneJobSteps(now)),
-    };
-  },
+  steps: async (now, io) => ({
+    ...(await io.run('retention', () => runRetention(now, { creditLots: false }))),
+    rate_limit_windows_deleted: await io.run('rate-limit-windows', () => deleteClosedWindows()),
+    ...(await io.run('delivery-log', () => pruneDeliveryLog(now))),
+    job_steps_deleted: await io.run('job-steps', () => pruneJobSteps(now)),
+  }),
 });
 
 /** Nothing stays in progress forever: lost enqueues re-sent, stale generations failed with a refund, lost recharges re-sent. */
-export const sweeper = defineJob({
+export const sweeper = scheduledJob({
   id: 'sweeper',
-  version: 1,
   name: 'Sweep generations and auto-recharges',
-  schema: noPayload,
-  trigger: { cron: EVERY_MINUTE },
-  retries: 1,
-  handler: async (_payload, io) => ({
+  steps: async (now, io) => ({
     generations: await io.run('generations', () => sweepGenerations()),
-    auto_recharges: await io.run('auto-recharges', () => sweepAutoRecharges(clock.now())),
+    auto_recharges: await io.run('auto-recharges', () => sweepAutoRecharges(now)),
   }),
 });
 
 /** Credit lots: balance.expiring notices first, then the expiry of unspent parts. */
-export const expiringCreditNotices = defineJob({
+export const expiringCreditNotices = scheduledJob({
   id: 'expiring-credit-notices',
-  version: 1,
   name: 'Expiring-credit notices and credit expiry',
-  schema: noPayload,
-  trigger: { cron: EVERY_MINUTE },
-  retries: 1,
-  handler: async (_payload, io) => {
-    const now = clock.now();
-    return {
-      expiring_notices: await io.run('notices', () => noticeExpiringLots(now)),
-      credit_lots_expired: await io.run('expire', () => expireLots(now)),
-    };
-  },
+  steps: async (now, io) => ({
+    expiring_notices: await io.run('notices', () => noticeExpiringLots(now)),
+    credit_lots_expired: await io.run('expire', () => expireLots(now)),
+  }),
 });
