@@ -4,10 +4,11 @@ import path from 'node:path';
 const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 
 /**
- * Files in flight: vitest's default, one on 2 cores (cores - 1). `VITEST_MAX_WORKERS=3` runs
- * three at a time (integration files mostly wait on the server); the files that need the server
- * to themselves then run alone (test/run-alone.ts). Not the default yet: on the loaded shared
- * machine it was not proven stable (README, "Test infrastructure and CI time").
+ * Files in flight: three at a time (vitest's default on 2 cores would be one, cores - 1).
+ * Integration files mostly wait on the server, a separate process, so three share two cores
+ * well; the files that need the server to themselves run alone (test/run-alone.ts).
+ * `VITEST_MAX_WORKERS=1` (read by vitest itself, over this value) runs one at a time again.
+ * Measured in README, "Test infrastructure and CI time".
  *
  * Two projects, one `npm test`:
  * - unit: pure modules next to their code (src/**), no server;
@@ -18,6 +19,7 @@ const alias = { '@': path.resolve(import.meta.dirname, 'src') };
 export default defineConfig({
   resolve: { alias },
   test: {
+    maxWorkers: 3,
     reporters: ['default'],
     projects: [
       {
