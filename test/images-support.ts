@@ -243,13 +243,20 @@ function filesUnder(dir: string): string[] {
  * generations accepted meanwhile (other test files share the server) are skipped.
  */
 export async function expectNoInputsLeft(before: Set<string>): Promise<void> {
-  await new Promise((r) => setTimeout(r, 500));
-  const appeared = [...inputDirectories()].filter((d) => !before.has(d));
-  const orphans: string[] = [];
-  for (const dir of appeared) {
-    const gen = await db().generation.findUnique({ where: { id: dir }, select: { id: true } });
-    if (!gen) orphans.push(...filesUnder(path.join(inputsDir, dir)));
-  }
+  // Other files run beside this one: a request of theirs in flight has stored its inputs before
+  // its generation row commits (or before its refusal deletes them). Such files resolve within
+  // moments; a leaked input stays for good, so the check is repeated until it holds or 15 s pass.
+  const deadline = Date.now() + 15_000;
+  let orphans: string[] = [];
+  do {
+    await new Promise((r) => setTimeout(r, 500));
+    const appeared = [...inputDirectories()].filter((d) => !before.has(d));
+    orphans = [];
+    for (const dir of appeared) {
+      const gen = await db().generation.findUnique({ where: { id: dir }, select: { id: true } });
+      if (!gen) orphans.push(...filesUnder(path.join(inputsDir, dir)));
+    }
+  } while (orphans.length > 0 && Date.now() < deadline);
   expect(orphans).toEqual([]);
 }
 
