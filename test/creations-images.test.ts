@@ -327,6 +327,21 @@ describe('Input images: multipart/form-data', () => {
     expectError(textFirst, 400, 'parameter_invalid', 'image');
   });
 
+  it('a refusal made before the body is read reaches the client, and the connection stays usable', async () => {
+    // Megabytes still on their way when the server answers: the rest is drained, not reset
+    // (a reset reached the client as ECONNRESET, on this request or on the next one sent over
+    // the same kept-alive connection).
+    const big = paddedJpeg(photo, 3 * MiB);
+    for (let i = 0; i < 4; i++) {
+      const refused = await post('/v1/upscales', org.testKey, ip, form([['image', photoUrl], ['image', big], ['scale', 'x2'], ['background', 'true']]));
+      expectError(refused, 400, 'parameter_invalid', 'image');
+      const unknownKey = await post('/v1/upscales', 'rt_test_0000000000000000000000000000', ip, form([['image', big], ['scale', 'x2'], ['background', 'true']]));
+      expectError(unknownKey, 401, 'api_key_invalid');
+      const next = await post('/v1/upscales', org.testKey, ip, form([['image', photo], ['image', photo], ['scale', 'x2'], ['background', 'true']]));
+      expectError(next, 400, 'parameter_invalid', 'image');
+    }
+  });
+
   it('refuses a layer element sent as a file and in layers: 400 parameter_invalid layers[0].element', async () => {
     const image = await noiseImage(640, 480);
     const mask = await maskPng(640, 480, halves(640, 480, '#FF0000'));

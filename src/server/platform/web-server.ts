@@ -1,10 +1,10 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import next from 'next';
 import { serveV1 } from '@/server/http/v1';
 import { serveMcp } from '@/server/mcp/endpoint';
 import { serveUploadPut } from '@/server/http/upload-put';
 import { stampClientIp } from '@/server/http/client-ip';
+import { discardRequestBody, requestBodyStream } from '@/server/http/request-body';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply, type DoorReply } from '@/server/http/front-door';
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
 import { serveMetrics, serveReadiness } from '@/server/http/ops';
@@ -41,7 +41,7 @@ function toWebRequest(req: http.IncomingMessage, origin: string, path: string): 
   return new Request(`${origin}${path}`, {
     method: req.method,
     headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: requestBodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
 }
 
@@ -67,6 +67,8 @@ function routeOf(pathname: string): string {
 export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): void {
   // The client IP comes from the socket only; a header of that name from outside is dropped.
   stampClientIp(req);
+  // An answer sent before the body was read (a refusal): drain the rest so the client gets it.
+  res.once('finish', () => discardRequestBody(req));
   const requestId = newId('req');
   const method = req.method ?? '';
   const target = checkTarget(req);
