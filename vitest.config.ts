@@ -22,6 +22,12 @@ const ALONE: Record<string, string> = {
   'test/fair-scheduling.test.ts': 'asserts queue waits in seconds, so it needs the cores to itself',
 };
 
+/**
+ * Files that serve a protocol on port 443 of ::1 (the SSRF-safe client reaches only the
+ * standard ports): they take turns with each other, never with the rest.
+ */
+const PORT_443 = ['test/backends/replicate-backend.test.ts', 'test/backends/mcp-backend.test.ts'];
+
 const root = import.meta.dirname;
 const relative = (spec: TestSpecification) => path.relative(root, spec.moduleId).split(path.sep).join('/');
 
@@ -76,7 +82,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           setupFiles: ['test/run-alone.ts'],
-          provide: { aloneFiles: Object.keys(ALONE) },
+          provide: { aloneFiles: Object.keys(ALONE), port443Files: PORT_443 },
           testTimeout: 120_000,
           hookTimeout: 240_000,
           pool: 'forks',

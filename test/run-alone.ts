@@ -14,6 +14,8 @@ import { afterAll, beforeAll, inject } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 /** Any constant: the key of the lock every integration file takes. */
 const LOCK_KEY = 7_204_418_113;
+/** Held by the files that listen on port 443 (vitest.config.ts, PORT_443), one at a time. */
+const PORT_443_LOCK_KEY = 7_204_418_443;
 /** Waiting for the files in flight (minutes on a loaded machine) is not the file's own time. */
 const LOCK_WAIT_MS = 60 * 60_000;
 
@@ -26,6 +28,7 @@ beforeAll(async ({}, suite) => {
   client = new pg.Client({ connectionString: inject('adminDatabaseUrl') });
   await client.connect();
   await client.query(alone ? 'select pg_advisory_lock($1)' : 'select pg_advisory_lock_shared($1)', [LOCK_KEY]);
+  if (inject('port443Files').includes(relative)) await client.query('select pg_advisory_lock($1)', [PORT_443_LOCK_KEY]);
 }, LOCK_WAIT_MS);
 
 afterAll(async () => {
@@ -38,5 +41,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Integration files that run alone (vitest.config.ts). */
     aloneFiles: string[];
+    /** Integration files that listen on port 443 and so take turns (vitest.config.ts). */
+    port443Files: string[];
   }
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '@/server/platform/db';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
-import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
+import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
 import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 const TOKEN = 'r8_test_token_0123456789';
@@ -62,7 +62,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     const [p] = fake.predictions;
     expect(fake.predictions).toHaveLength(1);
     expect(p!.model).toBe('roomtone-test/interior-render');
-    expect(p!.input).toMatchObject({ width: 2048, height: 1536, output_format: 'jpg', output_quality: 95, negative_prompt: expect.stringContaining('watermark') });
+    expect(p!.input).toMatchObject({ width: 2048, height: 1536, output_format: 'webp', output_quality: 85, negative_prompt: expect.stringContaining('watermark') });
     expect(p!.input.prompt).toContain('Photorealistic render');
     expect(p!.input.prompt).toContain('Scandinavian style (Light, airy rooms');
     expect(p!.input.prompt).toContain('never crop, rotate, mirror or extend');
@@ -72,6 +72,9 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     const out = await outputPixels(env, res.body);
     const input = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
     expect(meanDiff(out.data, input, out.width, [0, 0, 2048, 1536])).toBeLessThan(4);
+    // The model answered a plain WebP of exactly the size: stored as it came, not re-encoded.
+    const stored = await getBytes(res.body.output[0]!.url, env.certs.caPem);
+    expect(stored.body.equals(fake.outputs.get(String(p!.output).split('/').pop()!)!)).toBe(true);
     const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
     expect(runs).toEqual([expect.objectContaining({ backend: 'replicate', model: 'roomtone-test/interior-render', operation: 'render', outcome: 'succeeded', attempt: 1, remoteId: p!.id, backendMs: 150 })]);
   });
@@ -96,6 +99,8 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(p.version).toBe(backendEnv.ENGINE_DECORATION.split(':')[2]);
     expect(p.input.prompt).toContain('Japandi style');
     expect(p.input.prompt).toContain('adding plants, wall art');
+    expect(p.input).toMatchObject({ width: 1024, height: 768, output_format: 'webp', output_quality: 85 });
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768, content_type: 'image/webp' });
   });
 
   it('a masked prompt edit: the mask is sent, and pixels outside it are the input\'s', async () => {

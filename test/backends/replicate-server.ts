@@ -39,6 +39,8 @@ export interface FakeReplicate {
   origin: string;
   predictions: FakePrediction[];
   files: Map<string, { bytes: Buffer; type: string; deleted: boolean }>;
+  /** The model's answers by file name (the last segment of a prediction's output URL). */
+  outputs: Map<string, Buffer>;
   script(...behaviours: Behaviour[]): void;
   reset(): void;
   close(): Promise<void>;
@@ -236,6 +238,7 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
     origin,
     predictions,
     files,
+    outputs,
     script: (...behaviours) => (queue = [...behaviours]),
     reset: () => {
       queue = [];

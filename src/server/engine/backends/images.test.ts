@@ -41,3 +41,42 @@ describe('backend answers', () => {
     expect(sendSizeFor({ width: 1024, height: 768 })).toEqual({ width: 1024, height: 768 });
   });
 });
+
+describe('backend answers that already are the output', () => {
+  const webp = (width: number, height: number) =>
+    sharp({ create: { width, height, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).webp({ quality: 85 }).toBuffer();
+
+  it('a plain WebP of exactly the target is kept byte for byte', async () => {
+    const answer = await webp(1024, 768);
+    const out = await finishOutput(answer, { width: 1024, height: 768 }, null, null);
+    expect(out).toMatchObject({ contentType: 'image/webp', width: 1024, height: 768 });
+    expect(out.bytes.equals(answer)).toBe(true);
+  });
+
+  it('a plain WebP of another size is resized to the target (new bytes)', async () => {
+    const answer = await webp(512, 384);
+    const out = await finishOutput(answer, { width: 1024, height: 768 }, null, null);
+    expect(out.bytes.equals(answer)).toBe(false);
+    const meta = await sharp(out.bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 1024, 768]);
+  });
+
+  it('a plain WebP of the target is still composited when there is a mask', async () => {
+    const target = { width: 64, height: 48 };
+    const answer = await sharp({ create: { ...target, channels: 3, background: '#F0E0D0' } }).webp({ quality: 90 }).toBuffer();
+    const source = await rgbAt(await solid(64, 48, '#102030'), target);
+    const alpha = new Uint8Array(64 * 48);
+    for (let y = 10; y < 30; y++) for (let x = 20; x < 40; x++) alpha[y * 64 + x] = 255;
+    const out = await finishOutput(answer, target, source, alpha);
+    expect(out.bytes.equals(answer)).toBe(false);
+    const { data } = await sharp(out.bytes).raw().toBuffer({ resolveWithObject: true });
+    const px = (x: number, y: number) => [...data.subarray((y * 64 + x) * 3, (y * 64 + x) * 3 + 3)];
+    expect(px(2, 2).map((v, i) => Math.abs(v - [0x10, 0x20, 0x30][i]!)).every((d) => d < 6)).toBe(true);
+  });
+
+  it('a cut-off WebP of the target is not kept: it fails as an unreadable answer', async () => {
+    const answer = await webp(1024, 768);
+    const error = await finishOutput(answer.subarray(0, answer.length - 1000), { width: 1024, height: 768 }, null, null).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+  });
+});
