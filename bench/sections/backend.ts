@@ -5,8 +5,10 @@
  * image work). Split at the backend's edges, measured on one clock (this process hosts the
  * protocol server):
  *   before = request sent → prediction created (admission, input prep, file uploads);
- *   after  = prediction ended → 200 received (download, aspect check, resize, WebP, storage,
+ *   after  = prediction ended → 200 received (download, checks, [resize, WebP,] storage,
  *            finish transaction with its event, wake-up of the waiting request).
+ * Twice: with the shipped templates (the model answers the output itself, stored as it is) and
+ * with a template asking for JPEG q95 (decoded, resized and re-encoded as WebP by Roomtone).
  * Needs port 443 on ::1 (run inside `unshare --net` as the tests do).
  */
 import fs from 'node:fs';
@@ -34,80 +36,93 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
   ctx.cleanup.add('local Replicate', () => fake.close());
   const org = await transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'live', name: 'bench backend' });
-  const port = await freePort();
-  const server = await startRoomtoneServer({
-    port,
-    nodeFlags: serverNodeFlags(ctx),
-    databaseUrl: database.url,
-    env: {
-      ENGINE_RENDER: 'replicate:roomtone-bench/render',
-      REPLICATE_API_TOKEN: TOKEN,
-      REPLICATE_BASE_URL: `${fake.origin}/v1`,
-      NODE_EXTRA_CA_CERTS: caPath,
-      DEV_ALLOW_LOOPBACK_URLS: 'true',
-      WEB_PROCESSES: '1',
-    },
-  });
-  ctx.cleanup.add('roomtone server (backend)', () => server.stop());
   const photo = await sharp({ create: { width: 2048, height: 1536, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } })
     .blur(0.8)
     .jpeg({ quality: 88 })
     .toBuffer();
-  ctx.log(`backend: ${requests} synchronous live 2k renders through the local Replicate protocol server`);
-
+  // The shipped templates ask for the output itself (WebP q85 at the size); the second run
+  // asks for JPEG q95, as a model that cannot answer WebP would: decoded and re-encoded here.
+  const jpegTemplates = path.join(BENCH_DATA_DIR, 'templates-jpeg');
+  fs.rmSync(jpegTemplates, { recursive: true, force: true });
+  fs.cpSync(path.resolve('engine-templates'), jpegTemplates, { recursive: true });
+  const renderTemplate = path.join(jpegTemplates, 'replicate', 'render.json');
+  fs.writeFileSync(renderTemplate, JSON.stringify({ ...JSON.parse(fs.readFileSync(renderTemplate, 'utf8')), output_format: 'jpg', output_quality: 95 }, null, 2));
+  const variants = [
+    { name: 'the model answers the output (WebP q85 at the size, shipped templates)', templateDir: null },
+    { name: 'the model answers JPEG q95 (decoded, re-encoded as WebP)', templateDir: jpegTemplates },
+  ];
   const failures: string[] = [];
-  const rows: { total: number; before: number; backend: number; after: number }[] = [];
-  const send = async () => {
-    fake.reset();
-    const form = new FormData();
-    form.set('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'room.jpg');
-    form.set('quality', '2k');
-    const started = performance.now();
-    const res = await fetch(`${server.url}/v1/renders`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` }, body: form });
-    const body = (await res.json()) as { status?: string; output?: Array<{ width: number }> };
-    const ended = performance.now();
-    const p = fake.predictions[0];
-    if (res.status !== 200 || body.status !== 'succeeded' || body.output?.[0]?.width !== 2048 || !p?.endedAt) {
-      failures.push(`render answered ${res.status} ${body.status ?? ''}`);
-      return null;
+  const markdown = ['### Overhead around a generative backend (2k render)', ''];
+  const raw: Record<string, unknown> = { requests };
+  for (const variant of variants) {
+    const port = await freePort();
+    const server = await startRoomtoneServer({
+      port,
+      nodeFlags: serverNodeFlags(ctx),
+      databaseUrl: database.url,
+      env: {
+        ENGINE_RENDER: 'replicate:roomtone-bench/render',
+        REPLICATE_API_TOKEN: TOKEN,
+        REPLICATE_BASE_URL: `${fake.origin}/v1`,
+        NODE_EXTRA_CA_CERTS: caPath,
+        DEV_ALLOW_LOOPBACK_URLS: 'true',
+        WEB_PROCESSES: '1',
+        ...(variant.templateDir ? { ENGINE_TEMPLATE_DIR: variant.templateDir } : {}),
+      },
+    });
+    ctx.cleanup.add(`roomtone server (backend, ${variant.name})`, () => server.stop());
+    ctx.log(`backend: ${requests} synchronous live 2k renders through the local Replicate protocol server; ${variant.name}`);
+
+    const rows: { total: number; before: number; backend: number; after: number }[] = [];
+    const send = async () => {
+      fake.reset();
+      const form = new FormData();
+      form.set('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'room.jpg');
+      form.set('quality', '2k');
+      const started = performance.now();
+      const res = await fetch(`${server.url}/v1/renders`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` }, body: form });
+      const body = (await res.json()) as { status?: string; output?: Array<{ width: number }> };
+      const ended = performance.now();
+      const p = fake.predictions[0];
+      if (res.status !== 200 || body.status !== 'succeeded' || body.output?.[0]?.width !== 2048 || !p?.endedAt) {
+        failures.push(`render answered ${res.status} ${body.status ?? ''}`);
+        return null;
+      }
+      return { total: ended - started, before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt };
+    };
+    for (let i = 0; i < 2; i++) await send(); // warm-up
+    // CPU of the server's process tree per generation: Roomtone's own work, steadier than wall
+    // time on a loaded machine (the protocol server runs in this process, not in that tree).
+    const [cpuBefore] = treeCpuMs([server.pid]);
+    for (let i = 0; i < requests; i++) {
+      const r = await send();
+      if (r) rows.push(r);
     }
-    return { total: ended - started, before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt };
-  };
-  for (let i = 0; i < 2; i++) await send(); // warm-up
-  // CPU of the server's process tree per generation: Roomtone's own work, steadier than wall
-  // time on a loaded machine (the protocol server runs in this process, not in that tree).
-  const [cpuBefore] = treeCpuMs([server.pid]);
-  for (let i = 0; i < requests; i++) {
-    const r = await send();
-    if (r) rows.push(r);
-  }
-  const [cpuAfter] = treeCpuMs([server.pid]);
-  const cpuPerGeneration = cpuBefore !== null && cpuBefore !== undefined && cpuAfter !== null && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, rows.length) : null;
-  await server.stop();
-  const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
-  const overhead = rows.map((r) => r.before + r.after);
-  const table = markdownTable(
-    ['Part', 'p50 ms', 'p90 ms', 'max ms'],
-    [
-      ['request → prediction created (admission, input JPEG, file upload)', ...stats(col('before'))],
-      ['backend (local protocol server: ~150 ms model + its own image work: fetch, decode, JPEG)', ...stats(col('backend'))],
-      ['prediction ended → 200 (download, checks, resize, WebP, store, finish, wake-up)', ...stats(col('after'))],
-      ['**Roomtone overhead** (first + third rows)', ...stats(overhead)],
-      ['total, as the client saw it', ...stats(col('total'))],
-    ],
-  );
-  return {
-    markdown: [
-      '### Overhead around a generative backend (2k render)',
-      '',
-      `${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load} (2 cores shared with other work). Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
+    const [cpuAfter] = treeCpuMs([server.pid]);
+    const cpuPerGeneration = cpuBefore !== null && cpuBefore !== undefined && cpuAfter !== null && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, rows.length) : null;
+    await server.stop();
+    const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+    const col = (k: keyof (typeof rows)[number]) => rows.map((r) => r[k]);
+    const overhead = rows.map((r) => r.before + r.after);
+    const table = markdownTable(
+      ['Part', 'p50 ms', 'p90 ms', 'max ms'],
+      [
+        ['request → prediction created (client upload, admission, file upload)', ...stats(col('before'))],
+        ['backend (local protocol server: ~150 ms model + its own image work: fetch, decode, encode)', ...stats(col('backend'))],
+        ['prediction ended → 200 (download, checks, [resize, WebP,] store, finish, wake-up)', ...stats(col('after'))],
+        ['**Roomtone overhead** (first + third rows)', ...stats(overhead)],
+        ['total, as the client saw it', ...stats(col('total'))],
+      ],
+    );
+    markdown.push(
+      `**${variant.name[0]!.toUpperCase()}${variant.name.slice(1)}.** ${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load}. Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
       '',
       table,
-    ].join('\n'),
-    raw: { requests, rows, load, cpuPerGeneration },
-    failures: [...new Set(failures)],
-  };
+      '',
+    );
+    raw[variant.templateDir ? 'jpegAnswer' : 'webpAnswer'] = { rows, load, cpuPerGeneration, overheadP50: median(overhead) };
+  }
+  return { markdown: markdown.join('\n'), raw, failures: [...new Set(failures)] };
 }
 
 function stats(values: number[]): [string, string, string] {
