@@ -83,7 +83,7 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
   finish: 'With color only: default (keeps the surface finish), solid_glossy, solid_matte, wood, stone, metal, fabric, concrete.',
   element: `add and replace only (required there): the object to place. ${IMAGE_NOTE}`,
   metadata: 'Up to 16 string pairs (keys 1–40 characters, values at most 500) returned unchanged with the generation. No sensitive data.',
-  idempotency_key: 'Optional, 1 to 255 printable ASCII characters: resending the same request with the same key returns the same generation with no second charge. A key already used on the REST API (/v1) is refused (409 idempotency_key_reused).',
+  idempotency_key: 'Optional, 1 to 255 printable ASCII characters: resending the same request with the same key returns the same generation with no second charge. A key already used elsewhere (the REST API /v1, or the console playground) is refused (409 idempotency_key_reused).',
   id: 'The generation id (gen_…) a creation tool returned.',
   wait_seconds: 'Seconds to wait for the end while in progress: 0 to 50, default 50 (0 answers at once).',
   limit: 'Page size, 1 to 100 (default 20).',
