@@ -9,7 +9,7 @@ import { log } from '@/server/platform/logger';
 import { queueClient, usesInngest } from '@/server/jobs/queue';
 import type { Step } from '@/server/jobs/steps';
 import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { sendInngestEvents } from '@/server/jobs/providers/inngest-client';
+import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
 import { recordBalanceEvent } from '@/server/webhooks/events';
 import type { AutoRechargeAttempt } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import { databaseUrl } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { CostClass } from '@/server/engine/cost-class';
@@ -7,7 +7,7 @@ import { config } from '@/server/platform/config';
 import { db } from '@/server/platform/db';
 import { placeGeneration } from './schedule';
 import { JOB_EVENTS } from './definitions/job';
-import { sendInngestEvents } from './providers/inngest-client';
+import { sendInngestEvents } from './providers/inngest-events';
 
 export function usesInngest(): boolean {
   return config().JOBS_PROVIDER === 'inngest';
@@ -44,6 +44,8 @@ const state = globalThis as unknown as { roomtoneBoss?: Promise<PgBoss> };
  */
 export function queueClient(): Promise<PgBoss> {
   state.roomtoneBoss ??= (async () => {
+    // Loaded on first use: a CLI command that only writes rows never starts a queue.
+    const { PgBoss } = await import('pg-boss');
     const boss = new PgBoss({ connectionString: databaseUrl(), schema: SCHEMA, supervise: false, schedule: false, max: 3 });
     boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
     await boss.start();

@@ -13,7 +13,7 @@ import { ApiError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';
-import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-client';
+import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
 
 /**
  * The production web server: a plain node:http server in front of Next.js (App Router), so

@@ -4,7 +4,7 @@ import { log } from '@/server/platform/logger';
 import { loggingStep } from '@/server/jobs/steps';
 import { sql } from '@/server/platform/db';
 import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { sendInngestEvents } from '@/server/jobs/providers/inngest-client';
+import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
 import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */

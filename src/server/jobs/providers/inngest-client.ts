@@ -2,13 +2,13 @@ import { Inngest } from 'inngest';
 import { config } from '@/server/platform/config';
 import type { JobEvent } from '../definitions/job';
 
+import { INNGEST_APP_ID } from './inngest-events';
+
 /**
  * The Inngest client (events out). Kept apart from the functions (providers/inngest.ts) so the
- * code that sends events (admission, cancel, deliveries, recharges) does not load the job
- * handlers and the engine.
+ * code that sends events does not load the job handlers and the engine; and that code reaches
+ * it through inngest-events.ts, so the SDK itself loads only where Inngest is the provider.
  */
-export const INNGEST_APP_ID = 'roomtone';
-export const INNGEST_SERVE_PATH = '/api/inngest';
 
 /**
  * The client: keys and base URL from config(), never the SDK's own environment lookups, and
@@ -34,8 +34,7 @@ export function inngestClient(): Inngest.Any {
   return state.roomtoneInngestClient;
 }
 
-/** Send application events (admission, cancel, deliveries, recharges) to Inngest. */
-export async function sendInngestEvents(events: JobEvent[]): Promise<void> {
-  if (events.length === 0) return;
+/** Send application events to Inngest (through `sendInngestEvents` of inngest-events.ts). */
+export async function sendWithClient(events: JobEvent[]): Promise<void> {
   await inngestClient().send(events.map((e) => ({ name: e.name, data: e.data, ...(e.id ? { id: e.id } : {}), ...(e.ts ? { ts: e.ts } : {}) })));
 }

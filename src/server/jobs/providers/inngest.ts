@@ -3,7 +3,8 @@ import { serve } from 'inngest/next';
 import { config } from '@/server/platform/config';
 import { ApiError } from '@/server/platform/errors';
 import { JOB_DEFINITIONS } from '../definitions';
-import { inngestClient, INNGEST_SERVE_PATH } from './inngest-client';
+import { inngestClient } from './inngest-client';
+import { INNGEST_SERVE_PATH } from './inngest-events';
 import type { JobDefinition, JobIo } from '../definitions/job';
 
 /**
