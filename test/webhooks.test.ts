@@ -100,6 +100,7 @@ describe('through the running server, in real time', () => {
     expect(image.status).toBe(200);
     const read = await api<Record<string, unknown>>(`/v1/generations/${generation.id}`, { key: org.testKey, ip });
     expect({ ...event.data.object, output: [] }).toEqual({ ...read.body, output: [] });
+    await expect.poll(async () => (await listDeliveries(db(), { organizationId: org.id }, endpoint.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
     const [delivery] = await listDeliveries(db(), { organizationId: org.id }, endpoint.id);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, kind: 'event' });
     await disableEndpoint(db(), { organizationId: org.id }, endpoint.id);
@@ -124,6 +125,8 @@ describe('through the running server, in real time', () => {
     expect(gap).toBeGreaterThanOrEqual(27_000);
     expect(gap).toBeLessThanOrEqual(33_000 + 1_000); // + the worker's poll and the request itself
     expect(verify(secret, second as Received).id).toBe(verify(secret, first as Received).id);
+    // The worker records the 204 after the receiver has answered it: wait for that write.
+    await expect.poll(async () => (await listDeliveries(db(), { organizationId: org.id }, endpoint.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
     const [delivery] = await listDeliveries(db(), { organizationId: org.id }, endpoint.id);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(delivery?.attempt_log.map((a) => a.status_code)).toEqual([500, 204]);
