@@ -67,6 +67,22 @@ async function endpointFor(org: TestOrg, mode: 'test' | 'live', receiver: string
   return createEndpoint(db(), { organizationId: org.id }, { mode, url: receivers.url(receiver), ...(events ? { events } : {}) });
 }
 
+/**
+ * The endpoint's latest delivery once the worker has recorded the receiver's answer: the
+ * receiver sees a request before the worker writes its outcome, so a read right after may
+ * still find it pending.
+ */
+async function recordedDelivery(org: TestOrg, endpointId: string) {
+  return vi.waitFor(
+    async () => {
+      const [delivery] = await listDeliveries(db(), { organizationId: org.id }, endpointId);
+      if (!delivery || delivery.status === 'pending') throw new Error('the delivery is not recorded yet');
+      return delivery;
+    },
+    { timeout: 10_000, interval: 100 },
+  );
+}
+
 async function upscale(key: string, extra: Record<string, string> = {}): Promise<{ id: string; status: string }> {
   const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#8899aa' } }).png().toBuffer();
   const form = new FormData();
@@ -100,9 +116,7 @@ describe('through the running server, in real time', () => {
     expect(image.status).toBe(200);
     const read = await api<Record<string, unknown>>(`/v1/generations/${generation.id}`, { key: org.testKey, ip });
     expect({ ...event.data.object, output: [] }).toEqual({ ...read.body, output: [] });
-    await expect.poll(async () => (await listDeliveries(db(), { organizationId: org.id }, endpoint.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
-    const [delivery] = await listDeliveries(db(), { organizationId: org.id }, endpoint.id);
-    expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, kind: 'event' });
+    expect(await recordedDelivery(org, endpoint.id)).toMatchObject({ status: 'succeeded', attempts: 1, kind: 'event' });
     await disableEndpoint(db(), { organizationId: org.id }, endpoint.id);
   });
 
@@ -125,9 +139,7 @@ describe('through the running server, in real time', () => {
     expect(gap).toBeGreaterThanOrEqual(27_000);
     expect(gap).toBeLessThanOrEqual(33_000 + 1_000); // + the worker's poll and the request itself
     expect(verify(secret, second as Received).id).toBe(verify(secret, first as Received).id);
-    // The worker records the 204 after the receiver has answered it: wait for that write.
-    await expect.poll(async () => (await listDeliveries(db(), { organizationId: org.id }, endpoint.id))[0]?.status, { timeout: 10_000 }).toBe('succeeded');
-    const [delivery] = await listDeliveries(db(), { organizationId: org.id }, endpoint.id);
+    const delivery = await recordedDelivery(org, endpoint.id);
     expect(delivery).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(delivery?.attempt_log.map((a) => a.status_code)).toEqual([500, 204]);
     expect(delivery?.attempt_log[0]).toMatchObject({ succeeded: false, response_body: 'boom', error: 'HTTP 500' });

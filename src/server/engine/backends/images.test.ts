@@ -77,6 +77,7 @@ describe('backend answers that already are the output', () => {
   it('a cut-off WebP of the target is not kept: it fails as an unreadable answer', async () => {
     const answer = await webp(1024, 768);
     const error = await finishOutput(answer.subarray(0, answer.length - 1000), { width: 1024, height: 768 }, null, null).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(Error);
+    expect(error).toBeInstanceOf(BackendError);
+    expect((error as BackendError).kind).toBe('failed');
   });
 });

@@ -1,7 +1,6 @@
 import { Inngest } from 'inngest';
 import { config } from '@/server/platform/config';
 import type { JobEvent } from '../definitions/job';
-
 import { INNGEST_APP_ID } from './inngest-events';
 
 /**
