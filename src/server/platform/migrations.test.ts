@@ -4,7 +4,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,6 +18,7 @@ import {
   schemaDrift,
   type MigrationOptions,
 } from '@/server/platform/migrations';
+import { freePort } from '@/server/platform/ports';
 
 const SCHEMA_V1 = `
 generator client {
@@ -57,18 +57,6 @@ const SCHEMA_V2 = SCHEMA_V1.replace(
   '  hash      String  @unique\n',
   '  hash      String  @unique\n  label     String?\n\n  @@index([accountId])\n',
 );
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 const timings: Record<string, number> = {};
 async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
