@@ -46,7 +46,7 @@ describe('OpenAI images backend', () => {
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 2048, height: 1536, content_type: 'image/webp' });
     expect(await balance(org.id)).toBe(10_000 - 25);
-    expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null })]);
+    expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null, outputFormat: 'jpeg' })]);
     expect(openai.edits[0]!.prompt).toContain('Paint the walls sage green');
     const out = await outputPixels(env, res.body);
     const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();

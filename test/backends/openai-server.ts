@@ -1,7 +1,9 @@
 /**
  * A local OpenAI images API: POST /v1/images/edits (multipart: model, prompt, size, n, image,
- * mask), answering {created, data: [{b64_json}], usage} or OpenAI's error envelope, over
- * HTTPS on 127.0.0.1:<port>. The "model" inverts the image's colours at the requested size.
+ * mask, output_format, output_compression), answering {created, output_format, data:
+ * [{b64_json}], usage} or OpenAI's error envelope, over HTTPS on 127.0.0.1:<port>. The "model"
+ * inverts the image's colours at the requested size. As the API does, only gpt-image models
+ * take output_format (PNG by default); dall-e models answer 400 to it.
  */
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ export interface FakeEdit {
   size: string;
   image: { width: number; height: number };
   mask: { width: number; height: number; transparent: number } | null;
+  /** The output_format field as sent (null when absent). */
+  outputFormat: string | null;
   behaviour: OpenAIBehaviour;
   /** The client closed the connection before an answer (its abort: the only cancel there is). */
   abandoned: boolean;
@@ -57,7 +61,11 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
         for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++;
         mask = { width: info.width, height: info.height, transparent };
       }
-      const edit: FakeEdit = { model: String(form.get('model')), prompt: String(form.get('prompt')), size, image: { width: meta.width!, height: meta.height! }, mask, behaviour: queue.shift() ?? 'ok', abandoned: false };
+      const model = String(form.get('model'));
+      const outputFormat = form.has('output_format') ? String(form.get('output_format')) : null;
+      if (outputFormat !== null && !model.startsWith('gpt-image')) return error(res, 400, `Unknown parameter: 'output_format'.`, 'invalid_request_error', 'unknown_parameter');
+      if (outputFormat !== null && !['png', 'jpeg', 'webp'].includes(outputFormat)) return error(res, 400, `Invalid value: '${outputFormat}'.`, 'invalid_request_error', 'invalid_value');
+      const edit: FakeEdit = { model, prompt: String(form.get('prompt')), size, image: { width: meta.width!, height: meta.height! }, mask, outputFormat, behaviour: queue.shift() ?? 'ok', abandoned: false };
       edits.push(edit);
       res.on('close', () => {
         if (!res.writableEnded) edit.abandoned = true;
@@ -68,9 +76,12 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
       if (edit.behaviour === 'refuse') return error(res, 400, 'Your request was rejected as a result of our safety system.', 'image_generation_user_error', 'moderation_blocked');
       let out = sharp(image);
       if (edit.behaviour === 'wrong-size') out = out.resize(1024, 1024, { fit: 'fill' });
-      const png = await out.negate({ alpha: false }).png().toBuffer();
+      out = out.negate({ alpha: false });
+      const format = (outputFormat ?? 'png') as 'png' | 'jpeg' | 'webp';
+      const quality = Number(form.get('output_compression') ?? 100);
+      const answer = await (format === 'png' ? out.png() : format === 'jpeg' ? out.jpeg({ quality }) : out.webp({ quality })).toBuffer();
       res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ created: Math.floor(Date.now() / 1000), data: [{ b64_json: png.toString('base64') }], usage: { input_tokens: 400, output_tokens: 4160, total_tokens: 4560 } }),
+        JSON.stringify({ created: Math.floor(Date.now() / 1000), output_format: format, data: [{ b64_json: answer.toString('base64') }], usage: { input_tokens: 400, output_tokens: 4160, total_tokens: 4560 } }),
       );
     })().catch((e: unknown) => error(res, 500, String(e), 'server_error', null));
   });
