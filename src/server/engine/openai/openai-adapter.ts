@@ -61,7 +61,7 @@ async function placeMask(mask: Buffer, box: Letterbox): Promise<Buffer> {
 }
 
 /**
- * GPT image models can answer JPEG instead of PNG: about a seventh of the bytes to download
+ * GPT image models can answer JPEG instead of PNG: for a photograph, a fraction of the bytes to download
  * (base64 in the JSON) and a faster decode. The answer is cropped, composited and stored as
  * WebP anyway, so q95 costs nothing visible. DALL·E models refuse the parameter.
  */
