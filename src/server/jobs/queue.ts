@@ -21,11 +21,12 @@ export function usesInngest(): boolean {
 export const QUEUES = {
   generationLight: 'generation.light',
   generationHeavy: 'generation.heavy',
+  generationRemote: 'generation.remote',
   maintenance: 'maintenance.run',
 } as const;
 
 /** Generations wait in the queue of their cost class (see schedule.ts). */
-export const GENERATION_QUEUES: Readonly<Record<CostClass, string>> = { light: QUEUES.generationLight, heavy: QUEUES.generationHeavy };
+export const GENERATION_QUEUES: Readonly<Record<CostClass, string>> = { light: QUEUES.generationLight, heavy: QUEUES.generationHeavy, remote: QUEUES.generationRemote };
 
 /**
  * A running generation's worker beats every half of this; a job without a beat for this long is

@@ -39,11 +39,11 @@ describe('weighted round-robin across organizations', () => {
 
 describe('cost classes', () => {
   afterEach(() => {
-    delete process.env.UPSCALE_METHOD;
+    for (const name of ['UPSCALE_METHOD', 'ENGINE_RENDER', 'ENGINE_EDIT_PROMPT', 'ENGINE_UPSCALE', 'ENGINE_TEST_MODE', 'REPLICATE_API_TOKEN', 'OPENAI_API_KEY']) delete process.env[name];
     resetConfigCache();
   });
   const image = (width: number, height: number) => [{ param: 'image', key: 'k', digest: 'd', width, height }];
-  const maskEdit = (...actions: string[]) => ({ type: 'edit' as const, input: { quality: '1k', scale: null, mode: 'mask', layers: actions.map((action) => ({ mask_color: '#FF0000', action })) }, inputImages: image(1024, 768) });
+  const maskEdit = (...actions: string[]) => ({ type: 'edit' as const, mode: 'live' as const, input: { quality: '1k', scale: null, mode: 'mask', layers: actions.map((action) => ({ mask_color: '#FF0000', action })) }, inputImages: image(1024, 768) });
 
   it('PatchMatch edits (remove, replace) are heavy; recolour, material and add are light', () => {
     expect(generationCostClass(maskEdit('remove'))).toBe('heavy');
@@ -52,18 +52,36 @@ describe('cost classes', () => {
   });
 
   it('previews (renders, decorations, prompt-mode edits in test mode) are light', () => {
-    expect(generationCostClass({ type: 'render', input: { quality: '2k', scale: null }, inputImages: image(1024, 768) })).toBe('light');
-    expect(generationCostClass({ type: 'decoration', input: { quality: '2k', scale: null, style: null, categories: null }, inputImages: image(1024, 768) })).toBe('light');
-    expect(generationCostClass({ type: 'edit', input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'x' }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'render', mode: 'test', input: { quality: '2k', scale: null }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'decoration', mode: 'test', input: { quality: '2k', scale: null, style: null, categories: null }, inputImages: image(1024, 768) })).toBe('light');
+    expect(generationCostClass({ type: 'edit', mode: 'test', input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'x' }, inputImages: image(1024, 768) })).toBe('light');
   });
 
   it('upscales follow the method that will run: Lanczos3 light, neural heavy, auto (Lanczos3, the most faithful) light', () => {
-    const up = (w: number, h: number) => ({ type: 'upscale' as const, input: { quality: null, scale: 'x2' }, inputImages: image(w, h) });
+    const up = (w: number, h: number) => ({ type: 'upscale' as const, mode: 'live' as const, input: { quality: null, scale: 'x2' }, inputImages: image(w, h) });
     for (const [method, small, large] of [['lanczos3', 'light', 'light'], ['neural', 'heavy', 'heavy'], ['auto', 'light', 'light']] as const) {
       process.env.UPSCALE_METHOD = method;
       resetConfigCache();
       expect(generationCostClass(up(512, 512)), `${method} 512x512`).toBe(small);
       expect(generationCostClass(up(2048, 1536)), `${method} 2048x1536`).toBe(large);
     }
+  });
+
+  it('generations a backend serves are remote, in live mode, and in test mode only with ENGINE_TEST_MODE=backend', () => {
+    Object.assign(process.env, { ENGINE_RENDER: 'replicate:acme/render', ENGINE_EDIT_PROMPT: 'openai:gpt-image-1', ENGINE_UPSCALE: 'replicate:acme/up', REPLICATE_API_TOKEN: 'r8_x', OPENAI_API_KEY: 'sk-x' });
+    resetConfigCache();
+    const render = (mode: 'live' | 'test') => ({ type: 'render' as const, mode, input: { quality: '2k', scale: null }, inputImages: image(1024, 768) });
+    const promptEdit = { type: 'edit' as const, mode: 'live' as const, input: { quality: '1k', scale: null, mode: 'prompt', prompt: 'x' }, inputImages: image(1024, 768) };
+    const upscale = { type: 'upscale' as const, mode: 'live' as const, input: { quality: null, scale: 'x2' }, inputImages: image(1024, 768) };
+    const decoration = { type: 'decoration' as const, mode: 'test' as const, input: { quality: '2k', scale: null, style: null, categories: null }, inputImages: image(1024, 768) };
+    expect(generationCostClass(render('live'))).toBe('remote');
+    expect(generationCostClass(promptEdit)).toBe('remote');
+    expect(generationCostClass(upscale)).toBe('remote');
+    expect(generationCostClass(render('test'))).toBe('light'); // ENGINE_TEST_MODE=preview (the default)
+    expect(generationCostClass(decoration)).toBe('light'); // no backend for decorations
+    expect(generationCostClass(maskEdit('remove'))).toBe('heavy'); // mask edits stay on the CPU engine
+    process.env.ENGINE_TEST_MODE = 'backend';
+    resetConfigCache();
+    expect(generationCostClass(render('test'))).toBe('remote');
   });
 });

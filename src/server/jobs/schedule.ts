@@ -1,13 +1,14 @@
 import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { costClassOf, type CostClass } from '@/server/engine/cost-class';
-import type { GenerationType } from '@/generated/prisma/enums';
+import type { GenerationType, Mode } from '@/generated/prisma/enums';
 import { storedInput, storedInputImages } from '@/server/generations/stored-json';
 
 /**
  * Where and in which order a generation waits. Two rules (docs/architecture.md, "Scheduling"):
- * - cost classes: light and heavy generations have their own queues and their own worker
- *   slots, so a recolour never waits behind a neural upscale or a PatchMatch fill;
+ * - cost classes: light, heavy and remote (generative backend) generations have their own
+ *   queues and their own worker slots, so a recolour never waits behind a neural upscale, a
+ *   PatchMatch fill or a hosted model;
  * - weighted round-robin across organizations: a job's pg-boss priority falls with the number of
  *   its organization's generations already waiting to start (divided by the tier's weight).
  *   Workers claim by priority, then age, so every organization's k-th waiting job ranks with
@@ -31,10 +32,10 @@ export function fairPriority(ahead: number, tier: number): number {
 }
 
 /** The cost class of a stored generation (its settings and its main image's size). */
-export function generationCostClass(generation: { type: GenerationType; input: unknown; inputImages: unknown }): CostClass {
+export function generationCostClass(generation: { type: GenerationType; mode: Mode; input: unknown; inputImages: unknown }): CostClass {
   const image = storedInputImages(generation.inputImages).find((i) => i.param === 'image');
   const size = image?.width && image.height ? { width: image.width, height: image.height } : null;
-  return costClassOf(generation.type, storedInput(generation.input), size);
+  return costClassOf(generation.type, storedInput(generation.input), generation.mode, size);
 }
 
 /**
@@ -44,8 +45,8 @@ export function generationCostClass(generation: { type: GenerationType; input: u
 const AHEAD_SCAN_LIMIT = 2_000;
 
 export async function placeGeneration(generationId: string): Promise<Placement | null> {
-  const rows = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown; tier: number }[]>`
-    select g.type, g.input, g."inputImages", o.tier
+  const rows = await db().$queryRaw<{ type: GenerationType; mode: Mode; input: unknown; inputImages: unknown; tier: number }[]>`
+    select g.type, g.mode, g.input, g."inputImages", o.tier
     from "Generation" g join "Organization" o on o.id = g."organizationId"
     where g.id = ${generationId}`;
   const row = rows[0];
@@ -56,8 +57,8 @@ export async function placeGeneration(generationId: string): Promise<Placement |
   // light jobs waiting elsewhere do not delay its heavy ones, so they must not lower their rank
   // (they did, and a loaded machine let 7 of a flood's jobs overtake another organization's
   // heavy job instead of at most 2).
-  const waiting = await db().$queryRaw<{ type: GenerationType; input: unknown; inputImages: unknown }[]>`
-    select p.type, p.input, p."inputImages"
+  const waiting = await db().$queryRaw<{ type: GenerationType; mode: Mode; input: unknown; inputImages: unknown }[]>`
+    select p.type, p.mode, p.input, p."inputImages"
     from "Generation" g join "Generation" p on p."organizationId" = g."organizationId"
     where g.id = ${generationId} and p.status = 'in_progress' and p."startedAt" is null and p."createdAt" < g."createdAt"
     limit ${AHEAD_SCAN_LIMIT}`;

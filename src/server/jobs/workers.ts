@@ -14,8 +14,8 @@ import { runPgBossJob } from './providers/pgboss-run';
 /**
  * The job workers of this process. pg-boss (default): workers on the application's PostgreSQL
  * running the job definitions (src/server/jobs/definitions/) with memoized steps: generations
- * (per process, WORKER_CONCURRENCY heavy and WORKER_LIGHT_CONCURRENCY light ones at once, each
- * class from its own queue, see schedule.ts; a sent job wakes its worker by NOTIFY, and a
+ * (per process, WORKER_CONCURRENCY heavy, WORKER_LIGHT_CONCURRENCY light and
+ * WORKER_REMOTE_CONCURRENCY remote ones at once, each class from its own queue, see schedule.ts; a sent job wakes its worker by NOTIFY, and a
  * half-second poll backs that up for retries and freed slots), the scheduled jobs every minute, billing, and the
  * webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
  * runs them alone on other machines. Inngest: Inngest calls /api/inngest for every run; this
@@ -42,8 +42,8 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   // fifo (the behaviour before cost classes, for comparisons): every generation waits in one
   // queue on WORKER_CONCURRENCY slots; one light slot drains what was queued before the switch.
   const fifo = c.JOB_SCHEDULING === 'fifo';
-  const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY };
-  for (const costClass of ['heavy', 'light'] as const) {
+  const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY, remote: fifo ? 1 : c.WORKER_REMOTE_CONCURRENCY };
+  for (const costClass of ['heavy', 'light', 'remote'] as const) {
     if (slots[costClass] === 0) continue; // this process leaves the class to other workers
     await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
       if (!job) return;

@@ -49,6 +49,8 @@ const envSchema = z.object({
   // Scheduling (docs/architecture.md, "Scheduling").
   /** Light generations (recolour, material, add, previews, Lanczos3 upscales) at once per worker process; WORKER_CONCURRENCY counts the heavy ones. */
   WORKER_LIGHT_CONCURRENCY: int(2),
+  /** Generations at a generative backend (ENGINE_<OPERATION>) at once per worker process: they mostly wait on the network. */
+  WORKER_REMOTE_CONCURRENCY: int(8),
   /** fair: light/heavy queues and weighted round-robin across organizations; fifo: one queue, oldest first (for comparisons). */
   JOB_SCHEDULING: z.enum(['fair', 'fifo']).optional().default('fair'),
   /** Heavy generations take at least this long (emulates a slow model in tests and benchmarks); 0: BUILTIN_ENGINE_MIN_DURATION_MS. */
