@@ -263,3 +263,31 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
     expect(await balance(org.id)).toBe(10_000 - 20);
   });
 });
+
+describe('Replicate backend, a stop during the create call', () => {
+  it('waits for a create held open by Prefer: wait, then cancels that prediction (its id comes only with the answer)', async () => {
+    // A wait longer than pg-boss's graceful stop (10 s), which the stop used to end at, exiting
+    // inside the create; SIGKILL only after 40 s.
+    const server = await startRoomtone(env, { ...backendEnv, REPLICATE_WAIT_SECONDS: '14', ENGINE_TIMEOUT_MS: '60000' }, { stopTimeoutMs: 40_000 });
+    try {
+      fake.reset();
+      fake.script('hang');
+      const org = await newOrg();
+      const res = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.live, body: form({ image: await roomImage(), quality: '1k', background: 'true' }) });
+      expect(res.status).toBe(202);
+      const deadline = Date.now() + 30_000;
+      while (fake.predictions.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      // The create is now held at the backend for up to 14 s; the server is told to stop inside it.
+      expect(fake.predictions).toHaveLength(1);
+      await server.stop();
+      const p = fake.predictions[0]!;
+      expect(p).toMatchObject({ canceledByClient: true, status: 'canceled' });
+      const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+      expect(runs).toEqual([expect.objectContaining({ outcome: 'interrupted', remoteId: p.id })]);
+      expect((await db().generation.findUniqueOrThrow({ where: { id: res.body.id } })).status).toBe('in_progress');
+      expect(await balance(org.id)).toBe(10_000 - 20);
+    } finally {
+      await server.stop();
+    }
+  });
+});

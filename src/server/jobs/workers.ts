@@ -62,9 +62,10 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
 
   return {
     async stop() {
-      interruptBackendCalls(); // remote jobs in flight are canceled, their generations retried
+      // Remote jobs in flight are canceled, their generations retried; waits for each to get there.
+      const backendCalls = interruptBackendCalls();
       setWorkersRunning(false);
-      await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }), webhooks.stop()]);
+      await Promise.all([boss.stop({ graceful: true, timeout: 10_000 }), webhooks.stop(), backendCalls]);
       await Promise.all([closeEngineWorkers(), closeNeuralWorker()]).catch(() => undefined);
     },
   };

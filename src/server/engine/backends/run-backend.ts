@@ -33,9 +33,19 @@ function adapterFor(spec: BackendSpec): BackendAdapter {
 
 /** Fires when the workers stop (shutdown): calls in flight cancel their remote jobs. */
 const stopping = new AbortController();
+/** The backend calls running in this process. */
+const inFlight = new Set<Promise<unknown>>();
 
-export function interruptBackendCalls(): void {
+/**
+ * Stops the backend calls in flight and resolves once each has ended: its remote job canceled,
+ * its attempt recorded, its generation left in progress for the job's retry. A stop that did not
+ * wait could exit during a Replicate create held open by `Prefer: wait` (which is never aborted:
+ * the prediction's id comes with its answer), and leave that prediction running, billed to the
+ * operator, with nothing to cancel it. So a stop can take up to REPLICATE_WAIT_SECONDS.
+ */
+export async function interruptBackendCalls(): Promise<void> {
   stopping.abort();
+  await Promise.allSettled([...inFlight]);
 }
 
 export interface BackendJob {
@@ -69,6 +79,16 @@ async function record(job: BackendJob, attempt: number, outcome: string, started
 }
 
 export async function runBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
+  const call = callBackend(job);
+  inFlight.add(call);
+  try {
+    return await call;
+  } finally {
+    inFlight.delete(call);
+  }
+}
+
+async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
   const { operation } = job;
   const imageBytes = job.images.get('image')!;
   const original = await straightSize(imageBytes);
