@@ -6,10 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { db } from '@/server/platform/db';
 import { startFakeComfy, type FakeComfy } from './comfyui-server';
 import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
-import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 let env: BackendTestEnv;
 let comfy: FakeComfy;
@@ -48,6 +47,8 @@ describe('ComfyUI backend', () => {
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 2048, height: 1536, content_type: 'image/webp' });
     expect(await balance(org.id)).toBe(10_000 - 30);
+    // Operator data stays out of the public object.
+    expect(JSON.stringify(res.body)).not.toMatch(/comfyui|img2img|backend/i);
     const [p] = comfy.prompts;
     expect(comfy.prompts).toHaveLength(1);
     const [positive, negative] = node(p!.workflow, 'CLIPTextEncode');
@@ -60,7 +61,7 @@ describe('ComfyUI backend', () => {
     const out = await outputPixels(env, res.body);
     const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
     expect(meanDiff(out.data, inverted, out.width, [0, 0, 2048, 1536])).toBeLessThan(4);
-    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    const runs = await backendRuns(res.body.id);
     expect(runs).toEqual([expect.objectContaining({ backend: 'comfyui', model: 'img2img', outcome: 'succeeded', remoteId: p!.id })]);
   });
 
@@ -72,6 +73,7 @@ describe('ComfyUI backend', () => {
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768 });
     expect(comfy.prompts[0]!.polls).toBeGreaterThanOrEqual(3);
+    expect(await backendRuns(res.body.id)).toEqual([expect.objectContaining({ backend: 'comfyui', model: 'img2img', operation: 'decoration', attempt: 1, outcome: 'succeeded', remoteId: comfy.prompts[0]!.id })]);
     expect(node(comfy.prompts[0]!.workflow, 'CLIPTextEncode')[0]!.inputs.text).toContain('adding rugs');
   });
 
@@ -112,9 +114,12 @@ describe('ComfyUI backend', () => {
     comfy.script('refuse');
     const org = await newOrg();
     const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('failed');
     expect(res.body.error).toMatchObject({ code: 'content_policy_violation' });
+    expect(res.body.cost).toMatchObject({ amount: 20, amount_refunded: 20 });
     expect(await balance(org.id)).toBe(10_000);
     expect(comfy.prompts).toHaveLength(1);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'refused']]);
   });
 
   it('an output of the wrong aspect fails the generation (refunded)', async () => {
@@ -123,8 +128,12 @@ describe('ComfyUI backend', () => {
     const org = await newOrg();
     const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
     expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
     expect(res.body.output).toEqual([]);
+    expect(res.body.cost).toMatchObject({ amount: 20, amount_refunded: 20 });
     expect(await balance(org.id)).toBe(10_000);
+    // Not retried: the model answered, wrongly.
+    expect(comfy.prompts).toHaveLength(1);
   });
 
   it('a run past ENGINE_TIMEOUT_MS fails (refunded), and is removed from the queue and interrupted', async () => {
@@ -133,7 +142,11 @@ describe('ComfyUI backend', () => {
     const org = await newOrg();
     const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
     expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.cost).toMatchObject({ amount: 20, amount_refunded: 20 });
     expect(await balance(org.id)).toBe(10_000);
+    expect(comfy.prompts).toHaveLength(1);
     expect(comfy.prompts[0]!).toMatchObject({ queueDeleted: true, interrupted: true, historyDeleted: true });
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome, r.remoteId])).toEqual([[1, 'timeout', comfy.prompts[0]!.id]]);
   });
 });

@@ -51,6 +51,11 @@ export async function newOrg(credit = 10_000): Promise<{ id: string; live: strin
   return { id: org.id, live: live.secret, test: test.secret };
 }
 
+/** The operator-only record of a generation's backend calls (EngineBackendRun), by attempt. */
+export function backendRuns(generationId: string) {
+  return db().engineBackendRun.findMany({ where: { generationId }, orderBy: { attempt: 'asc' } });
+}
+
 export async function balance(orgId: string): Promise<number> {
   return (await db().organization.findUniqueOrThrow({ where: { id: orgId } })).balanceCents;
 }

@@ -11,10 +11,9 @@ import sharp from 'sharp';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { db } from '@/server/platform/db';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
 import { prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
-import { balance, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+import { backendRuns, balance, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 const TOKEN = 'r8_test_token_mcp_0123456789';
 const FROM = '198.51.100.9';
@@ -90,7 +89,7 @@ describe('generations through MCP with a backend configured (Replicate protocol)
     const out = await outputPixels(env, res.body);
     const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
     expect(meanDiff(out.data, inverted, out.width, [0, 0, 2048, 1536])).toBeLessThan(4);
-    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    const runs = await backendRuns(res.body.id);
     expect(runs).toEqual([expect.objectContaining({ backend: 'replicate', operation: 'render', outcome: 'succeeded', remoteId: p.id })]);
     await client.close();
   }, 120_000);
@@ -152,10 +151,14 @@ describe('generations through MCP with a backend configured (Replicate protocol)
     await client.close();
   }, 120_000);
 
-  it('test mode answers the deterministic preview by default (ENGINE_TEST_MODE=preview): no prediction, nothing charged', async () => {
+  it('test mode answers the deterministic preview by default (ENGINE_TEST_MODE=preview), as the instructions say: no prediction, nothing charged', async () => {
     fake.reset();
     const org = await newOrg();
     const client = await connect(org.test);
+    // The instructions say so, though every generative operation has a backend here.
+    expect(client.getInstructions()).toContain(
+      'Test keys cost nothing (mask edits and upscales are real; create_render, create_decoration and create_edit in prompt mode give a deterministic preview, not a generated image); live keys are charged.',
+    );
     const res = await tool<Gen>(client, 'create_render', { image: await uploaded(client, image), quality: '1k' });
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768 });

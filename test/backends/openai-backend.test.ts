@@ -2,13 +2,15 @@
  * Prompt-mode edits (and renders) through OpenAI's images.edit: a real Roomtone server with
  * ENGINE_EDIT_PROMPT=openai:<model>, against a local HTTPS server speaking that API. The API
  * makes only three sizes: the input is letterboxed in and cropped back out, so the framing
- * and the output size are the request's.
+ * and the output size are the request's. Decorations have no backend here (partial
+ * configuration): live ones keep answering 503 mode_unavailable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
+import { db } from '@/server/platform/db';
 import { startFakeOpenAI, type FakeOpenAI } from './openai-server';
 import { call, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
-import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 const KEY = 'sk-test-roomtone';
 let env: BackendTestEnv;
@@ -46,12 +48,37 @@ describe('OpenAI images backend', () => {
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 2048, height: 1536, content_type: 'image/webp' });
     expect(await balance(org.id)).toBe(10_000 - 25);
+    // Operator data stays out of the public object.
+    expect(JSON.stringify(res.body)).not.toMatch(/openai|gpt-image|backend/i);
     expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null, outputFormat: 'jpeg' })]);
     expect(openai.edits[0]!.prompt).toContain('Paint the walls sage green');
+    // The synchronous API has no job id; the time is the call's, as Roomtone saw it.
+    expect(await backendRuns(res.body.id)).toEqual([
+      expect.objectContaining({ backend: 'openai', model: 'gpt-image-1', operation: 'edit_prompt', attempt: 1, outcome: 'succeeded', remoteId: null, costMicroUsd: null, error: null }),
+    ]);
     const out = await outputPixels(env, res.body);
     const inverted = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
     // Framing kept: the answer's pixels line up with the input's (no letterbox left, no shift).
     expect(meanDiff(out.data, inverted, out.width, [8, 8, 2040, 1528])).toBeLessThan(6);
+  });
+
+  it('slow success: an answer that takes seconds (within ENGINE_TIMEOUT_MS) is waited for, not abandoned', async () => {
+    openai.reset();
+    openai.script('slow');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768, content_type: 'image/webp' });
+    expect(res.body.cost).toMatchObject({ amount: 15, amount_refunded: 0 });
+    expect(await balance(org.id)).toBe(10_000 - 15);
+    expect(JSON.stringify(res.body)).not.toMatch(/openai|gpt-image|backend/i);
+    expect(openai.edits).toEqual([expect.objectContaining({ behaviour: 'slow', abandoned: false })]);
+    const runs = await backendRuns(res.body.id);
+    expect(runs).toEqual([expect.objectContaining({ backend: 'openai', model: 'gpt-image-1', operation: 'edit_prompt', attempt: 1, outcome: 'succeeded' })]);
+    // The fake holds its answer 2.5 s: the recorded call time includes that wait.
+    expect(runs[0]!.backendMs).toBeGreaterThanOrEqual(2_500);
+    expect(runs[0]!.wallMs).toBeGreaterThanOrEqual(runs[0]!.backendMs!);
   });
 
   it('a masked edit: the mask is transparent where painted (and opaque on the letterbox); outside it the input is kept', async () => {
@@ -83,9 +110,12 @@ describe('OpenAI images backend', () => {
     openai.script('fail', 'fail');
     const org = await newOrg();
     const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Brighter' });
+    expect(res.body.status).toBe('failed');
     expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.cost).toMatchObject({ amount: 15, amount_refunded: 15 });
     expect(await balance(org.id)).toBe(10_000);
     expect(openai.edits).toHaveLength(2);
+    expect((await backendRuns(res.body.id)).map((r) => [r.backend, r.attempt, r.outcome])).toEqual([['openai', 1, 'transient'], ['openai', 2, 'transient']]);
   });
 
   it('moderation_blocked is content_policy_violation, refunded, not retried', async () => {
@@ -93,9 +123,12 @@ describe('OpenAI images backend', () => {
     openai.script('refuse');
     const org = await newOrg();
     const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Add a painting' });
+    expect(res.body.status).toBe('failed');
     expect(res.body.error).toMatchObject({ code: 'content_policy_violation' });
+    expect(res.body.cost).toMatchObject({ amount: 15, amount_refunded: 15 });
     expect(await balance(org.id)).toBe(10_000);
     expect(openai.edits).toHaveLength(1);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'refused']]);
   });
 
   it('an answer of another size than asked fails (refunded), never stretched', async () => {
@@ -103,7 +136,9 @@ describe('OpenAI images backend', () => {
     openai.script('wrong-size');
     const org = await newOrg();
     const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
+    expect(res.body.status).toBe('failed');
     expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.output).toEqual([]);
     expect(await balance(org.id)).toBe(10_000);
   });
 
@@ -114,7 +149,28 @@ describe('OpenAI images backend', () => {
     const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
     expect(res.body.error).toMatchObject({ code: 'generation_failed' });
     expect(await balance(org.id)).toBe(10_000);
+    expect(res.body.status).toBe('failed');
     expect(openai.edits).toHaveLength(1);
     expect(openai.edits[0]!.abandoned).toBe(true);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'timeout']]);
+  });
+
+  it('partial configuration: a live decoration (no ENGINE_DECORATION) answers 503 mode_unavailable, nothing charged or created', async () => {
+    openai.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/decorations', { image, quality: '1k', style: 'japandi', categories: JSON.stringify(['plants']) });
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({
+      error: { code: 'mode_unavailable', message: 'This decoration is temporarily unavailable: no generative model backend is configured. Nothing was charged.' },
+    });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(await db().generation.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(openai.edits).toHaveLength(0);
+    // Test mode still answers the deterministic preview for it, free.
+    const preview = await create(org.test, '/v1/decorations', { image, quality: '1k', style: 'japandi' });
+    expect(preview.body.status, JSON.stringify(preview.body)).toBe('succeeded');
+    expect(preview.body.output[0]).toMatchObject({ width: 1024, height: 768 });
+    expect(openai.edits).toHaveLength(0);
+    expect(await balance(org.id)).toBe(10_000);
   });
 });

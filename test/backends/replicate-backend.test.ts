@@ -10,7 +10,7 @@ import { db } from '@/server/platform/db';
 import { generationJobId } from '@/server/jobs/queue';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
 import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
-import { balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
+import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
 
 const TOKEN = 'r8_test_token_0123456789';
 
@@ -26,6 +26,11 @@ afterAll(async () => {
   await fake?.close();
   await env?.close();
 });
+
+/** The inputs this test uploaded to the files API (reset() forgets earlier tests'), all deleted by the end of the call. */
+function expectInputsDeleted(count: number): void {
+  expect([...fake.files.values()].map((f) => f.deleted)).toEqual(Array<boolean>(count).fill(true));
+}
 
 const backendEnv = {
   ENGINE_RENDER: 'replicate:roomtone-test/interior-render',
@@ -68,7 +73,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(p!.input.prompt).toContain('Scandinavian style (Light, airy rooms');
     expect(p!.input.prompt).toContain('never crop, rotate, mirror or extend');
     expect(p!.input).not.toHaveProperty('mask');
-    expect([...fake.files.values()].every((f) => f.deleted)).toBe(true);
+    expectInputsDeleted(1);
     // The model's image (inverted input), not the input.
     const out = await outputPixels(env, res.body);
     const input = await sharp(image).resize(2048, 1536, { fit: 'fill' }).negate().raw().toBuffer();
@@ -76,7 +81,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     // The model answered a plain WebP of exactly the size: stored as it came, not re-encoded.
     const stored = await getBytes(res.body.output[0]!.url, env.certs.caPem);
     expect(stored.body.equals(fake.outputs.get(String(p!.output).split('/').pop()!)!)).toBe(true);
-    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    const runs = await backendRuns(res.body.id);
     expect(runs).toEqual([expect.objectContaining({ backend: 'replicate', model: 'roomtone-test/interior-render', operation: 'render', outcome: 'succeeded', attempt: 1, remoteId: p!.id, backendMs: 150 })]);
     // It waited in the remote class's queue (jobs/schedule.ts), holding no CPU slot.
     const jobs = await db().$queryRaw<{ name: string }[]>`select name from pgboss.job where id = ${generationJobId(res.body.id)}::uuid`;
@@ -116,6 +121,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(res.body.cost).toMatchObject({ amount: 25, amount_refunded: 0 });
     const p = fake.predictions[0]!;
     expect(String(p.input.mask)).toMatch(/\/v1\/files\//);
+    expectInputsDeleted(2);
     expect(p.input.prompt).toContain('Make the sofa dark green velvet');
     expect(p.input.prompt).toContain('Change only the masked area');
     const out = await outputPixels(env, res.body);
@@ -128,7 +134,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(meanDiff(out.data, inverted, out.width, [540, 410, 1510, 1130])).toBeLessThan(4);
   });
 
-  it('a transient failure is retried (ENGINE_RETRIES=1), then the generation fails and is refunded', async () => {
+  it('a transient failure is retried (ENGINE_RETRIES=1), then the generation fails and is refunded; each attempt\'s input file deleted', async () => {
     fake.reset();
     fake.script('fail', 'fail');
     const org = await newOrg();
@@ -138,8 +144,10 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(res.body.cost).toMatchObject({ amount: 30, amount_refunded: 30 });
     expect(await balance(org.id)).toBe(10_000);
     expect(fake.predictions).toHaveLength(2);
-    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id }, orderBy: { attempt: 'asc' } });
+    const runs = await backendRuns(res.body.id);
     expect(runs.map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'transient']]);
+    // Each attempt uploaded its input; a failed prediction's input is deleted too.
+    expectInputsDeleted(2);
   });
 
   it('a failure then a success: the retry succeeds, nothing refunded', async () => {
@@ -152,7 +160,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(await balance(org.id)).toBe(10_000 - 20);
   });
 
-  it('a content refusal: content_policy_violation, refunded, not retried', async () => {
+  it('a content refusal: content_policy_violation, refunded, not retried; input file deleted', async () => {
     fake.reset();
     fake.script('nsfw');
     const org = await newOrg();
@@ -162,6 +170,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(res.body.cost.amount_refunded).toBe(res.body.cost.amount);
     expect(await balance(org.id)).toBe(10_000);
     expect(fake.predictions).toHaveLength(1);
+    expectInputsDeleted(1);
   });
 
   it('an answer of the wrong aspect is a failed generation, refunded, never a distorted image', async () => {
@@ -176,7 +185,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(fake.predictions).toHaveLength(1);
   });
 
-  it('a backend that does not answer in time (ENGINE_TIMEOUT_MS): failed, refunded, and the prediction canceled', async () => {
+  it('a backend that does not answer in time (ENGINE_TIMEOUT_MS): failed, refunded, the prediction canceled and its input file deleted', async () => {
     fake.reset();
     fake.script('hang');
     const org = await newOrg();
@@ -186,7 +195,8 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(await balance(org.id)).toBe(10_000);
     expect(fake.predictions).toHaveLength(1);
     expect(fake.predictions[0]!).toMatchObject({ canceledByClient: true, status: 'canceled' });
-    const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
+    expectInputsDeleted(1);
+    const runs = await backendRuns(res.body.id);
     expect(runs.map((r) => r.outcome)).toEqual(['timeout']);
   });
 
@@ -247,7 +257,7 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
   });
 
   // Last: it stops this server (nothing starts after it that could pick the job up again).
-  it('a server that stops mid-prediction cancels it; the generation stays in progress for the job\'s retry, still charged once', async () => {
+  it('a server that stops mid-prediction cancels it; the generation stays in progress for the job\'s retry, still charged once; its input file deleted', async () => {
     fake.reset();
     fake.script('hang');
     const org = await newOrg();
@@ -258,6 +268,7 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
     expect(fake.predictions).toHaveLength(1);
     await server.stop();
     expect(fake.predictions[0]!).toMatchObject({ canceledByClient: true, status: 'canceled' });
+    expectInputsDeleted(1);
     const row = await db().generation.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.status).toBe('in_progress');
     expect(await balance(org.id)).toBe(10_000 - 20);

@@ -42,6 +42,7 @@ export interface FakeReplicate {
   /** The model's answers by file name (the last segment of a prediction's output URL). */
   outputs: Map<string, Buffer>;
   script(...behaviours: Behaviour[]): void;
+  /** Forget the script, the predictions, the uploaded files and the outputs (one test's own). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -243,6 +244,8 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
     reset: () => {
       queue = [];
       predictions.length = 0;
+      files.clear();
+      outputs.clear();
     },
     close: async () => {
       server.closeAllConnections();

@@ -14,6 +14,7 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
 import { nextStep } from './next-step';
+import { mcpInstructions } from './instructions';
 
 /**
  * The /mcp door: MCP Streamable HTTP without sessions (a fresh server and transport per POST,
@@ -22,11 +23,6 @@ import { nextStep } from './next-step';
  * request), Bearer key authentication, the 64 KB body limit and the request log, where a tool
  * call is written as /mcp/<tool> with the status and code its /v1 route would answer.
  */
-const INSTRUCTIONS = `Roomtone transforms interior images: create_render (photorealistic render of a draft), create_edit (by written instruction or colour mask), create_decoration (accessories in a style from list_styles), create_upscale (x2, x4).
-Authentication: the same API key as the REST API (Authorization: Bearer rt_test_… or rt_live_…); OAuth is not supported. Test keys cost nothing and give previews; live keys are charged.
-Images go by https URL (or a previous output[0].url); for a local image call create_upload, PUT the bytes to upload_url, then pass its file_… id. No image is ever attached to a message.
-Creation tools wait up to 50 s; if the generation is still in_progress, call get_generation with its id (it waits up to 50 s) until it ends; after 5 minutes give the user the id.
-A refused request comes back as a tool error holding {"error":{"code","message","param"}}; nothing is charged.`;
 
 const SERVER_INFO = { name: 'roomtone', version: '1.0.0' };
 // One validator for every per-request server: the SDK builds a new Ajv per Server otherwise,
@@ -52,7 +48,7 @@ function errorResult(error: ApiError): CallToolResult {
 }
 
 function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, ToolLogLine>): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: SCHEMA_VALIDATOR });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: mcpInstructions(), jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
   }));
