@@ -293,8 +293,8 @@ describe('Replicate backend, a stop during the create call', () => {
       await server.stop();
       const p = fake.predictions[0]!;
       expect(p).toMatchObject({ canceledByClient: true, status: 'canceled' });
-      const runs = await db().engineBackendRun.findMany({ where: { generationId: res.body.id } });
-      expect(runs).toEqual([expect.objectContaining({ outcome: 'interrupted', remoteId: p.id })]);
+      expect(await backendRuns(res.body.id)).toEqual([expect.objectContaining({ outcome: 'interrupted', remoteId: p.id })]);
+      expectInputsDeleted(1);
       expect((await db().generation.findUniqueOrThrow({ where: { id: res.body.id } })).status).toBe('in_progress');
       expect(await balance(org.id)).toBe(10_000 - 20);
     } finally {
