@@ -38,7 +38,7 @@ export interface FakePrediction {
 export interface FakeReplicate {
   origin: string;
   predictions: FakePrediction[];
-  files: Map<string, { bytes: Buffer; type: string; deleted: boolean }>;
+  files: Map<string, { bytes: Buffer; type: string; deleted: boolean; metadata: Record<string, unknown> }>;
   /** The model's answers by file name (the last segment of a prediction's output URL). */
   outputs: Map<string, Buffer>;
   script(...behaviours: Behaviour[]): void;
@@ -59,7 +59,7 @@ async function readBody(req: import('node:http').IncomingMessage): Promise<Buffe
 export async function startFakeReplicate(certs: TestCertificates, token: string): Promise<FakeReplicate> {
   const origin = 'https://[::1]';
   const predictions: FakePrediction[] = [];
-  const files = new Map<string, { bytes: Buffer; type: string; deleted: boolean }>();
+  const files: FakeReplicate['files'] = new Map();
   const outputs = new Map<string, Buffer>();
   const waiters = new Map<string, Array<() => void>>();
   let queue: Behaviour[] = [];
@@ -167,8 +167,10 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
         const content = form.get('content');
         if (!(content instanceof Blob)) return json(res, 400, { detail: 'content is required' });
         const id = `file${++seq}`;
-        files.set(id, { bytes: Buffer.from(await content.arrayBuffer()), type: content.type, deleted: false });
-        return json(res, 201, { id, content_type: content.type, size: content.size, checksums: {}, metadata: {}, created_at: new Date().toISOString(), expires_at: null, urls: { get: `${origin}/v1/files/${id}/content` } });
+        const metadataPart = form.get('metadata'); // the client sends it as a JSON file part
+        const metadata = JSON.parse(metadataPart instanceof Blob ? await metadataPart.text() : (metadataPart ?? '{}')) as Record<string, unknown>;
+        files.set(id, { bytes: Buffer.from(await content.arrayBuffer()), type: content.type, deleted: false, metadata });
+        return json(res, 201, { id, content_type: content.type, size: content.size, checksums: {}, metadata, created_at: new Date().toISOString(), expires_at: null, urls: { get: `${origin}/v1/files/${id}/content` } });
       }
       if (parts[1] === 'files' && req.method === 'DELETE') {
         const file = files.get(parts[2] ?? '');
