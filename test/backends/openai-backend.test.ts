@@ -27,7 +27,7 @@ beforeAll(async () => {
     ENGINE_RENDER: 'openai:gpt-image-1',
     OPENAI_API_KEY: KEY,
     OPENAI_BASE_URL: openai.url,
-    ENGINE_TIMEOUT_MS: '15000', // a cold 2k edit took 5 s on a loaded CI machine; 8 s once was not enough
+    ENGINE_TIMEOUT_MS: '15000', // headroom for a loaded machine (a cold 2k edit took 5 s in CI)
     ENGINE_RETRIES: '1',
   });
 });
