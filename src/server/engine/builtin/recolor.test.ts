@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { recolorArea } from './recolor';
 import { makeInteriorScene } from './fixtures';
-import { countChanged, lightnessValues, meanStd, timed, scaleMaskNearest } from './testutil';
+import { countChanged, lightnessValues, meanStd, timed } from './testutil';
 import { deltaE2000, deltaE76, meanLabInMask, parseHex, srgbBytesToLab } from './color';
 import { erode } from './masks';
-import { resampleLanczos3 } from './resample';
 import { FINISHES } from './types';
 
 const scene = makeInteriorScene(640, 480);
@@ -67,18 +66,5 @@ describe('recolorArea (modify + color)', () => {
   it('a mask with nothing painted returns an identical image', () => {
     const out = recolorArea(image, { alpha: new Uint8Array(W * H) }, '#FF0000');
     expect(Buffer.compare(Buffer.from(out.data), Buffer.from(image.data))).toBe(0);
-  });
-
-  it('is fast on 4096x3072 (timing printed)', () => {
-    const big = resampleLanczos3(image, 4096, 3072);
-    const alpha = scaleMaskNearest(scene.regions.wall, W, H, 4096, 3072);
-    const all = new Uint8Array(4096 * 3072).fill(255);
-    for (const [name, a] of [['wall', alpha], ['whole image', all]] as const) {
-      for (const f of ['default', 'wood'] as const) {
-        const t0 = performance.now();
-        recolorArea(big, { alpha: a }, '#4F7A8C', f);
-        console.log(`[timing] recolor ${name} (${((a.filter((v) => v > 0).length / a.length) * 100).toFixed(0)}% of 4096x3072) ${f}: ${(performance.now() - t0).toFixed(0)} ms`);
-      }
-    }
   });
 });
