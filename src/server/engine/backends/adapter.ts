@@ -28,7 +28,11 @@ export interface BackendAnswer {
   bytes: Buffer;
   /** The backend's job id (prediction, prompt id), for the operator record. */
   remoteId: string | null;
-  /** The backend's own processing time, when it reports one. */
+  /**
+   * The backend's time for the job: its own figure when it reports one (Replicate's billed
+   * predict_time); otherwise Roomtone's measure of the call that ran it (OpenAI's images.edit
+   * round trip, ComfyUI's submission to its history entry).
+   */
   backendMs: number | null;
   costMicroUsd: number | null;
 }
