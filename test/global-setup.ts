@@ -25,66 +25,74 @@ export default async function setup(project: TestProject) {
   setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
-  const adminUrl = cluster.url;
-  // One database per run, so two runs on one machine never share (or drop) each other's data.
-  const database = `roomtone_test_${process.pid}`;
-  const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-  await recreateDatabase(adminUrl, database);
-  await applyMigrations(databaseUrl);
-  setEnv('DATABASE_URL', databaseUrl);
-
-  if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
-
-  const images = await startImageServer(dataDir);
-  fs.rmSync(images.wwwDir, { recursive: true, force: true });
-  fs.mkdirSync(images.wwwDir, { recursive: true });
-  // Test files (forked after this) trust the test CA too: they deliver webhooks themselves.
-  process.env.NODE_EXTRA_CA_CERTS = images.caPath;
-
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const server = await startProcess({
-    name: 'the test server',
-    port,
-    // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
-    // both (rate-limit tests send over 100 parallel connections, spread over the two).
-    processes: 2,
-    echoEnv: 'TEST_SERVER_LOGS',
-    env: {
-      DATABASE_URL: databaseUrl,
-      SKIP_BUILD: '1',
-      SEED_DEMO: 'false',
-      TRUST_PROXY: 'true',
-      NODE_ENV: 'production',
-      DEV_ALLOW_LOOPBACK_URLS: 'true',
-      NODE_EXTRA_CA_CERTS: images.caPath,
-      // Jobs finish fast here; tests that need a window to cancel in set a floor per request.
-      UPSCALE_METHOD: 'lanczos3',
-      // Every job holds its worker slot at least this long, so a test can queue a generation
-      // behind two others and cancel it before it starts.
-      BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
-      WORKER_CONCURRENCY: '2',
-      // /metrics is on only with a token (test/ops.test.ts).
-      METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
-      // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
-      // (a slow image host makes a creation outlast it deterministically).
-      MCP_CREATION_WAIT_MS: '8000',
-    },
-  });
-
-  project.provide('baseUrl', baseUrl);
-  project.provide('databaseUrl', databaseUrl);
-  project.provide('adminDatabaseUrl', adminUrl);
-  project.provide('imageOrigin', images.origin);
-  project.provide('wwwDir', images.wwwDir);
-  process.env.TEST_BASE_URL = baseUrl;
-
-  return async () => {
-    await server.stop();
-    await images.close();
-    await dropDatabase(adminUrl, database).catch(() => undefined);
-    await cluster.stop();
+  // What has started, stopped in reverse order at the end, or at once when setup fails (a
+  // failed setup used to leave the cluster running for the next run to trip over).
+  const cleanups: Array<() => Promise<unknown>> = [() => cluster.stop()];
+  const cleanUp = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
   };
+  try {
+    const adminUrl = cluster.url;
+    // One database per run, so two runs on one machine never share (or drop) each other's data.
+    const database = `roomtone_test_${process.pid}`;
+    const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
+    await recreateDatabase(adminUrl, database);
+    cleanups.push(() => dropDatabase(adminUrl, database));
+    await applyMigrations(databaseUrl);
+    setEnv('DATABASE_URL', databaseUrl);
+
+    if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
+
+    const images = await startImageServer(dataDir);
+    cleanups.push(() => images.close());
+    fs.rmSync(images.wwwDir, { recursive: true, force: true });
+    fs.mkdirSync(images.wwwDir, { recursive: true });
+    // Test files (forked after this) trust the test CA too: they deliver webhooks themselves.
+    process.env.NODE_EXTRA_CA_CERTS = images.caPath;
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const server = await startProcess({
+      name: 'the test server',
+      port,
+      // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
+      // both (rate-limit tests send over 100 parallel connections, spread over the two).
+      processes: 2,
+      echoEnv: 'TEST_SERVER_LOGS',
+      env: {
+        DATABASE_URL: databaseUrl,
+        SKIP_BUILD: '1',
+        SEED_DEMO: 'false',
+        TRUST_PROXY: 'true',
+        NODE_ENV: 'production',
+        DEV_ALLOW_LOOPBACK_URLS: 'true',
+        NODE_EXTRA_CA_CERTS: images.caPath,
+        // Jobs finish fast here; tests that need a window to cancel in set a floor per request.
+        UPSCALE_METHOD: 'lanczos3',
+        // Every job holds its worker slot at least this long, so a test can queue a generation
+        // behind two others and cancel it before it starts.
+        BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
+        WORKER_CONCURRENCY: '2',
+        // /metrics is on only with a token (test/ops.test.ts).
+        METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
+        // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
+        // (a slow image host makes a creation outlast it deterministically).
+        MCP_CREATION_WAIT_MS: '8000',
+      },
+    });
+    cleanups.push(() => server.stop());
+
+    project.provide('baseUrl', baseUrl);
+    project.provide('databaseUrl', databaseUrl);
+    project.provide('adminDatabaseUrl', adminUrl);
+    project.provide('imageOrigin', images.origin);
+    project.provide('wwwDir', images.wwwDir);
+    process.env.TEST_BASE_URL = baseUrl;
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  return cleanUp;
 }
 
 declare module 'vitest' {
