@@ -7,9 +7,11 @@
  *   before = request sent → prediction created (admission, input prep, file uploads);
  *   after  = prediction ended → 200 received (download, checks, [resize, WebP,] storage,
  *            finish transaction with its event, wake-up of the waiting request).
- * Twice: with the shipped templates (the model answers the output itself, stored as it is) and
- * with a template asking for JPEG q95 (decoded, resized and re-encoded as WebP by Roomtone).
- * Needs port 443 on ::1 (run inside `unshare --net` as the tests do).
+ * Three variants: Replicate with the shipped templates (the model answers the output itself,
+ * stored as it is); Replicate with a template asking for JPEG q95 (decoded, resized and
+ * re-encoded as WebP by Roomtone); and a masked prompt edit through the local OpenAI images
+ * server (letterbox, mask conversion, JPEG answer, crop, resize, composite outside the mask,
+ * WebP): the costliest path. Needs port 443 on ::1 (run inside `unshare --net` as the tests do).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +21,7 @@ import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { startFakeReplicate } from '../../test/backends/replicate-server';
+import { startFakeOpenAI } from '../../test/backends/openai-server';
 import { makeTestCertificates } from '../../test/tls';
 import { BENCH_DATA_DIR, envNumber, fmt, freePort, markdownTable, median, percentile, serverNodeFlags, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
 
@@ -34,6 +37,8 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
   fs.writeFileSync(caPath, certs.caPem);
   const fake = await startFakeReplicate(certs, TOKEN);
   ctx.cleanup.add('local Replicate', () => fake.close());
+  const openai = await startFakeOpenAI(certs, TOKEN);
+  ctx.cleanup.add('local OpenAI', () => openai.close());
   const org = await transaction((tx) => createOrganization(tx, { name: 'Bench backend', tier: 9, creditCents: 1_000_000 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'live', name: 'bench backend' });
   const photo = await sharp({ create: { width: 2048, height: 1536, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 24 } } })
@@ -47,12 +52,34 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
   fs.cpSync(path.resolve('engine-templates'), jpegTemplates, { recursive: true });
   const renderTemplate = path.join(jpegTemplates, 'replicate', 'render.json');
   fs.writeFileSync(renderTemplate, JSON.stringify({ ...JSON.parse(fs.readFileSync(renderTemplate, 'utf8')), output_format: 'jpg', output_quality: 95 }, null, 2));
-  const variants = [
-    { name: 'the model answers the output (WebP q85 at the size, shipped templates)', templateDir: null },
-    { name: 'the model answers JPEG q95 (decoded, re-encoded as WebP)', templateDir: jpegTemplates },
+  // A quarter of the frame painted red: the prompt edit's mask.
+  const mask = await sharp({ create: { width: 2048, height: 1536, channels: 3, background: '#000000' } })
+    .composite([{ input: { create: { width: 1024, height: 768, channels: 3, background: '#FF0000' } }, left: 1024, top: 0 }])
+    .png()
+    .toBuffer();
+  const replicateEnv = { ENGINE_RENDER: 'replicate:roomtone-bench/render', REPLICATE_API_TOKEN: TOKEN, REPLICATE_BASE_URL: `${fake.origin}/v1` };
+  const renderForm = () => formOf({ image: photo, quality: '2k' });
+  const replicateSpans = (started: number, ended: number) => {
+    const p = fake.predictions[0];
+    return p?.endedAt ? { before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt } : null;
+  };
+  const variants: Variant[] = [
+    { id: 'webpAnswer', name: 'Replicate render; the model answers the output (WebP q85 at the size, shipped templates)', route: '/v1/renders', env: replicateEnv, form: renderForm, spans: replicateSpans },
+    { id: 'jpegAnswer', name: 'Replicate render; the model answers JPEG q95 (decoded, re-encoded as WebP)', route: '/v1/renders', env: { ...replicateEnv, ENGINE_TEMPLATE_DIR: jpegTemplates }, form: renderForm, spans: replicateSpans },
+    {
+      id: 'openaiMaskedEdit',
+      name: 'OpenAI masked prompt edit (letterbox into 1536×1024, JPEG answer, crop, resize, composite outside the mask, WebP)',
+      route: '/v1/edits',
+      env: { ENGINE_EDIT_PROMPT: 'openai:gpt-image-1', OPENAI_API_KEY: TOKEN, OPENAI_BASE_URL: openai.url },
+      form: () => formOf({ image: photo, mask, mode: 'prompt', prompt: 'Add a large abstract painting', quality: '2k' }),
+      spans: (started, ended) => {
+        const e = openai.edits[0];
+        return e?.endedAt ? { before: e.receivedAt - started, backend: e.endedAt - e.receivedAt, after: ended - e.endedAt } : null;
+      },
+    },
   ];
   const failures: string[] = [];
-  const markdown = ['### Overhead around a generative backend (2k render)', ''];
+  const markdown = ['### Overhead around a generative backend (2k generations)', ''];
   const raw: Record<string, unknown> = { requests };
   for (const variant of variants) {
     const port = await freePort();
@@ -61,34 +88,29 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
       nodeFlags: serverNodeFlags(ctx),
       databaseUrl: database.url,
       env: {
-        ENGINE_RENDER: 'replicate:roomtone-bench/render',
-        REPLICATE_API_TOKEN: TOKEN,
-        REPLICATE_BASE_URL: `${fake.origin}/v1`,
+        ...variant.env,
         NODE_EXTRA_CA_CERTS: caPath,
         DEV_ALLOW_LOOPBACK_URLS: 'true',
         WEB_PROCESSES: '1',
-        ...(variant.templateDir ? { ENGINE_TEMPLATE_DIR: variant.templateDir } : {}),
       },
     });
     ctx.cleanup.add(`roomtone server (backend, ${variant.name})`, () => server.stop());
-    ctx.log(`backend: ${requests} synchronous live 2k renders through the local Replicate protocol server; ${variant.name}`);
+    ctx.log(`backend: ${requests} synchronous live 2k generations through a local protocol server; ${variant.name}`);
 
     const rows: { total: number; before: number; backend: number; after: number }[] = [];
     const send = async () => {
       fake.reset();
-      const form = new FormData();
-      form.set('image', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }), 'room.jpg');
-      form.set('quality', '2k');
+      openai.reset();
       const started = performance.now();
-      const res = await fetch(`${server.url}/v1/renders`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` }, body: form });
+      const res = await fetch(`${server.url}${variant.route}`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` }, body: variant.form() });
       const body = (await res.json()) as { status?: string; output?: Array<{ width: number }> };
       const ended = performance.now();
-      const p = fake.predictions[0];
-      if (res.status !== 200 || body.status !== 'succeeded' || body.output?.[0]?.width !== 2048 || !p?.endedAt) {
-        failures.push(`render answered ${res.status} ${body.status ?? ''}`);
+      const spans = variant.spans(started, ended);
+      if (res.status !== 200 || body.status !== 'succeeded' || body.output?.[0]?.width !== 2048 || !spans) {
+        failures.push(`${variant.route} answered ${res.status} ${body.status ?? ''}`);
         return null;
       }
-      return { total: ended - started, before: p.receivedAt - started, backend: p.endedAt - p.receivedAt, after: ended - p.endedAt };
+      return { total: ended - started, ...spans };
     };
     for (let i = 0; i < 2; i++) await send(); // warm-up
     // CPU of the server's process tree per generation: Roomtone's own work, steadier than wall
@@ -107,24 +129,43 @@ export async function backendSection(ctx: BenchContext): Promise<SectionOutput> 
     const table = markdownTable(
       ['Part', 'p50 ms', 'p90 ms', 'max ms'],
       [
-        ['request → prediction created (client upload, admission, file upload)', ...stats(col('before'))],
-        ['backend (local protocol server: ~150 ms model + its own image work: fetch, decode, encode)', ...stats(col('backend'))],
-        ['prediction ended → 200 (download, checks, [resize, WebP,] store, finish, wake-up)', ...stats(col('after'))],
+        ['request → backend call arrives (client upload, admission, input prep, file upload)', ...stats(col('before'))],
+        ['backend (local protocol server: its "model" and its own image work: decode, encode)', ...stats(col('backend'))],
+        ['backend answered → 200 (download, checks, [crop, resize, composite, WebP,] store, finish, wake-up)', ...stats(col('after'))],
         ['**Roomtone overhead** (first + third rows)', ...stats(overhead)],
         ['total, as the client saw it', ...stats(col('total'))],
       ],
     );
     markdown.push(
-      `**${variant.name[0]!.toUpperCase()}${variant.name.slice(1)}.** ${rows.length} sequential synchronous live renders, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load}. Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
+      `**${variant.name}.** ${rows.length} sequential synchronous live generations, 2048×1536 JPEG in, 2048×1536 WebP out, one web process; load average at the end ${load}. Server CPU per generation (its process tree): ${cpuPerGeneration === null ? 'n/a' : `${fmt(cpuPerGeneration, 0)} ms`}.`,
       '',
       table,
       '',
     );
-    raw[variant.templateDir ? 'jpegAnswer' : 'webpAnswer'] = { rows, load, cpuPerGeneration, overheadP50: median(overhead) };
+    raw[variant.id] = { rows, load, cpuPerGeneration, overheadP50: median(overhead) };
   }
   return { markdown: markdown.join('\n'), raw, failures: [...new Set(failures)] };
 }
 
 function stats(values: number[]): [string, string, string] {
   return [fmt(median(values), 0), fmt(percentile(values, 0.9), 0), fmt(Math.max(...values), 0)];
+}
+
+interface Variant {
+  id: string;
+  name: string;
+  route: string;
+  env: Record<string, string>;
+  form(): FormData;
+  /** Where the request's time went, from the protocol server's clock (this process's). */
+  spans(started: number, ended: number): { before: number; backend: number; after: number } | null;
+}
+
+function formOf(fields: Record<string, string | Buffer>): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') form.set(name, value);
+    else form.set(name, new Blob([new Uint8Array(value)], { type: name === 'mask' ? 'image/png' : 'image/jpeg' }), `${name}.${name === 'mask' ? 'png' : 'jpg'}`);
+  }
+  return form;
 }

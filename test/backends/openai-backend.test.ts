@@ -50,7 +50,7 @@ describe('OpenAI images backend', () => {
     expect(await balance(org.id)).toBe(10_000 - 25);
     // Operator data stays out of the public object.
     expect(JSON.stringify(res.body)).not.toMatch(/openai|gpt-image|backend/i);
-    expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null, outputFormat: 'jpeg' })]);
+    expect(openai.edits).toEqual([expect.objectContaining({ model: 'gpt-image-1', size: '1536x1024', mask: null, outputFormat: 'jpeg', image: { width: 1536, height: 1024, format: 'jpeg' } })]);
     expect(openai.edits[0]!.prompt).toContain('Paint the walls sage green');
     // The synchronous API has no job id; the time is the call's, as Roomtone saw it.
     expect(await backendRuns(res.body.id)).toEqual([

@@ -16,13 +16,16 @@ export interface FakeEdit {
   model: string;
   prompt: string;
   size: string;
-  image: { width: number; height: number };
+  image: { width: number; height: number; format: string };
   mask: { width: number; height: number; transparent: number } | null;
   /** The output_format field as sent (null when absent). */
   outputFormat: string | null;
   behaviour: OpenAIBehaviour;
   /** The client closed the connection before an answer (its abort: the only cancel there is). */
   abandoned: boolean;
+  /** performance.now() in this process when the request arrived and when the answer was sent (bench). */
+  receivedAt: number;
+  endedAt: number | null;
 }
 
 export interface FakeOpenAI {
@@ -40,6 +43,7 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type, param: null, code } }));
 
   const server = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
+    const receivedAt = performance.now();
     void (async () => {
       if (req.headers.authorization !== `Bearer ${apiKey}`) return error(res, 401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
       if (req.method !== 'POST' || req.url !== '/v1/images/edits') return error(res, 404, 'Not found', 'invalid_request_error', null);
@@ -50,6 +54,10 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
       if (!(imageFile instanceof File)) return error(res, 400, "Missing required parameter: 'image'.", 'invalid_request_error', 'missing_required_parameter');
       const image = Buffer.from(await imageFile.arrayBuffer());
       const meta = await sharp(image).metadata();
+      const model = String(form.get('model'));
+      // gpt-image models take PNG, WebP or JPEG; dall-e-2 only a PNG.
+      const formats = model.startsWith('gpt-image') ? ['png', 'webp', 'jpeg'] : ['png'];
+      if (!formats.includes(meta.format ?? '')) return error(res, 400, 'Invalid input image - format must be in [' + formats.join(', ') + '].', 'invalid_request_error', 'invalid_image_format');
       const size = String(form.get('size') ?? 'auto');
       if (size !== 'auto' && size !== `${meta.width}x${meta.height}`) return error(res, 400, 'Invalid size for the image.', 'invalid_request_error', 'invalid_value');
       const maskFile = form.get('mask');
@@ -61,11 +69,10 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
         for (let i = 3; i < data.length; i += 4) if (data[i] === 0) transparent++;
         mask = { width: info.width, height: info.height, transparent };
       }
-      const model = String(form.get('model'));
       const outputFormat = form.has('output_format') ? String(form.get('output_format')) : null;
       if (outputFormat !== null && !model.startsWith('gpt-image')) return error(res, 400, `Unknown parameter: 'output_format'.`, 'invalid_request_error', 'unknown_parameter');
       if (outputFormat !== null && !['png', 'jpeg', 'webp'].includes(outputFormat)) return error(res, 400, `Invalid value: '${outputFormat}'.`, 'invalid_request_error', 'invalid_value');
-      const edit: FakeEdit = { model, prompt: String(form.get('prompt')), size, image: { width: meta.width!, height: meta.height! }, mask, outputFormat, behaviour: queue.shift() ?? 'ok', abandoned: false };
+      const edit: FakeEdit = { model, prompt: String(form.get('prompt')), size, image: { width: meta.width!, height: meta.height!, format: meta.format! }, mask, outputFormat, behaviour: queue.shift() ?? 'ok', abandoned: false, receivedAt, endedAt: null };
       edits.push(edit);
       res.on('close', () => {
         if (!res.writableEnded) edit.abandoned = true;
@@ -80,6 +87,7 @@ export async function startFakeOpenAI(certs: TestCertificates, apiKey: string): 
       const format = (outputFormat ?? 'png') as 'png' | 'jpeg' | 'webp';
       const quality = Number(form.get('output_compression') ?? 100);
       const answer = await (format === 'png' ? out.png() : format === 'jpeg' ? out.jpeg({ quality }) : out.webp({ quality })).toBuffer();
+      edit.endedAt = performance.now();
       res.writeHead(200, { 'content-type': 'application/json' }).end(
         JSON.stringify({ created: Math.floor(Date.now() / 1000), output_format: format, data: [{ b64_json: answer.toString('base64') }], usage: { input_tokens: 400, output_tokens: 4160, total_tokens: 4560 } }),
       );
