@@ -24,6 +24,7 @@ let mask: Buffer;
 beforeAll(async () => {
   database = await freshDatabase('fair');
   setEnv('DATABASE_URL', database.url); // db() and createTestOrg in this file use it
+  setEnv('DATA_DIR', database.dataDir);
   server = await startServer(database.url, {
     WORKER_CONCURRENCY: '2',
     // One light slot per cheap job of B: the start times then measure queueing behind heavy

@@ -36,6 +36,7 @@ beforeAll(async () => {
     INNGEST_BASE_URL: inngest.url,
   });
   process.env.DATABASE_URL = database.url; // this file's own reads and fixtures
+  process.env.DATA_DIR = database.dataDir;
   org = await createTestOrg({ credit: 1_000 });
 });
 

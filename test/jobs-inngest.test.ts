@@ -39,6 +39,7 @@ beforeAll(async () => {
   receivers = await startReceivers();
   Object.assign(process.env, {
     DATABASE_URL: database.url,
+    DATA_DIR: database.dataDir,
     JOBS_PROVIDER: 'inngest',
     INNGEST_EVENT_KEY: EVENT_KEY,
     INNGEST_SIGNING_KEY: 'signkey-test-0123456789abcdef0123456789abcdef',

@@ -32,6 +32,7 @@ let server: TestProcess;
 beforeAll(async () => {
   database = await freshDatabase('retention');
   setEnv('DATABASE_URL', database.url); // db(), the fixtures, the CLI and createGeneration in this file use it
+  setEnv('DATA_DIR', database.dataDir);
   // Jobs hold their slot 1 s, so the synchronous wait below runs out before its job ends.
   server = await startServer(database.url, { BUILTIN_ENGINE_MIN_DURATION_MS: '1000' });
 }, 600_000);

@@ -24,6 +24,7 @@ let image: Buffer;
 beforeAll(async () => {
   database = await freshDatabase('scaleout');
   setEnv('DATABASE_URL', database.url); // db(), createTestOrg and the sweeper in this file use it
+  setEnv('DATA_DIR', database.dataDir);
   const web = { WORKERS_IN_PROCESS: 'false' };
   // The first start migrates and seeds; the others find it done.
   servers = [await startServer(database.url, web)];

@@ -3,6 +3,8 @@
  * production servers (`scripts/start.ts`, as `npm start`) and `roomtone worker` processes on it,
  * with their own settings. Processes are killed (SIGKILL) if a test forgets to stop them.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { inject } from 'vitest';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
 import { applyMigrations } from '@/server/platform/migrations';
@@ -11,7 +13,20 @@ import { startProcess, type StartedProcess } from './start-server';
 
 export interface TestDatabase {
   url: string;
+  /** Its own DATA_DIR (blobs, generated secrets): set it wherever the database is used in-process too. */
+  dataDir: string;
   drop(): Promise<void>;
+}
+
+/**
+ * The DATA_DIR that goes with a database of these tests. A database of its own needs a blob
+ * directory of its own: sharing the main server's, its generations' inputs looked like inputs
+ * leaked by refused requests to test/creations-images.test.ts (no generation row in the main
+ * database), which failed a CI run.
+ */
+function dataDirFor(databaseUrl: string): string {
+  const database = new URL(databaseUrl).pathname.slice(1);
+  return path.resolve(import.meta.dirname, '..', '.data', 'test-databases', database);
 }
 
 /** A new, migrated database on the test cluster (so these processes share no queue with the main test server). */
@@ -21,7 +36,17 @@ export async function freshDatabase(name: string): Promise<TestDatabase> {
   await recreateDatabase(adminUrl, database);
   const url = adminUrl.replace(/\/postgres$/, `/${database}`);
   await applyMigrations(url);
-  return { url, drop: () => dropDatabase(adminUrl, database) };
+  const dataDir = dataDirFor(url);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.mkdirSync(dataDir, { recursive: true });
+  return {
+    url,
+    dataDir,
+    drop: async () => {
+      await dropDatabase(adminUrl, database);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A started server or worker (killed with SIGKILL if a test forgets to stop it). */
@@ -40,7 +65,7 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | null | unde
 
 /** Settings every process of these tests shares (as test/global-setup.ts gives the main server). */
 function commonEnv(databaseUrl: string): Record<string, string> {
-  return { DATABASE_URL: databaseUrl, SEED_DEMO: 'false', NODE_ENV: 'production', TRUST_PROXY: 'true', UPSCALE_METHOD: 'lanczos3', LOG_LEVEL: 'info' };
+  return { DATABASE_URL: databaseUrl, DATA_DIR: dataDirFor(databaseUrl), SEED_DEMO: 'false', NODE_ENV: 'production', TRUST_PROXY: 'true', UPSCALE_METHOD: 'lanczos3', LOG_LEVEL: 'info' };
 }
 
 /** One production server (a single web process unless env says otherwise), healthy. */
