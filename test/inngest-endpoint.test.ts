@@ -43,6 +43,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await inngest?.close();
+  await database?.drop(); // and its DATA_DIR
 });
 
 /** JSON with keys sorted at every level (RFC 8785 for the strings, integers and nulls used here): what the SDK signs. */

@@ -53,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receivers?.close();
   await inngest?.close();
+  await database?.drop(); // and its DATA_DIR
 });
 
 const scope = () => ({ organizationId: org.id, mode: 'live' as const });
