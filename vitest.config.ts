@@ -26,7 +26,15 @@ const ALONE: Record<string, string> = {
  * Files that serve a protocol on port 443 of ::1 (the SSRF-safe client reaches only the
  * standard ports): they take turns with each other, never with the rest.
  */
-const PORT_443 = ['test/backends/replicate-backend.test.ts', 'test/backends/mcp-backend.test.ts'];
+const PORT_443 = [
+  // The local Replicate server (test/backends/replicate-server.ts).
+  'test/backends/replicate-backend.test.ts',
+  'test/backends/mcp-backend.test.ts',
+  // Webhook receivers (test/webhook-receiver.ts); jobs-inngest once failed with EADDRINUSE beside
+  // the Replicate files. webhooks.test.ts runs alone anyway.
+  'test/jobs-inngest.test.ts',
+  'test/webhooks.test.ts',
+];
 
 const root = import.meta.dirname;
 const relative = (spec: TestSpecification) => path.relative(root, spec.moduleId).split(path.sep).join('/');
