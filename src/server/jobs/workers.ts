@@ -15,9 +15,9 @@ import { runPgBossJob } from './providers/pgboss-run';
  * The job workers of this process. pg-boss (default): workers on the application's PostgreSQL
  * running the job definitions (src/server/jobs/definitions/) with memoized steps: generations
  * (per process, WORKER_CONCURRENCY heavy, WORKER_LIGHT_CONCURRENCY light and
- * WORKER_REMOTE_CONCURRENCY remote ones at once, each class from its own queue, see schedule.ts; a sent job wakes its worker by NOTIFY, and a
- * half-second poll backs that up for retries and freed slots), the scheduled jobs every minute, billing, and the
- * webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
+ * WORKER_REMOTE_CONCURRENCY remote ones at once, each class from its own queue, see schedule.ts;
+ * a sent job wakes its worker by NOTIFY, and a half-second poll backs that up for retries and
+ * freed slots), the scheduled jobs every minute, billing, and the webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
  * runs them alone on other machines. Inngest: Inngest calls /api/inngest for every run; this
  * process only hands new webhook deliveries to it.
  */

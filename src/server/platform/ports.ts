@@ -16,6 +16,8 @@ import path from 'node:path';
  */
 const BAND_SIZE = 8192;
 export const LOCK_DIR = path.join(os.tmpdir(), 'roomtone-ports');
+/** Whether this process has swept the stale locks yet (once is enough). */
+let swept = false;
 
 /** The kernel's ephemeral range from procfs (the Linux default when it cannot be read). */
 export function ephemeralRange(read: () => string = () => fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')): [number, number] {
@@ -131,7 +133,6 @@ export async function lockFirstFree(candidates: number[]): Promise<number | null
   return null;
 }
 
-let swept = false;
 
 /** Removes the locks of processes that have exited (once per process), so the directory stays small. */
 export function sweepStaleLocks(): void {

@@ -92,15 +92,14 @@ export const openaiAdapter: BackendAdapter = {
     if (req.spec.kind !== 'openai') throw new Error('not an OpenAI spec');
     const { signal } = req;
     const box = letterboxFor(req.size);
+    const as = isGptImage(req.spec.model) ? 'jpeg' : 'png';
     const started = Date.now();
     let result: OpenAI.Images.ImagesResponse;
     try {
       result = await client().images.edit(
         {
           model: req.spec.model,
-          image: isGptImage(req.spec.model)
-            ? await toFile(await place(req.image, box, 'jpeg'), 'image.jpg', { type: 'image/jpeg' })
-            : await toFile(await place(req.image, box, 'png'), 'image.png', { type: 'image/png' }),
+          image: await toFile(await place(req.image, box, as), `image.${as}`, { type: `image/${as}` }),
           ...(req.mask ? { mask: await toFile(await placeMask(req.mask, box), 'mask.png', { type: 'image/png' }) } : {}),
           prompt: req.prompt,
           size: box.canvas.name,
