@@ -45,6 +45,25 @@ export type ApiErrorCode =
   | 'signup_disabled'
   | 'email_taken';
 
+/**
+ * What business code throws: a code, a message, the parameter at fault and, for refusals
+ * that pass with time, how long to wait. No HTTP here: the doors map each code to a status
+ * once (`httpStatusOf`), MCP to a tool error, the console to a tRPC error.
+ */
+export class DomainError extends Error {
+  readonly code: ApiErrorCode;
+  readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ApiErrorCode, message: string, options: { param?: string; retryAfterSeconds?: number } = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; param?: string };
 }

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError, DomainError } from '@/server/platform/errors';
+import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
 import { modeSchema } from '@/server/members/role-names';
 import type { SessionUser } from '@/server/auth/sessions';
@@ -45,7 +46,8 @@ const t = initTRPC.context<ConsoleContext>().create({
 const refusalsAsTrpcErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
-    const cause = result.error.cause;
+    const raw = result.error.cause;
+    const cause = raw instanceof DomainError ? toHttpError(raw) : raw;
     if (cause instanceof ApiError) {
       throw new TRPCError({ code: STATUS_TO_TRPC[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
