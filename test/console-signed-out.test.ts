@@ -41,3 +41,15 @@ describe('signed-out visitors of console pages', () => {
     expect(res.body).toMatch(/<main/);
   });
 });
+
+describe('the invitation page', () => {
+  it('lives at /invitations/<token> (the URL mails carry); /invite/<token> redirects there', async () => {
+    const token = 'AbCdEfGhIj0123456789';
+    const res = await page(`/invite/${token}`);
+    expect(res.status).toBe(307);
+    expect(res.location).toBe(`/invitations/${token}`);
+    const target = await page(`/invitations/${token}`);
+    expect(target.status).toBe(200);
+    expect(target.location).toBeNull();
+  });
+});

@@ -30,7 +30,7 @@ const envSchema = z.object({
   PORT: int(3000),
   HOST: z.string().optional().default('0.0.0.0'),
   /** External base URL, used in signed output URLs and console links. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   /** Use this PostgreSQL; unset = start the embedded one under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional().default('.data'),
