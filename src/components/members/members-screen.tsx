@@ -148,9 +148,9 @@ function PendingInvitations() {
     }),
   );
   const columns: Column<InvitationRow>[] = [
-    { id: 'email', header: 'E-mail', cell: ({ row }) => <span className="font-medium break-all">{row.original.email}</span> },
+    { id: 'email', header: 'E-mail', cell: ({ row }) => <span className="font-medium whitespace-nowrap">{row.original.email}</span> },
     { id: 'role', header: 'Role', cell: ({ row }) => <Badge variant="outline">{row.original.role}</Badge> },
-    { id: 'invited_by', header: 'Invited by', cell: ({ row }) => <span className="break-all">{row.original.invited_by ?? '—'}</span> },
+    { id: 'invited_by', header: 'Invited by', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.invited_by ?? '—'}</span> },
     { id: 'expires', header: 'Expires', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.expires_at)}</span> },
     {
       id: 'actions',
