@@ -6,6 +6,7 @@
  * (The attacker reads only their own mailbox: the mail record, filtered by their address.)
  */
 import { describe, expect, it } from 'vitest';
+import http from 'node:http';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
@@ -98,6 +99,44 @@ describe('account takeover through the mail outbox', () => {
     });
     expect((await consoleMail(cookie, scope)).map((m) => m.text)).toEqual(['notice for the owner']);
     expect((await consoleMail(await signedIn(admin.email), scope)).map((m) => m.text)).toEqual(['notice for the admin']);
+  });
+});
+
+describe('links in access mail', () => {
+  /** A form POST with a Host (and X-Forwarded-Host) of the attacker's choosing. */
+  function postWithHost(path: string, host: string, cookie: string, form: URLSearchParams): Promise<number> {
+    const url = new URL(`${baseUrl}${path}`);
+    const body = form.toString();
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { host, 'x-forwarded-host': host, 'x-forwarded-proto': 'https', cookie, origin: `https://${host}`, 'x-forwarded-for': testIp(), 'content-type': 'application/x-www-form-urlencoded', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  it('a forged Host cannot point a sign-in link at another site: links are built from PUBLIC_BASE_URL', async () => {
+    const org = await createTestOrg();
+    const user = await createMember(org.id, 'developer');
+    const csrf = await fetch(`${baseUrl}/api/auth/csrf`);
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const cookie = csrf.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const status = await postWithHost('/api/auth/signin/email', 'evil.example', cookie, new URLSearchParams({ csrfToken, email: user.email, callbackUrl: 'https://evil.example/' }));
+    expect(status).toBe(302);
+    const link = linkIn((await lastMailTo(user.email, 'sign-in link')).body, '/api/auth/callback/email');
+    expect(new URL(link).origin).toBe(new URL(baseUrl).origin);
+    expect(decodeURIComponent(link)).not.toContain('evil.example');
   });
 });
 

@@ -53,3 +53,15 @@ describe('the invitation page', () => {
     expect(target.location).toBeNull();
   });
 });
+
+describe('pages cannot be framed or sniffed', () => {
+  it('console pages carry the security headers (CSP frame-ancestors none, X-Frame-Options DENY, nosniff)', async () => {
+    for (const path of ['/sign-in', '/invitations/AbCdEfGhIj0123456789', '/verify-email?token=AbCdEfGhIj0123456789']) {
+      const res = await fetch(`${baseUrl}${path}`, { redirect: 'manual' });
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+    }
+  });
+});
