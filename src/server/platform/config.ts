@@ -109,7 +109,7 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
   /** How often an idle worker looks for due deliveries. */
   WEBHOOK_POLL_MS: int(100),
-  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
+  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = the server log and `roomtone mail list` (never the console). */
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
