@@ -4,7 +4,7 @@ import { config } from '@/server/platform/config';
 import { DomainError, invalidParam } from '@/server/platform/errors';
 import { sendMail } from '@/server/mail/send-mail';
 import { linkTokenHash, newLinkToken } from './link-tokens';
-import { burnVerification, verifyPassword } from './password';
+import { verifyPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
 
 /**
@@ -63,10 +63,8 @@ export async function verifyEmail(token: string, password: string, ip: string | 
   const hash = linkTokenHash(token);
   const row = await db().verificationToken.findFirst({ where: { token: hash, identifier: { startsWith: IDENTIFIER_PREFIX } } });
   const user = row ? await db().user.findUnique({ where: { id: row.identifier.slice(IDENTIFIER_PREFIX.length) } }) : null;
-  if (!row || !user || row.expires.getTime() <= clock.nowMs()) {
-    await burnVerification(password);
-    throw invalidLink();
-  }
+  // An unusable link answers at once: it says nothing about accounts, and costs no hashing.
+  if (!row || !user || row.expires.getTime() <= clock.nowMs()) throw invalidLink();
   await requireAttemptAllowed(user.email, ip);
   if (!(await verifyPassword(password, user.passwordHash))) throw invalidParam('password', 'The password is not correct.');
   await transaction(async (tx) => {
