@@ -39,6 +39,8 @@ export const PENDING_GIVE_UP_AFTER_MS = 3600 * 1000;
 export const PAYMENT_RECHECK_AFTER_MS = 15 * 60 * 1000;
 /** Margin past the provider's timeout after which a payment request is surely no longer in flight. */
 const IN_FLIGHT_MARGIN_MS = 60 * 1000;
+/** Provider lookups per sweep (each may take up to STRIPE_TIMEOUT_MS); the rest wait for the next minute. */
+const MAX_LOOKUPS_PER_SWEEP = 20;
 
 export const autoRechargeSettingsSchema = z
   .object({
@@ -368,11 +370,16 @@ export async function sweepAutoRecharges(now: Date, provider: PaymentProvider = 
     take: 500,
   });
   const counts = { requeued: 0, credited: 0, failed: 0, waiting: 0 };
+  let lookups = 0;
   for (const attempt of pending) {
     const old = now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS;
     if (!old && attempt.providerStatus !== 'processing') {
       await enqueueAutoRecharge(attempt.id);
       counts.requeued += 1;
+      continue;
+    }
+    if (++lookups > MAX_LOOKUPS_PER_SWEEP) {
+      counts.waiting += 1;
       continue;
     }
     const result = await reconcileAttempt(attempt, now, provider, old);
