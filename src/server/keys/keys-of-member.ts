@@ -1,6 +1,6 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { notFound } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import type { Member } from '@/server/members/roles';
 import { revokeApiKey } from './keys';
 
@@ -29,7 +29,7 @@ function activeKeysOf(tx: DbTx, organizationId: string, userId: string) {
 /** What removing `userId` would revoke (owners and admins see it before confirming). */
 export async function keysRevokedByRemoval(actor: Member, userId: string): Promise<{ data: CreatedKeyView[] }> {
   const membership = await db().membership.findUnique({ where: { organizationId_userId: { organizationId: actor.organizationId, userId } }, select: { userId: true } });
-  if (!membership) throw notFound(`No member ${userId} in this organization.`, 'userId');
+  if (!membership) throw new DomainError('resource_not_found', `No member ${userId} in this organization.`, { param: 'userId' });
   const keys = await activeKeysOf(db(), actor.organizationId, userId);
   return { data: keys.map((k) => ({ id: k.id, name: k.name, mode: k.mode, prefix: k.prefix, last_used_at: toUnixSeconds(k.lastUsedAt) })) };
 }

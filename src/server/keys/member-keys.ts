@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, type Member } from '@/server/members/roles';
 import type { Permission } from './permissions';
@@ -63,7 +63,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
     // revokes this key with the member's others (keys-of-member.ts); after it, nothing is created.
     const held = await tx.$queryRaw<unknown[]>`
       select 1 from "Membership" where "organizationId" = ${member.organizationId} and "userId" = ${member.userId} for share`;
-    if (held.length === 0) throw notFound(`No organization ${member.organizationId}.`, 'organizationId');
+    if (held.length === 0) throw new DomainError('resource_not_found', `No organization ${member.organizationId}.`, { param: 'organizationId' });
     return createApiKey(tx, {
       organizationId: member.organizationId,
       mode: member.mode,
