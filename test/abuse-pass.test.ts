@@ -205,13 +205,16 @@ describe('accounts claimed before their owner arrives', () => {
   it('sign-up answers alike whether the address has an account or not; the existing account gets a mail instead', async () => {
     const { owner } = await ownerOf('Existing org');
     const fresh = uniqueEmail('fresh');
-    const taken = await mutate('auth.signUp', { email: owner.email, password: ATTACKER_PASSWORD, organizationName: 'Probe' }, null, ip());
-    const free = await mutate('auth.signUp', { email: fresh, password: ATTACKER_PASSWORD, organizationName: 'Probe' }, null, ip());
+    // The requester's free text (a name) never travels in the mail either: no relay for phishing.
+    const name = 'Visit https://evil.example/login';
+    const taken = await mutate('auth.signUp', { email: owner.email, password: ATTACKER_PASSWORD, name, organizationName: 'Probe' }, null, ip());
+    const free = await mutate('auth.signUp', { email: fresh, password: ATTACKER_PASSWORD, name, organizationName: 'Probe' }, null, ip());
     expect([taken.status, taken.data, taken.error]).toEqual([free.status, free.data, free.error]);
     expect(taken.data).toEqual({ status: 'check_email' });
     const told = await lastMailTo(owner.email);
     expect(told.subject).toBe('Your Roomtone account');
     expect(told.body).toContain('already has one');
+    for (const mail of [told, await lastMailTo(fresh)]) expect(`${mail.subject}\n${mail.body}`).not.toContain('evil.example');
     // Nothing of the existing account changed: same password, one account.
     expect((await signIn(owner.email, PASSWORD)).cookie).not.toBeNull();
     expect(await db().user.count({ where: { email: owner.email } })).toBe(1);
