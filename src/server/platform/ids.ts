@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'att'
   | 'mail'
   | 'ebr'
-  | 'inv';
+  | 'inv'
+  | 'cp';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

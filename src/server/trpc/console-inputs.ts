@@ -46,3 +46,5 @@ export const logFiltersInput = z.object({
   to: unixSecondsSchema.optional(),
   requestId: requestIdSchema.optional(),
 });
+
+export { autoRechargeInput, creditPurchaseInput, purchaseIdSchema } from '@/server/billing/purchase-inputs';

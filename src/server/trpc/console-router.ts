@@ -21,6 +21,9 @@ import { getConsoleGeneration, listConsoleGenerations } from '@/server/generatio
 import { cancelGeneration } from '@/server/generations/generations';
 import { toApiGeneration } from '@/server/generations/serialize';
 import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
+import { confirmCreditPurchase, listCreditPurchases, startCreditPurchase } from '@/server/billing/credit-purchases';
+import { setAutoRecharge } from '@/server/billing/auto-recharge';
+import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
@@ -33,6 +36,9 @@ import {
   inviteInput,
   linkTokenSchema,
   logFiltersInput,
+  purchaseIdSchema,
+  creditPurchaseInput,
+  autoRechargeInput,
   renameInput,
   requestIdSchema,
   requestPasswordResetInput,
@@ -109,6 +115,18 @@ export const consoleRouter = router({
     transactions: manager
       .input(pageInput.extend({ type: z.enum(['credit', 'charge', 'refund', 'recharge', 'expiry']).optional() }))
       .query(({ ctx, input }) => listTransactions(ctx.member.organizationId, input)),
+    /** Buy credit: a provider checkout to send the browser to, or (manual provider) an operator top-up credited at once. */
+    addCredit: manager.input(creditPurchaseInput).mutation(({ ctx, input }) =>
+      startCreditPurchase(
+        { organizationId: ctx.member.organizationId, userId: ctx.user.id, email: ctx.user.email },
+        input,
+        `${config().publicBaseUrl}/o/${ctx.member.organizationId}/${ctx.member.mode}/billing`,
+      ),
+    ),
+    /** The browser is back from the provider's page: ask the provider now. */
+    confirmPurchase: manager.input(z.object({ purchaseId: purchaseIdSchema })).mutation(({ ctx, input }) => confirmCreditPurchase(ctx.member.organizationId, input.purchaseId)),
+    purchases: manager.input(pageInput).query(({ ctx, input }) => listCreditPurchases(ctx.member.organizationId, input)),
+    setAutoRecharge: manager.input(autoRechargeInput).mutation(({ ctx, input }) => setAutoRecharge(ctx.member.organizationId, input)),
   }),
   usage: router({
     get: anyMember
