@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
+import { startFakeStripe } from '../test/stripe-server';
 
 export interface E2EState {
   baseUrl: string;
@@ -36,6 +37,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const certs = await makeTestCertificates('Roomtone e2e CA');
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
+  // Stripe, as the console's "Add credit" reaches it: the local stand-in (test/stripe-server.ts)
+  // serves Checkout's hosted page and sends its signed webhooks to the server.
+  const stripeWebhookSecret = 'whsec_roomtone_e2e_0123456789';
+  const stripe = await startFakeStripe({ webhook: { url: `http://127.0.0.1:${port}/api/payments/stripe`, secret: stripeWebhookSecret } });
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -62,6 +67,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_roomtone_e2e',
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
     },
   });
   const baseUrl = server.url;
@@ -86,6 +95,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   return async () => {
     await server.stop();
+    await stripe.close();
     if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -209,6 +209,23 @@ describe('who may add credit', () => {
     expect(refused.error).toMatchObject({ code: 'permission_denied' });
     expect(stripe.sessions.size).toBe(sessionsBefore);
     expect(await db().creditPurchase.count({ where: { organizationId: org.id } })).toBe(0);
+    const recharge = await mutate('billing.setAutoRecharge', { organizationId: org.id, mode: 'live', enabled: false, threshold: 1_000, amount: 5_000 }, cookie, { base: server.url });
+    expect(recharge.httpStatus).toBe(403);
+    expect(recharge.error).toMatchObject({ code: 'permission_denied' });
+  });
+
+  it('an owner sets auto-recharge (needs the card a purchase saved with Stripe)', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const set = (enabled: boolean) => mutate<{ enabled: boolean; threshold: number; amount: number }>('billing.setAutoRecharge', { organizationId: orgId, mode: 'live', enabled, threshold: 1_000, amount: 5_000 }, cookie, { base: server.url });
+    const noCard = await set(true);
+    expect(noCard.httpStatus).toBe(400);
+    expect(noCard.error).toMatchObject({ code: 'parameter_invalid', param: 'enabled' });
+    const started = await addCredit(orgId, cookie, 1_000);
+    await stripe.pay(sessionOf(started.data.checkoutUrl!).id);
+    const on = await set(true);
+    expect(on.status, JSON.stringify(on)).toBe(200);
+    expect(on.data).toMatchObject({ enabled: true, threshold: 1_000, amount: 5_000 });
+    expect(await db().organization.findUniqueOrThrow({ where: { id: orgId } })).toMatchObject({ autoRechargeEnabled: true, autoRechargeThreshold: 1_000, autoRechargeAmount: 5_000 });
   });
 
   it("another organization's admin can neither buy for it nor confirm or read its purchases (404)", async () => {

@@ -25,6 +25,7 @@ import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { EndpointStatus } from './endpoint-status';
 import { VerificationSection } from './verification-snippet';
+import { DeliveryPayload, EditEndpointDialog } from './edit-endpoint';
 
 type Endpoint = ConsoleOutputs['webhooks']['get'];
 type Delivery = ConsoleOutputs['webhooks']['deliveries']['data'][number];
@@ -126,6 +127,7 @@ function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const ids = { ...input, endpointId: endpoint.id };
   return (
     <>
+      <EditEndpointDialog endpoint={endpoint} />
       <RotateDialog endpoint={endpoint} />
       {endpoint.status === 'active' ? (
         <ConfirmDialog
@@ -356,6 +358,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
         Event <code>{delivery.event.id}</code> (the <code>webhook-id</code> header, the same on every attempt).
         {delivery.status === 'pending' && delivery.next_attempt_at ? ` Next retry ${dateTime(delivery.next_attempt_at)}.` : ''}
       </p>
+      <DeliveryPayload deliveryId={delivery.id} />
       {delivery.attempt_log.length === 0 ? <p className="text-muted-foreground">Not attempted yet.</p> : null}
       <ol className="flex flex-col gap-3">
         {delivery.attempt_log.map((a) => (
@@ -372,6 +375,8 @@ function Attempts({ delivery }: { delivery: Delivery }) {
               <pre className="mt-2 max-h-40 overflow-auto rounded bg-muted p-2 text-xs whitespace-pre-wrap" aria-label={`Response of attempt ${a.number}`} tabIndex={0}>
                 {a.response_body}
               </pre>
+            ) : a.status_code !== null ? (
+              <p className="mt-2 text-muted-foreground">Empty response body.</p>
             ) : null}
           </li>
         ))}

@@ -14,3 +14,21 @@ export const autoRechargeInput = z.object({
   threshold: z.number().int().min(0).max(10_000_000).nullable().optional(),
   amount: z.number().int().min(100, 'The smallest recharge is €1.00.').max(10_000_000).nullable().optional(),
 });
+
+/** A euro amount as a person types it ("25", "25.50") → cents, checked by `cents`. */
+export function eurosAsCents(cents: z.ZodNumber) {
+  return z
+    .string()
+    .trim()
+    .regex(/^\d{1,7}([.,]\d{1,2})?$/, 'Enter an amount in euros, e.g. 25 or 25.50.')
+    .transform((v) => Math.round(Number(v.replace(',', '.')) * 100))
+    .pipe(cents);
+}
+
+/** The console's forms: euros typed, cents sent. */
+export const addCreditForm = z.object({ amount: eurosAsCents(creditPurchaseInput.shape.amount) });
+export const autoRechargeForm = z.object({
+  enabled: z.boolean(),
+  threshold: eurosAsCents(z.number().int().min(0).max(10_000_000)),
+  amount: eurosAsCents(z.number().int().min(100, 'The smallest recharge is €1.00.').max(10_000_000)),
+});

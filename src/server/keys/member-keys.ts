@@ -1,5 +1,5 @@
 import { db } from '@/server/platform/db';
-import { toUnixSeconds } from '@/server/platform/clock';
+import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, type Member } from '@/server/members/roles';
@@ -18,7 +18,9 @@ export interface KeyView {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-  /** Whether this member may revoke it (developers: only their own keys). */
+  /** When it stops working (null: never). */
+  expires_at: number | null;
+  /** Whether this member may revoke or rename it (developers: only their own keys). */
   can_revoke: boolean;
 }
 
@@ -51,12 +53,13 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     created_at: toUnixSeconds(r.createdAt),
     last_used_at: toUnixSeconds(r.lastUsedAt),
     revoked_at: toUnixSeconds(r.revokedAt),
+    expires_at: toUnixSeconds(r.expiresAt),
     can_revoke: r.revokedAt === null && canManageKey(member, r),
   }));
 }
 
 /** Create a key in the member's mode; the secret is in this answer only. */
-export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
+export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[]; expiresInDays?: number | undefined }): Promise<CreatedKey> {
   if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
   return db().$transaction(async (tx) => {
     // The membership is held until the key commits, so a removal running now waits and then
@@ -70,6 +73,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
       name: input.name.trim(),
       permissions: input.permissions,
       createdByUserId: member.userId,
+      expiresAt: input.expiresInDays ? new Date(clock.nowMs() + input.expiresInDays * 24 * 3600 * 1000) : null,
     });
   });
 }
@@ -81,4 +85,14 @@ export async function revokeMemberKey(member: Member, keyId: string): Promise<{ 
   if (!canManageKey(member, key)) throw new ApiError(403, 'permission_denied', 'Developers can revoke only the keys they created.');
   const revoked = await db().$transaction((tx) => revokeApiKey(tx, keyId));
   return { id: revoked.id, revoked_at: toUnixSeconds(revoked.revokedAt) };
+}
+
+/** Rename a key (its secret and permissions stay); developers only their own. A revoked key keeps its name. */
+export async function renameMemberKey(member: Member, keyId: string, name: string): Promise<{ id: string; name: string }> {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
+  if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
+  if (!canManageKey(member, key)) throw new DomainError('permission_denied', 'Developers can rename only the keys they created.', { param: 'keyId' });
+  if (key.revokedAt) throw new DomainError('parameter_invalid', 'A revoked key cannot be renamed.', { param: 'keyId' });
+  const renamed = await db().apiKey.update({ where: { id: key.id }, data: { name: name.trim() } });
+  return { id: renamed.id, name: renamed.name };
 }

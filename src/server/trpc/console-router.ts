@@ -14,7 +14,7 @@ import { revokeInvitation } from '@/server/members/revoke-invitation';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
-import { createMemberKey, listMemberKeys, revokeMemberKey } from '@/server/keys/member-keys';
+import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey } from '@/server/keys/member-keys';
 import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
@@ -31,6 +31,7 @@ import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   changePasswordInput,
   createKeyInput,
+  renameKeyInput,
   generationIdSchema,
   invitationIdSchema,
   inviteInput,
@@ -95,6 +96,7 @@ export const consoleRouter = router({
       const key = await createMemberKey(ctx.member, input);
       return { id: key.id, name: key.name, mode: key.mode, permissions: key.permissions, prefix: key.prefix, secret: key.secret };
     }),
+    rename: anyMember.input(renameKeyInput).mutation(({ ctx, input }) => renameMemberKey(ctx.member, input.keyId, input.name)),
     revoke: anyMember.input(z.object({ keyId: z.string().max(100) })).mutation(({ ctx, input }) => revokeMemberKey(ctx.member, input.keyId)),
   }),
   logs: router({
@@ -126,7 +128,9 @@ export const consoleRouter = router({
     /** The browser is back from the provider's page: ask the provider now. */
     confirmPurchase: manager.input(z.object({ purchaseId: purchaseIdSchema })).mutation(({ ctx, input }) => confirmCreditPurchase(ctx.member.organizationId, input.purchaseId)),
     purchases: manager.input(pageInput).query(({ ctx, input }) => listCreditPurchases(ctx.member.organizationId, input)),
-    setAutoRecharge: manager.input(autoRechargeInput).mutation(({ ctx, input }) => setAutoRecharge(ctx.member.organizationId, input)),
+    setAutoRecharge: manager
+      .input(autoRechargeInput)
+      .mutation(({ ctx, input }) => setAutoRecharge(ctx.member.organizationId, { enabled: input.enabled, threshold: input.threshold, amount: input.amount })),
   }),
   usage: router({
     get: anyMember

@@ -31,7 +31,7 @@ export async function checkEndpointUrl(url: string): Promise<string> {
   }
 }
 
-function checkEvents(mode: 'test' | 'live', events: string[] | undefined): string[] {
+export function checkEvents(mode: 'test' | 'live', events: string[] | undefined): string[] {
   const allowed: readonly string[] = eventTypesForMode(mode);
   if (events === undefined) return [...allowed];
   const unique = [...new Set(events)];
