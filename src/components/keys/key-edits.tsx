@@ -88,8 +88,7 @@ export function KeyExpiryField<T extends FieldValues>({ control, name }: { contr
 }
 
 /** The Expires column: the date, "expired" once past, or "never". */
-export function KeyExpiry({ expiresAt }: { expiresAt: number | null }) {
+export function KeyExpiry({ expiresAt, expired: past }: { expiresAt: number | null; expired: boolean }) {
   if (expiresAt === null) return <span className="text-muted-foreground">Never</span>;
-  const past = expiresAt * 1000 <= Date.now();
   return <span className={past ? 'whitespace-nowrap text-destructive' : 'whitespace-nowrap'}>{past ? `Expired ${dateTime(expiresAt)}` : dateTime(expiresAt)}</span>;
 }

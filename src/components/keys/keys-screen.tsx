@@ -61,7 +61,7 @@ export function KeysScreen() {
     },
     { id: 'created_by', header: 'Created by', cell: ({ row }) => row.original.created_by ?? '—' },
     { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
-    { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} /> },
+    { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
     { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
     {
       id: 'actions',

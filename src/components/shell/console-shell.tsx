@@ -5,10 +5,11 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Plus, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { useTRPC, errorStatus } from '@/app-client/trpc';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
+import { CreateOrganizationDialog } from './create-organization';
 import { cn } from '@/components/ui/cn';
 import { Switch } from '@/components/ui/switch';
 import { Label } from '@/components/ui/label';
@@ -184,7 +185,10 @@ function MobileNav({ role, base }: { role: Role; base: string }) {
 function OrganizationSwitcher({ organizations, currentId, mode }: { organizations: { id: string; name: string; role: string }[]; currentId: string; mode: Mode }) {
   const router = useRouter();
   const current = organizations.find((o) => o.id === currentId);
+  const [creating, setCreating] = React.useState(false);
   return (
+    <>
+    <CreateOrganizationDialog open={creating} onOpenChange={setCreating} />
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button variant="outline" className="w-full justify-between" aria-label={`Organization: ${current?.name ?? currentId}. Switch organization`}>
@@ -205,8 +209,13 @@ function OrganizationSwitcher({ organizations, currentId, mode }: { organization
             </DropdownMenuRadioItem>
           ))}
         </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => setCreating(true)}>
+          <Plus aria-hidden /> Create organization
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
+    </>
   );
 }
 

@@ -18,8 +18,9 @@ export interface KeyView {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-  /** When it stops working (null: never). */
+  /** When it stops working (null: never), and whether that time has come. */
   expires_at: number | null;
+  expired: boolean;
   /** Whether this member may revoke or rename it (developers: only their own keys). */
   can_revoke: boolean;
 }
@@ -54,6 +55,7 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     last_used_at: toUnixSeconds(r.lastUsedAt),
     revoked_at: toUnixSeconds(r.revokedAt),
     expires_at: toUnixSeconds(r.expiresAt),
+    expired: r.expiresAt !== null && r.expiresAt.getTime() <= clock.nowMs(),
     can_revoke: r.revokedAt === null && canManageKey(member, r),
   }));
 }

@@ -22,6 +22,9 @@ export interface RequestLogEntry {
   durationMs: number;
   ip: string | null;
   createdAt: Date;
+  /** Redacted JSON text (redact.ts): what the request asked and what it answered. */
+  requestParams?: string | null;
+  responseBody?: string | null;
 }
 
 const FLUSH_MS = 250;
@@ -30,8 +33,8 @@ const MAX_BATCH = 200;
 const state = globalThis as unknown as { roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null } };
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
-const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage")
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[])
+const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[], $13::jsonb[], $14::jsonb[])
   on conflict (id) do nothing`;
 
 export function recordRequest(entry: RequestLogEntry): void {
@@ -61,6 +64,8 @@ export async function flushRequestLog(): Promise<void> {
     batch.map((e) => e.ip),
     batch.map((e) => sqlTimestamp(e.createdAt)),
     batch.map((e) => e.errorMessage ?? null),
+    batch.map((e) => e.requestParams ?? null),
+    batch.map((e) => e.responseBody ?? null),
   ])
     .then(() => undefined)
     .catch((error: unknown) => log.error('request log write failed', { error: String(error), lost: batch.length }))

@@ -11,6 +11,8 @@ import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { listPendingInvitations } from '@/server/members/list-invitations';
 import { revokeInvitation } from '@/server/members/revoke-invitation';
+import { resendInvitation } from '@/server/members/resend-invitation';
+import { invitationShareLink } from '@/server/members/invitation-share-link';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
@@ -27,6 +29,7 @@ import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
+import { createMyOrganization } from '@/server/orgs/create-my-organization';
 import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   changePasswordInput,
@@ -73,6 +76,8 @@ const authRouter = router({
 
 const meRouter = router({
   get: sessionProcedure.query(({ ctx }) => me(ctx.user)),
+  /** Another organization, owned by the signed-in user. */
+  createOrganization: sessionProcedure.input(renameInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name)),
   changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changePassword(ctx.user, input);
     return { changed: true as const };
@@ -142,6 +147,8 @@ export const consoleRouter = router({
     invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
     invitations: manager.input(pageInput).query(({ ctx, input }) => listPendingInvitations(ctx.member, input)),
     revokeInvitation: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => revokeInvitation(ctx.member, input.invitationId)),
+    resendInvitation: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => resendInvitation(ctx.member, input.invitationId)),
+    invitationLink: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => invitationShareLink(ctx.member, input.invitationId)),
     updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
     /** The active keys a member created, both modes: removing them revokes these. */
     keysToRevoke: manager.input(z.object({ userId: userIdSchema })).query(({ ctx, input }) => keysRevokedByRemoval(ctx.member, input.userId)),
