@@ -213,13 +213,13 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
   ];
   const replayHref = l.generation_id && !l.idempotent_repeat ? `${base}/playground?replay=${l.generation_id}` : isReplayableRequest(l) ? `${base}/playground?replay=${l.id}` : null;
   return (
-    <div className="flex flex-col gap-6">
+    <div className="flex flex-col gap-6" data-testid="request-detail">
     {replayHref ? (
       <Link className="self-start text-primary underline underline-offset-4" href={replayHref}>
         Open in playground
       </Link>
     ) : null}
-    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm" data-testid="request-detail">
+    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm">
       {rows.map(([term, value]) => (
         <React.Fragment key={term}>
           <dt className="text-muted-foreground">{term}</dt>
