@@ -22,16 +22,14 @@ export function InvitationLinkDialog({ invitationId, email }: { invitationId: st
   const [open, setOpen] = React.useState(false);
   const link = useMutation(trpc.members.invitationLink.mutationOptions());
   const id = React.useId();
+  const change = (next: boolean) => {
+    setOpen(next);
+    if (next) link.mutate({ ...input, invitationId });
+    else link.reset();
+  };
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) link.mutate({ ...input, invitationId });
-        else link.reset();
-      }}
-    >
-      <Button variant="ghost" size="sm" aria-label={`Copy the invitation link of ${email}`} onClick={() => setOpen(true)}>
+    <Dialog open={open} onOpenChange={change}>
+      <Button variant="ghost" size="sm" aria-label={`Copy the invitation link of ${email}`} onClick={() => change(true)}>
         <Link2 aria-hidden /> Link
       </Button>
       <DialogContent>
@@ -53,7 +51,7 @@ export function InvitationLinkDialog({ invitationId, email }: { invitationId: st
           </div>
         ) : null}
         <DialogFooter>
-          <Button variant="outline" onClick={() => setOpen(false)}>
+          <Button variant="outline" onClick={() => change(false)}>
             Done
           </Button>
         </DialogFooter>

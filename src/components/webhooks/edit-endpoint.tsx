@@ -39,18 +39,16 @@ export function EditEndpointDialog({ endpoint }: { endpoint: Endpoint }) {
     }),
   );
   const fieldError = apiErrorOf(update.error)?.param;
+  const change = (next: boolean) => {
+    setOpen(next);
+    if (next) {
+      form.reset(values);
+      update.reset();
+    }
+  };
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) {
-          form.reset(values);
-          update.reset();
-        }
-      }}
-    >
-      <Button variant="outline" onClick={() => setOpen(true)}>
+    <Dialog open={open} onOpenChange={change}>
+      <Button variant="outline" onClick={() => change(true)}>
         <Pencil aria-hidden /> Edit
       </Button>
       <DialogContent>
