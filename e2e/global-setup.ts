@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
+import { startFakeComfy } from '../test/backends/comfyui-server';
 
 export interface E2EState {
   baseUrl: string;
@@ -36,6 +37,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const certs = await makeTestCertificates('Roomtone e2e CA');
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
+  // Live decorations run on a local ComfyUI (its HTTP API and progress websocket, a slow run of
+  // 20 sampler steps): the progress e2e watches one move. Test mode keeps the preview.
+  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 8_000 });
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -60,7 +64,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,
+      ENGINE_DECORATION: 'comfyui:img2img',
+      COMFYUI_URL: comfy.url,
     },
+  }).catch(async (error: unknown) => {
+    await comfy.close();
+    throw error;
   });
   const baseUrl = server.url;
   const output = server.output();
@@ -84,6 +93,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   return async () => {
     await server.stop();
+    await comfy.close();
     if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }
