@@ -1,6 +1,6 @@
 /**
  * ENGINE_TIMEOUT_MS fires on every Node line, also when garbage is collected while a backend
- * call hangs: the server runs with a full GC every 200 ms (gc-pressure.mjs). On Node 20 a
+ * call hangs: the server collects all garbage every 200 to 750 ms (gc-pressure.mjs). On Node 20 a
  * deadline built as AbortSignal.any([AbortSignal.timeout(ms), …]) lost its timeout to the GC
  * and never fired: the generation stayed in progress, the prediction ran on, the ComfyUI
  * prompt held its GPU queue. Each backend's "never answers" case must end failed
@@ -18,7 +18,7 @@ import { backendRuns, balance, form, newOrg, roomImage, type Gen } from './fixtu
 
 const TOKEN = 'r8_test_token_gc';
 const KEY = 'sk-test-gc';
-const TIMEOUT_MS = 3_000;
+const TIMEOUT_MS = 4_000;
 /** What the give-up may take beyond the deadline on a loaded machine: a cancel call, the refund transaction. */
 const BOUND_MS = 10_000;
 
@@ -52,7 +52,12 @@ beforeAll(async () => {
     },
     { nodeFlags: ['--expose-gc', '--import', path.join(import.meta.dirname, 'gc-pressure.mjs')] },
   );
-});
+  // A first generation warms the server up (job pick-up, engine modules) under the GC pressure:
+  // on a loaded machine that took minutes, which is not what the deadline cases measure.
+  const org = await newOrg();
+  const warm = await call<Gen>(server, env.certs.caPem, '/v1/renders', { key: org.live, body: form({ image, quality: '1k' }) });
+  expect(warm.body.status, JSON.stringify(warm.body)).toBe('succeeded');
+}, 400_000);
 
 afterAll(async () => {
   await server?.stop();

@@ -1,6 +1,7 @@
 // Preloaded into a test server (node --expose-gc --import this file): a full garbage collection
-// every GC_PRESSURE_MS (200 ms by default), or less often when a collection is slow (at most a
-// fifth of the time collecting, so a loaded machine still runs the server). A deadline whose
+// every GC_PRESSURE_MS (200 ms by default), less often when a collection is slow (a fifth of the
+// time collecting, so a loaded machine still runs the server), but at least every 750 ms so a
+// deadline of a few seconds always sees several collections. A deadline whose
 // timer only a weak reference holds (Node 20's AbortSignal.any over AbortSignal.timeout) is then
 // collected while a backend call hangs, as it is at random in production: the deadline tests
 // fail on it every time.
@@ -9,6 +10,6 @@ const every = Number(process.env.GC_PRESSURE_MS ?? 200);
 const collect = () => {
   const started = performance.now();
   globalThis.gc();
-  setTimeout(collect, Math.max(every, (performance.now() - started) * 4)).unref();
+  setTimeout(collect, Math.min(750, Math.max(every, (performance.now() - started) * 4))).unref();
 };
 setTimeout(collect, every).unref();

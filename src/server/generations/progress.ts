@@ -11,7 +11,7 @@ import type { ProgressSink, ProgressStage } from '@/server/engine/progress';
 export const PROGRESS_WRITE_EVERY_MS = 1_000;
 const MIN_CHANGE = 0.01;
 
-interface Value {
+export interface Value {
   stage: ProgressStage;
   fraction: number | null;
 }
@@ -29,7 +29,14 @@ function differs(a: Value | null, b: Value): 'stage' | 'value' | null {
   return null;
 }
 
-export function progressWriter(generationId: string, everyMs = PROGRESS_WRITE_EVERY_MS): ProgressWriter {
+/** The one UPDATE: only while in progress, so a late write never touches an ended generation. */
+async function storeProgress(generationId: string, value: Value): Promise<void> {
+  await db().generation.updateMany({ where: { id: generationId, status: 'in_progress' }, data: { progress: value.fraction, progressStage: value.stage } });
+}
+
+export function progressWriter(generationId: string, options: { everyMs?: number; store?: (value: Value) => Promise<void> } = {}): ProgressWriter {
+  const everyMs = options.everyMs ?? PROGRESS_WRITE_EVERY_MS;
+  const store = options.store ?? ((value: Value) => storeProgress(generationId, value));
   let latest: Value | null = null;
   let written: Value | null = null;
   let writtenAt = 0;
@@ -42,8 +49,7 @@ export function progressWriter(generationId: string, everyMs = PROGRESS_WRITE_EV
     if (closed || writing || !latest || !differs(written, latest)) return;
     const value = latest;
     writtenAt = Date.now();
-    writing = db()
-      .generation.updateMany({ where: { id: generationId, status: 'in_progress' }, data: { progress: value.fraction, progressStage: value.stage } })
+    writing = store(value)
       .then(() => {
         written = value;
       })
