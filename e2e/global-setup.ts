@@ -38,8 +38,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
   // Live decorations run on a local ComfyUI (its HTTP API and progress websocket, a slow run of
-  // 20 sampler steps): the progress e2e watches one move. Test mode keeps the preview.
-  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 8_000 });
+  // 20 sampler steps in 60 s): the progress e2e watches one move. Test mode keeps the preview.
+  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 60_000 });
   const server = await startProcess({
     name: 'the e2e server',
     port,
