@@ -22,6 +22,8 @@ export interface E2EState {
   password: string;
   /** A leaf certificate for 127.0.0.1 / ::1 the server trusts: the webhook receivers tests start on :443. */
   receiverTls: { key: string; cert: string };
+  /** The local ComfyUI of live decorations, and the CA its certificate is signed by. */
+  comfy: { url: string; caPem: string };
 }
 
 function field(banner: string, label: string): string {
@@ -38,8 +40,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
   // Live decorations run on a local ComfyUI (its HTTP API and progress websocket, a slow run of
-  // 20 sampler steps in 60 s): the progress e2e watches one move. Test mode keeps the preview.
-  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 60_000 });
+  // 20 sampler steps of 1 s, held at the 12th until the test releases it): the progress e2e watches one
+  // move. Test mode keeps the preview.
+  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 20_000, holdAtStep: 12 });
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -84,6 +87,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     email,
     password,
     receiverTls: { key: certs.key, cert: certs.cert },
+    comfy: { url: comfy.url, caPem: certs.caPem },
   };
   const statePath = path.join(dataDir, 'e2e-state.json');
   fs.writeFileSync(statePath, JSON.stringify(state));

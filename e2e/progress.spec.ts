@@ -1,16 +1,31 @@
 /**
  * Progress a user can watch: a live decoration runs on a local ComfyUI (e2e/global-setup.ts)
- * whose sampler takes 60 s in 20 steps (long enough for both screens on a loaded machine), reported on its websocket. The playground shows a real
- * progress bar that moves, the stage and the elapsed time; the generations screen shows the
- * in-progress row's bar; then the result.
+ * whose sampler reports its 20 steps on its websocket, a second each, and holds at the
+ * 12th until this test releases it (so a loaded machine cannot end the run before both screens
+ * are looked at). The playground shows a real progress bar that moves, the stage and the
+ * elapsed time; the generations screen shows the in-progress row's bar; then the result.
  */
 import fs from 'node:fs';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
 
 const ROOM = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-progress-')), 'room.jpg');
+
+/** Lets the local ComfyUI's held run go on to its end. */
+function releaseRun(comfy: { url: string; caPem: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    https
+      .request(`${comfy.url}/test/release`, { method: 'POST', ca: comfy.caPem }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject)
+      .end();
+  });
+}
 
 test('a slow live generation: the generations screen shows its bar; the playground\'s bar moves with the stage and elapsed time; then the result', async ({ page, demo }) => {
   test.setTimeout(240_000);
@@ -62,6 +77,7 @@ test('a slow live generation: the generations screen shows its bar; the playgrou
   await expect(bar).toBeVisible();
   await expectAccessible(page, 'playground with a generation in progress');
   await screenshot(page, 'playground-progress');
+  expect(await releaseRun(demo.comfy)).toBe(204);
 
   await expect(page.getByTestId('generation-status')).toHaveText('succeeded', { timeout: 120_000 });
   await expect(bar).toBeHidden();

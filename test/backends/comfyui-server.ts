@@ -66,7 +66,11 @@ const STEPS = 20;
 /** How long an interrupted run takes to stop at its next step and write its history. */
 export const INTERRUPT_STOP_MS = 1_500;
 
-export async function startFakeComfy(certs: TestCertificates, options: { slowMs?: number; defaultBehaviour?: ComfyBehaviour } = {}): Promise<FakeComfy> {
+/**
+ * `holdAtStep`: a slow run stops at that sampler step until `POST /test/release` (a route of
+ * this stand-in only): a browser test can look at a run in progress for as long as it needs.
+ */
+export async function startFakeComfy(certs: TestCertificates, options: { slowMs?: number; defaultBehaviour?: ComfyBehaviour; holdAtStep?: number } = {}): Promise<FakeComfy> {
   const prompts: FakePrompt[] = [];
   const uploads = new Map<string, Buffer>();
   const outputs = new Map<string, Buffer>();
@@ -77,6 +81,8 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
   let throttled: { retryAfter: string; times: number } | null = null;
   let seq = 0;
   const slowMs = options.slowMs ?? SLOW_MS;
+  let release: () => void = () => undefined;
+  let released = new Promise<void>((resolve) => (release = resolve));
 
   const send = (p: FakePrompt, message: unknown) => {
     for (const ws of sockets.get(p.clientId ?? '') ?? []) ws.send(JSON.stringify(message));
@@ -91,6 +97,7 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
       // The sampler's steps, each a progress message to the submitting client, as ComfyUI sends them.
       for (let step = 1; step <= STEPS; step++) {
         await new Promise((r) => setTimeout(r, slowMs / STEPS));
+        if (step === options.holdAtStep) await released;
         if (p.state !== 'running') return;
         p.progressSent.push({ value: step, max: STEPS });
         send(p, { type: 'progress', data: { value: step, max: STEPS, prompt_id: p.id, node: sampler } });
@@ -187,6 +194,12 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
         const bytes = url.searchParams.get('type') === 'output' ? outputs.get(url.searchParams.get('filename') ?? '') : undefined;
         if (!bytes) return json(res, 404, {});
         res.writeHead(200, { 'content-type': 'image/png' }).end(bytes);
+        return;
+      }
+      if (req.method === 'POST' && url.pathname === '/test/release') {
+        release();
+        released = new Promise<void>((resolve) => (release = resolve));
+        res.writeHead(204).end();
         return;
       }
       if (req.method === 'GET' && url.pathname === '/queue') {
