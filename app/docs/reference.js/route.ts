@@ -4,6 +4,6 @@ import { apiReferenceScript } from '@/server/http/api-reference';
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-export function GET(request: Request): Response {
-  return apiReferenceScript(request.headers.get('accept-encoding'));
+export function GET(): Response {
+  return apiReferenceScript();
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { gzipSync } from 'node:zlib';
 
 /**
  * /docs: the API reference, rendered in the browser by Scalar's standalone bundle from
@@ -14,21 +13,20 @@ const RENDERER = '@scalar/api-reference';
 
 interface Script {
   version: string;
-  plain: Buffer;
-  gzip: Buffer;
+  bytes: Buffer;
 }
 let script: Script | null = null;
 
-/** The renderer's standalone bundle, read once from node_modules (and gzipped once). */
+/** The renderer's standalone bundle, read once from node_modules (Next compresses it on the way out). */
 function rendererScript(): Script {
   if (script) return script;
   // Resolved at run time from the project (not bundled: 4 MB of JavaScript for the browser).
   const require = createRequire(path.join(process.cwd(), 'package.json'));
   const entry = require.resolve(RENDERER);
   const root = entry.slice(0, entry.lastIndexOf(`${path.sep}dist${path.sep}`));
-  const plain = fs.readFileSync(path.join(root, 'dist', 'browser', 'standalone.js'));
+  const bytes = fs.readFileSync(path.join(root, 'dist', 'browser', 'standalone.js'));
   const version = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  script = { version, plain, gzip: gzipSync(plain) };
+  script = { version, bytes };
   return script;
 }
 
@@ -37,6 +35,7 @@ const CONFIGURATION = {
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
+  mcp: { disabled: true },
   hideClientButton: true,
   hideTestRequestButton: true,
   showDeveloperTools: 'never',
@@ -44,8 +43,24 @@ const CONFIGURATION = {
   hiddenClients: true,
   defaultOpenAllTags: true,
   metaData: { title: 'Roomtone API reference' },
+  // The default theme's greys, method colours and code colours are under WCAG AA contrast (axe).
+  customCss: [
+    '.light-mode{--scalar-color-2:#595959;--scalar-color-3:#636363;--scalar-sidebar-color-2:#595959;--scalar-color-green:#0a6b47;',
+    '--scalar-color-blue:#005a9e;--scalar-color-orange:#a63a00;--scalar-color-red:#b00020;--scalar-color-accent:#005fa3}',
+    '.dark-mode{--scalar-color-3:#949494}',
+  ].join(''),
 };
 
+/** The code blocks' copy buttons have no accessible name (axe: button-name): give them one. */
+const NAME_COPY_BUTTONS = `new MutationObserver(() => {
+  for (const button of document.querySelectorAll('button.scalar-code-copy:not([aria-label])')) button.setAttribute('aria-label', 'Copy');
+}).observe(document.getElementById('reference'), { childList: true, subtree: true });`;
+
+/**
+ * The page. The mount point is not `#api-reference`: the bundle mounts a second reference of
+ * its own, with default settings (web fonts from Scalar's CDN, its AI agent), on an element
+ * of that id.
+ */
 export function apiReferencePage(): Response {
   const { version } = rendererScript();
   const html = `<!doctype html>
@@ -57,25 +72,22 @@ export function apiReferencePage(): Response {
 <style>body{margin:0}.back{position:fixed;right:12px;bottom:12px;z-index:10;font:14px system-ui,sans-serif;background:#111;color:#fff;padding:6px 10px;border-radius:6px;text-decoration:none}.back:focus-visible{outline:2px solid #6af}</style>
 </head>
 <body>
-<main id="api-reference" aria-label="Roomtone API reference"></main>
+<main id="reference" aria-label="Roomtone API reference"></main>
 <a class="back" href="/">Console</a>
 <script src="${REFERENCE_SCRIPT_PATH}?v=${encodeURIComponent(version)}"></script>
-<script>Scalar.createApiReference('#api-reference', ${JSON.stringify(CONFIGURATION)});</script>
+<script>${NAME_COPY_BUTTONS}</script>
+<script>Scalar.createApiReference('#reference', ${JSON.stringify(CONFIGURATION)});</script>
 </body>
 </html>`;
   return new Response(html, { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' } });
 }
 
-export function apiReferenceScript(acceptEncoding: string | null): Response {
-  const { plain, gzip } = rendererScript();
-  const gzipped = /\bgzip\b/.test(acceptEncoding ?? '');
-  return new Response(new Uint8Array(gzipped ? gzip : plain), {
+export function apiReferenceScript(): Response {
+  return new Response(new Uint8Array(rendererScript().bytes), {
     headers: {
       'content-type': 'text/javascript; charset=utf-8',
       // The URL carries the renderer's version: a new version is a new URL.
       'cache-control': 'public, max-age=31536000, immutable',
-      vary: 'accept-encoding',
-      ...(gzipped ? { 'content-encoding': 'gzip' } : {}),
     },
   });
 }
