@@ -1,4 +1,5 @@
-import type { List } from '../types.js';
+import type { HttpClient } from './http.js';
+import type { List, RequestOptions } from '../types.js';
 
 /** One page of a paginated list, with the way to the next one. */
 export class Page<T extends { id: string }> implements List<T> {
@@ -63,4 +64,19 @@ export class PagePromise<T extends { id: string }> implements PromiseLike<Page<T
   async *[Symbol.asyncIterator](): AsyncGenerator<T> {
     yield* await this.page();
   }
+}
+
+/** A paginated GET: the first page with `params`, each next one with `after` = the last id. */
+export function paginate<T extends { id: string }>(
+  http: HttpClient,
+  path: string,
+  params: Record<string, string | number | undefined> & { after?: string },
+  options?: RequestOptions,
+): PagePromise<T> {
+  const load = async (after?: string): Promise<Page<T>> => {
+    const query = { ...params, ...(after !== undefined ? { after } : {}) };
+    const response = await http.request<List<T>>({ method: 'GET', path, query }, options);
+    return new Page(response.data, load);
+  };
+  return new PagePromise(() => load(params.after));
 }

@@ -1,7 +1,7 @@
 import { sleep, type HttpClient } from '../core/http.js';
 import { WaitTimeoutError } from '../core/errors.js';
-import { Page, PagePromise } from '../core/pagination.js';
-import type { Generation, GenerationListParams, List, RequestOptions, WaitOptions } from '../types.js';
+import { paginate, type PagePromise } from '../core/pagination.js';
+import type { Generation, GenerationListParams, RequestOptions, WaitOptions } from '../types.js';
 
 export class Generations {
   constructor(private readonly http: HttpClient) {}
@@ -16,12 +16,7 @@ export class Generations {
    * generation with `for await (const g of client.generations.list({ status: 'succeeded' }))`.
    */
   list(params: GenerationListParams = {}, options?: RequestOptions): PagePromise<Generation> {
-    const load = async (after?: string): Promise<Page<Generation>> => {
-      const query = { ...params, ...(after !== undefined ? { after } : {}) };
-      const response = await this.http.request<List<Generation>>({ method: 'GET', path: '/generations', query }, options);
-      return new Page(response.data, load);
-    };
-    return new PagePromise(() => load(params.after));
+    return paginate<Generation>(this.http, '/generations', params, options);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { HttpClient } from '../core/http.js';
-import { Page, PagePromise } from '../core/pagination.js';
+import { paginate, type PagePromise } from '../core/pagination.js';
 import type { EditMaterial, EditMaterialCategory, EditMaterialListParams, List, RequestOptions, Style } from '../types.js';
 
 /** `GET /v1/styles`: every decoration style in one answer. */
@@ -25,11 +25,6 @@ export class EditMaterials {
   constructor(private readonly http: HttpClient) {}
 
   list(params: EditMaterialListParams = {}, options?: RequestOptions): PagePromise<EditMaterial> {
-    const load = async (after?: string): Promise<Page<EditMaterial>> => {
-      const query = { ...params, ...(after !== undefined ? { after } : {}) };
-      const response = await this.http.request<List<EditMaterial>>({ method: 'GET', path: '/edit-materials', query }, options);
-      return new Page(response.data, load);
-    };
-    return new PagePromise(() => load(params.after));
+    return paginate<EditMaterial>(this.http, '/edit-materials', params, options);
   }
 }
