@@ -1,7 +1,7 @@
 import { callerFromKey } from '@/server/access/caller';
 import { authenticateBearer } from '@/server/keys/keys';
 import { db } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError, DomainError } from '@/server/platform/errors';
 import { listen } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
@@ -153,11 +153,12 @@ export async function serveEventStream(req: Request, requestId?: string, closed:
   try {
     refuseBrowsers(req);
     await limitIp(door);
+    // A door's refusal with its Allow header (a DomainError carries no headers).
     if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${EVENT_STREAM_PATH} answers GET only.`, { headers: { allow: 'GET' } });
     const key = await authenticate(req, door);
     const eventTypes = parseStreamEventTypes(url.searchParams.get('events'));
     const unknown = [...url.searchParams.keys()].find((name) => name !== 'events');
-    if (unknown) throw new ApiError(400, 'parameter_invalid', `Unknown parameter '${unknown}'.`, { param: unknown });
+    if (unknown) throw new DomainError('parameter_invalid', `Unknown parameter '${unknown}'.`, { param: unknown });
     const session = await openEventStream(callerFromKey(key), eventTypes);
     let cursor: StreamCursor;
     try {
