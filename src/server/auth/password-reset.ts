@@ -9,6 +9,8 @@ import { checkPasswordRule, hashPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
 import { endOtherSessions } from './sessions';
 import { normalizeEmail } from './verify-credentials';
+import { userActor, type RequestOrigin } from '@/server/audit/actor';
+import { recordUserAudit } from '@/server/audit/record-audit';
 
 /**
  * Password reset by e-mail link: a random token (its SHA-256 kept in VerificationToken under
@@ -41,7 +43,7 @@ export async function requestPasswordReset(emailInput: string, ip: string | null
   });
 }
 
-export async function resetPassword(token: string, password: string): Promise<void> {
+export async function resetPassword(token: string, password: string, origin: RequestOrigin = { ip: null, userAgent: null }): Promise<void> {
   checkPasswordRule(password);
   const passwordHash = await hashPassword(password);
   const used = await db().$transaction(async (tx) => {
@@ -51,8 +53,9 @@ export async function resetPassword(token: string, password: string): Promise<vo
     if (row.expires.getTime() <= clock.nowMs()) return null;
     const userId = row.identifier.slice(IDENTIFIER_PREFIX.length);
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
+    const ended = await endOtherSessions(userId, null, tx);
+    await recordUserAudit(tx, userActor({ id: userId }, origin), userId, { action: 'user.password_reset', details: { sessions_ended: ended } });
     return userId;
   });
   if (!used) throw invalidParam('token', 'This reset link is unknown, used or expired. Ask for a new one.');
-  await endOtherSessions(used, null);
 }

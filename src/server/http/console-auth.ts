@@ -11,7 +11,9 @@ import { config } from '@/server/platform/config';
 import { ensureAuthSecret } from '@/server/platform/secrets';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
-import { createSession, sessionMaxAgeSeconds } from '@/server/auth/sessions';
+import { sessionMaxAgeSeconds, startSession } from '@/server/auth/sessions';
+import { recordFailedSignIn } from '@/server/auth/record-failed-sign-in';
+import { currentRequestOrigin, withRequestOrigin } from '@/server/audit/current-origin';
 import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
 import { normalizeEmail, verifyCredentials } from '@/server/auth/verify-credentials';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
@@ -42,6 +44,16 @@ function adapter(): Adapter {
         data: { id: newId('usr'), email: normalizeEmail(user.email), name: user.name ?? null, emailVerified: user.emailVerified, createdAt: clock.now() },
       });
       return { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image };
+    },
+    // E-mail link sign-ins: pending until the second factor for users who have one, and audited.
+    async createSession(session) {
+      return startSession(session, 'email_link', currentRequestOrigin());
+    },
+    // A session waiting for its second factor is no session to Auth.js either.
+    async getSessionAndUser(sessionToken) {
+      const found = await base.getSessionAndUser?.(sessionToken);
+      if (!found || (found.session as { secondFactorPending?: boolean }).secondFactorPending) return null;
+      return found;
     },
   };
 }
@@ -83,7 +95,9 @@ function authConfig(): NextAuthConfig {
           if (!parsed.success) return null;
           const email = normalizeEmail(parsed.data.email);
           if (!(await signInAttemptAllowed(email, clientIp(request)))) throw new TooManyAttempts();
-          return verifyCredentials(email, parsed.data.password);
+          const user = await verifyCredentials(email, parsed.data.password);
+          if (!user) await recordFailedSignIn(email, currentRequestOrigin());
+          return user;
         },
       }),
       emailLinkProvider(),
@@ -91,7 +105,7 @@ function authConfig(): NextAuthConfig {
     callbacks: {
       async jwt({ token, user, account }) {
         if (account?.provider === 'credentials' && user?.id) {
-          token.sessionToken = (await createSession(user.id)).sessionToken;
+          token.sessionToken = (await startSession({ userId: user.id }, 'password', currentRequestOrigin())).sessionToken;
         }
         return token;
       },
@@ -123,5 +137,6 @@ export async function handleAuth(req: Request): Promise<Response> {
     request = new Request(url, { method: req.method, headers, ...(hasBody ? { body: await req.arrayBuffer() } : {}) });
   }
   const handler = req.method === 'POST' ? nextAuth.handlers.POST : nextAuth.handlers.GET;
-  return handler(request as NextRequest);
+  // Sign-ins are audited with where they came from; Auth.js does not hand the request on.
+  return withRequestOrigin({ ip: clientIp(req), userAgent: req.headers.get('user-agent') }, () => handler(request as NextRequest));
 }

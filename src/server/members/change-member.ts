@@ -1,6 +1,7 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
-import { canAssignRole, type Member, type Role } from './roles';
+import { recordAudit } from '@/server/audit/record-audit';
+import { canAssignRole, memberActor, type Member, type Role } from './roles';
 
 /**
  * Role changes and removals. Every change that could take away an owner runs with the
@@ -25,6 +26,7 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.role_changed', target: { type: 'user', id: input.userId }, details: { from: target.role, to: input.role } });
     return { user_id: input.userId, role: input.role };
   });
 }
@@ -34,6 +36,7 @@ export async function removeMember(actor: Member, input: { userId: string }): Pr
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.removed', target: { type: 'user', id: input.userId }, details: { role: target.role } });
     return { user_id: input.userId, removed: true as const };
   });
 }

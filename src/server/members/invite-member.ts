@@ -6,7 +6,8 @@ import { ApiError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
-import { canAssignRole, type Member, type Role } from './roles';
+import { recordAudit } from '@/server/audit/record-audit';
+import { canAssignRole, memberActor, type Member, type Role } from './roles';
 import type { InvitationView } from './list-members';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -49,6 +50,7 @@ export async function inviteMember(member: Member, input: { email: string; role:
     });
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: member.organizationId }, select: { name: true } });
     const inviter = await tx.user.findUniqueOrThrow({ where: { id: member.userId }, select: { email: true } });
+    await recordAudit(tx, memberActor(member), member.organizationId, { action: 'member.invited', target: { type: 'invitation', id: invitation.id }, details: { email, role: input.role } });
     return { invitation, organization, inviter };
   });
   await sendMail({

@@ -19,7 +19,10 @@ export type IdPrefix =
   | 'att'
   | 'mail'
   | 'ebr'
-  | 'inv';
+  | 'inv'
+  | 'ses'
+  | 'aud'
+  | 'rc';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
