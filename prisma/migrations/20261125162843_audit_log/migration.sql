@@ -34,16 +34,14 @@ CREATE INDEX "AuditEvent_organizationId_actorUserId_createdAt_idx" ON "AuditEven
 -- CreateIndex
 CREATE INDEX "AuditEvent_createdAt_idx" ON "AuditEvent"("createdAt");
 
--- The audit log is never edited: UPDATE and TRUNCATE are refused, and DELETE only takes rows
--- older than the cutoff that the retention job declares in its own transaction
--- (SET LOCAL roomtone.audit_retention_before = '<timestamp>').
+-- The audit log is never edited: UPDATE and TRUNCATE are refused, and DELETE takes only rows
+-- more than 13 months old (by the database's clock) in a transaction that declares itself the
+-- retention job (set_config('roomtone.audit_retention', 'on', true)).
 CREATE FUNCTION "audit_event_immutable"() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-  cutoff text;
 BEGIN
   IF TG_OP = 'DELETE' THEN
-    cutoff := current_setting('roomtone.audit_retention_before', true);
-    IF cutoff IS NOT NULL AND cutoff <> '' AND OLD."createdAt" <= cutoff::timestamp(3) THEN
+    IF current_setting('roomtone.audit_retention', true) = 'on'
+       AND OLD."createdAt" <= (now() AT TIME ZONE 'UTC') - interval '13 months' THEN
       RETURN OLD;
     END IF;
     RAISE EXCEPTION 'audit events are deleted only by retention (13 months)' USING ERRCODE = 'insufficient_privilege';

@@ -22,7 +22,8 @@ import { completePendingSession, endOtherSessions, type PendingSession, type Ses
 const TOTP_PURPOSE = 'totp-secrets';
 const ISSUER = 'Roomtone';
 
-function sealKey(userId: string, key: Buffer): string {
+/** The TOTP key as stored: sealed under APP_SECRET, the user id as associated data. */
+export function sealTotpKey(userId: string, key: Buffer): string {
   return sealSecret(TOTP_PURPOSE, userId, base32Encode(key));
 }
 
@@ -45,7 +46,7 @@ export async function twoFactorStatus(userId: string): Promise<TwoFactorStatus> 
 /** Start (or restart) enrolment: a new key, shown in this answer only. */
 export async function beginTotpEnrolment(user: SessionUser): Promise<{ secret: string; otpauth_uri: string; qr_svg: string }> {
   const key = newTotpKey();
-  const updated = await db().user.updateMany({ where: { id: user.id, totpEnabledAt: null }, data: { totpPendingSecretEncrypted: sealKey(user.id, key) } });
+  const updated = await db().user.updateMany({ where: { id: user.id, totpEnabledAt: null }, data: { totpPendingSecretEncrypted: sealTotpKey(user.id, key) } });
   if (updated.count === 0) throw new DomainError('two_factor_already_enabled', 'Two-factor sign-in is already on. Turn it off first to use another authenticator.');
   const uri = otpauthUri(ISSUER, user.email, key);
   return { secret: base32Encode(key), otpauth_uri: uri, qr_svg: qrCodeSvg(uri) };
