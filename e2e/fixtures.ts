@@ -52,8 +52,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * invitation in the Settings outbox, and the invitee signs up through it in a new context.
  * Returns the invitee's page, signed in on the organization's overview.
  */
-export async function inviteDeveloper(page: Page, browser: Browser, demo: E2EState, email: string, name: string): Promise<{ dev: Page; close: () => Promise<void> }> {
-  await page.goto(`/o/${demo.organizationId}/test/members`);
+export async function inviteDeveloper(
+  page: Page,
+  browser: Browser,
+  demo: E2EState,
+  email: string,
+  name: string,
+  org: { id: string; name: string } = { id: demo.organizationId, name: 'Demo organization' },
+): Promise<{ dev: Page; close: () => Promise<void> }> {
+  await page.goto(`/o/${org.id}/test/members`);
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
@@ -61,7 +68,7 @@ export async function inviteDeveloper(page: Page, browser: Browser, demo: E2ESta
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText(email);
 
-  await page.goto(`/o/${demo.organizationId}/test/settings`);
+  await page.goto(`/o/${org.id}/test/settings`);
   const mail = page.getByTestId('outbox-message').filter({ hasText: 'You are invited to' }).filter({ hasText: email }).first();
   const link = await mail.getByRole('link').getAttribute('href');
   expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
@@ -69,12 +76,30 @@ export async function inviteDeveloper(page: Page, browser: Browser, demo: E2ESta
   const devContext = await browser.newContext();
   const dev = await devContext.newPage();
   await dev.goto(link!);
-  await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
+  await expect(dev.getByRole('heading', { name: `Join ${org.name}` })).toBeVisible();
   await dev.getByLabel('Your name').fill(name);
   await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
   await dev.getByRole('button', { name: 'Create account and join' }).click();
-  await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
+  await dev.waitForURL(`**/o/${org.id}/test/overview`);
   return { dev, close: () => devContext.close() };
+}
+
+/** A new account with an organization of its own (open sign-up); the page ends on its overview. Returns the organization id. */
+export async function signUpOwner(page: Page, email: string, password: string, organizationName: string): Promise<string> {
+  await page.goto('/sign-up');
+  await page.getByLabel('Your name').fill('Owner of ' + organizationName);
+  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByLabel('Organization name').fill(organizationName);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  return /\/o\/(org_[^/]+)\//.exec(page.url())![1]!;
+}
+
+/** The page fits a 390 px wide phone: nothing wider than the viewport. */
+export async function expectFitsPhone(page: Page, context: string): Promise<void> {
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width, `${context} is ${width}px wide on a 390px phone`).toBeLessThanOrEqual(390);
 }
 
 /** A small room-coloured JPEG. */

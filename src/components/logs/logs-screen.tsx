@@ -18,6 +18,7 @@ import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState } from '@/components/ui/states';
+import { DebouncedField } from '@/components/ui/debounced-field';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
 
 const ANY = 'all';
@@ -155,27 +156,6 @@ export function LogsScreen() {
         {openId ? <RequestDetail id={openId} base={scope.base} /> : null}
       </Sheet>
     </>
-  );
-}
-
-function DebouncedField({ id, label, value, onCommit, placeholder }: { id: string; label: string; value: string; onCommit: (value: string) => void; placeholder?: string }) {
-  const [draft, setDraft] = React.useState(value);
-  const [synced, setSynced] = React.useState(value);
-  if (synced !== value) {
-    // The URL changed (e.g. Clear filters): show it (state set during render, React's documented pattern).
-    setSynced(value);
-    setDraft(value);
-  }
-  React.useEffect(() => {
-    if (draft === value) return;
-    const timer = setTimeout(() => onCommit(draft.trim()), 400);
-    return () => clearTimeout(timer);
-  }, [draft, value, onCommit]);
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} value={draft} placeholder={placeholder} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && onCommit(draft.trim())} />
-    </div>
   );
 }
 
