@@ -98,8 +98,16 @@ export async function signUpOwner(page: Page, email: string, password: string, o
 
 /** The page fits a 390 px wide phone: nothing wider than the viewport. */
 export async function expectFitsPhone(page: Page, context: string): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `${context} is ${width}px wide on a 390px phone`).toBeLessThanOrEqual(390);
+  const { width, wide } = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    // What sticks out, to say where to look.
+    wide: [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > 391 && getComputedStyle(el).position !== 'fixed')
+      .filter((el) => !el.parentElement?.closest('.overflow-x-auto') || getComputedStyle(el).position === 'absolute')
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(el.getBoundingClientRect().right)}px)`),
+  }));
+  expect(width, `${context} is ${width}px wide on a 390px phone: ${wide.join('; ')}`).toBeLessThanOrEqual(390);
 }
 
 /** A small room-coloured JPEG. */

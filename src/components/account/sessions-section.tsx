@@ -66,21 +66,23 @@ export function SessionsSection() {
   ];
   const others = sessions.data?.data.filter((s) => !s.current).length ?? 0;
   return (
-    <Card aria-labelledby="sessions-heading">
+    <Card aria-labelledby="sessions-heading" className="min-w-0">
       <CardHeader>
         <h2 id="sessions-heading" className="flex items-center gap-2 font-semibold">
           <MonitorSmartphone className="size-4" aria-hidden /> Sessions
         </h2>
         <p className="text-sm text-muted-foreground">Where your account is signed in. Sign out anything you do not recognise, then change your password.</p>
       </CardHeader>
-      <CardContent className="flex flex-col gap-3">
+      <CardContent className="flex min-w-0 flex-col gap-3">
         <FormError message={end.error?.message ?? endOthers.error?.message} />
         {sessions.isPending ? (
           <LoadingRows rows={2} label="Loading sessions" />
         ) : sessions.isError ? (
           <ErrorState error={sessions.error} onRetry={() => void sessions.refetch()} />
         ) : (
-          <DataTable label="Your sessions" columns={columns} data={sessions.data.data} rowKey={(s) => s.id} />
+          <div className="max-w-full min-w-0">
+            <DataTable label="Your sessions" columns={columns} data={sessions.data.data} rowKey={(s) => s.id} />
+          </div>
         )}
         <ConfirmDialog
           trigger={

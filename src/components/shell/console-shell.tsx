@@ -135,8 +135,9 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
             </nav>
           </aside>
           <div className="flex min-w-0 flex-1 flex-col">
-            <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
-              <div className="md:hidden">
+            {/* Wraps on a phone rather than overflowing it. */}
+            <header className="flex min-h-14 flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b px-4 py-2">
+              <div className="max-w-full min-w-0 md:hidden">
                 <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
               </div>
               <MobileNav role={role} base={base} />

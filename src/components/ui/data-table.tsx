@@ -58,7 +58,8 @@ export function DataTable<T extends RowData>({
   const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
   return (
     <div className="flex flex-col gap-3">
-      <div className="overflow-x-auto rounded-lg border">
+      {/* relative: absolutely placed content (sr-only labels) stays inside the scroller instead of widening the page. */}
+      <div className="relative overflow-x-auto rounded-lg border">
         <table className="w-full caption-bottom text-sm" aria-label={label}>
           <thead className="bg-muted/50">
             {table.getHeaderGroups().map((group) => (

@@ -6,7 +6,7 @@ export const metadata = { title: 'Your account · Roomtone console' };
 
 export default function Page() {
   return (
-    <div className="flex flex-col gap-8">
+    <div className="flex min-w-0 flex-col gap-8">
       <ChangePasswordScreen />
       <TwoFactorSection />
       <SessionsSection />
