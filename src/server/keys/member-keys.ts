@@ -1,7 +1,7 @@
 import { db, transaction } from '@/server/platform/db';
 import { recordAudit } from '@/server/audit/record-audit';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, memberActor, type Member } from '@/server/members/roles';
 import type { Permission } from './permissions';
@@ -60,6 +60,11 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
 export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
   if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
   return transaction(async (tx) => {
+    // The membership is held until the key commits, so a removal running now waits and then
+    // revokes this key with the member's others (keys-of-member.ts); after it, nothing is created.
+    const held = await tx.$queryRaw<unknown[]>`
+      select 1 from "Membership" where "organizationId" = ${member.organizationId} and "userId" = ${member.userId} for share`;
+    if (held.length === 0) throw new DomainError('resource_not_found', `No organization ${member.organizationId}.`, { param: 'organizationId' });
     const key = await createApiKey(tx, {
       organizationId: member.organizationId,
       mode: member.mode,
