@@ -89,6 +89,7 @@ export async function createEndpoint(
       details: { url, events: eventTypes, description: created.description },
     });
     return created;
-  });
+    // Creations of one organization queue on its row lock: give the queue time on a busy machine.
+  }, { maxWait: 10_000, timeout: 20_000 });
   return { endpoint: toApiEndpoint(row), secret };
 }
