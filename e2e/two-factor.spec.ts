@@ -53,6 +53,13 @@ async function signOut(page: Page, email: string): Promise<void> {
   await page.waitForURL('**/sign-in');
 }
 
+/** On the code step: switch to a recovery code and give it. */
+async function recoveryCodeStep(page: Page, recoveryCode: string): Promise<void> {
+  await page.getByRole('button', { name: 'Use a recovery code' }).click();
+  await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCode);
+  await page.getByRole('button', { name: 'Verify' }).click();
+}
+
 /** Password first: the console then asks for the second factor. */
 async function passwordStep(page: Page, email: string): Promise<void> {
   await page.goto('/sign-in');
@@ -89,15 +96,11 @@ test('two-factor sign-in: enrol, sign in with a code, a wrong code refused, a re
 
   // A recovery code, typed by keyboard only; it works once.
   await passwordStep(page, email);
-  await page.getByRole('button', { name: 'Use a recovery code' }).click();
-  await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[0]!);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await recoveryCodeStep(page, recoveryCodes[0]!);
   await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
   await signOut(page, email);
   await passwordStep(page, email);
-  await page.getByRole('button', { name: 'Use a recovery code' }).click();
-  await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[0]!);
-  await page.getByRole('button', { name: 'Verify' }).click();
+  await recoveryCodeStep(page, recoveryCodes[0]!);
   await expect(page.getByRole('alert').filter({ hasText: 'already used' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[1]!);
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -107,9 +110,7 @@ test('two-factor sign-in: enrol, sign in with a code, a wrong code refused, a re
   const otherContext = await browser.newContext({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0' });
   const other = await otherContext.newPage();
   await passwordStep(other, email);
-  await other.getByRole('button', { name: 'Use a recovery code' }).click();
-  await other.getByRole('textbox', { name: 'Recovery code' }).fill(recoveryCodes[2]!);
-  await other.getByRole('button', { name: 'Verify' }).click();
+  await recoveryCodeStep(other, recoveryCodes[2]!);
   await other.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
 
   await openAccount(page, email);

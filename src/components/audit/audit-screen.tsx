@@ -12,14 +12,14 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { DebouncedField } from '@/components/ui/debounced-field';
+import { TimeRangeFields } from '@/components/ui/time-range-fields';
 import { FormError } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryTable } from '@/components/ui/query-table';
 import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
-import { EmptyState } from '@/components/ui/states';
+import { EmptyState, IgnoredFilterNotice } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { AUDIT_FILTER_KEYS, AUDIT_PAGE_SIZE, auditFilters } from './audit-query';
 
@@ -111,14 +111,7 @@ export function AuditScreen() {
             options={[{ value: ANY, label: 'Any action' }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: actionLabel(a) }))]}
           />
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="audit-from">From (UTC)</Label>
-          <Input id="audit-from" type="datetime-local" value={filters.from ?? ''} onChange={(e) => setFilters({ from: e.target.value || undefined })} />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="audit-to">To (UTC)</Label>
-          <Input id="audit-to" type="datetime-local" value={filters.to ?? ''} onChange={(e) => setFilters({ to: e.target.value || undefined })} />
-        </div>
+        <TimeRangeFields idPrefix="audit" from={filters.from} to={filters.to} onChange={setFilters} />
       </div>
       <div className="mb-4 flex flex-wrap gap-2">
         <Button variant="ghost" disabled={!anyFilter} onClick={() => setFilters(Object.fromEntries(AUDIT_FILTER_KEYS.map((k) => [k, undefined])))}>
@@ -132,11 +125,7 @@ export function AuditScreen() {
         </Button>
       </div>
       <FormError message={exportError} />
-      {!parsed.success ? (
-        <p role="alert" className="mb-3 text-sm text-destructive">
-          Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')} {parsed.error.issues[0]?.message}
-        </p>
-      ) : null}
+      {!parsed.success ? <IgnoredFilterNotice issue={parsed.error.issues[0]} /> : null}
       <QueryTable
         query={events}
         loadingLabel="Loading the audit log"

@@ -17,8 +17,9 @@ import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
-import { EmptyState, ErrorState } from '@/components/ui/states';
+import { EmptyState, ErrorState, IgnoredFilterNotice } from '@/components/ui/states';
 import { DebouncedField } from '@/components/ui/debounced-field';
+import { TimeRangeFields } from '@/components/ui/time-range-fields';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
 
 const ANY = 'all';
@@ -110,14 +111,7 @@ export function LogsScreen() {
         </div>
         <DebouncedField id="filter-error-code" label="Error code" value={filters.errorCode ?? ''} onCommit={(v) => setFilters({ errorCode: v || undefined })} placeholder="e.g. invalid_parameter" />
         <DebouncedField id="filter-path" label="Path" value={filters.path ?? ''} onCommit={(v) => setFilters({ path: v || undefined })} placeholder="e.g. /v1/renders" />
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-from">From (UTC)</Label>
-          <Input id="filter-from" type="datetime-local" value={filters.from ?? ''} onChange={(e) => setFilters({ from: e.target.value || undefined })} />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-to">To (UTC)</Label>
-          <Input id="filter-to" type="datetime-local" value={filters.to ?? ''} onChange={(e) => setFilters({ to: e.target.value || undefined })} />
-        </div>
+        <TimeRangeFields idPrefix="filter" from={filters.from} to={filters.to} onChange={setFilters} />
         <div className="flex items-end">
           <Button
             variant="ghost"
@@ -131,11 +125,7 @@ export function LogsScreen() {
           </Button>
         </div>
       </div>
-      {!parsed.success ? (
-        <p role="alert" className="mb-3 text-sm text-destructive">
-          Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')} {parsed.error.issues[0]?.message}
-        </p>
-      ) : null}
+      {!parsed.success ? <IgnoredFilterNotice issue={parsed.error.issues[0]} /> : null}
       <QueryTable
         query={lines}
         loadingLabel="Loading requests"
