@@ -10,7 +10,7 @@ import { OPERATOR } from '@/server/audit/actor';
 import { deleteExpiredAuditEvents } from '@/server/audit/retention';
 import { newId } from '@/server/platform/ids';
 import { setAutoRecharge } from '@/server/billing/auto-recharge';
-import { createTestOrg, testIp } from './support';
+import { baseUrl, createTestOrg, testIp } from './support';
 import { createMember, mutate, PASSWORD, query, signedIn, signIn, uniqueEmail } from './console-support';
 
 interface AuditRow {
@@ -41,7 +41,7 @@ describe('the audit log records each change with who, when and from where', () =
     const dev = await createMember(org.id, 'developer');
     const ip = testIp();
     const headers = { 'x-forwarded-for': ip, 'user-agent': UA };
-    const cookie = (await signIn(owner.email, PASSWORD, ip, { 'user-agent': UA })).cookie!;
+    const cookie = (await signIn(owner.email, PASSWORD, ip, baseUrl, { 'user-agent': UA })).cookie!;
     const scope = { organizationId: org.id, mode: 'live' as const };
     const call = <T>(path: string, input: Record<string, unknown>) => mutate<T>(path, { ...scope, ...input }, cookie, { headers });
 
@@ -99,8 +99,8 @@ describe('the audit log records each change with who, when and from where', () =
     const org = await createTestOrg();
     const owner = await createMember(org.id, 'owner');
     const ip = testIp();
-    expect((await signIn(owner.email, 'not the password!', ip, { 'user-agent': UA })).cookie).toBeNull();
-    const cookie = (await signIn(owner.email, PASSWORD, ip, { 'user-agent': UA })).cookie!;
+    expect((await signIn(owner.email, 'not the password!', ip, baseUrl, { 'user-agent': UA })).cookie).toBeNull();
+    const cookie = (await signIn(owner.email, PASSWORD, ip, baseUrl, { 'user-agent': UA })).cookie!;
     await setAutoRecharge(org.id, { enabled: true, threshold: 500, amount: 2000 });
     const rows = (await auditList(org.id, cookie)).data.data;
     expect(rows.find((r) => r.action === 'signin.failed')).toMatchObject({ ip, user_agent: UA, actor: { label: owner.email }, details: { method: 'password', reason: 'wrong_password' } });
@@ -219,7 +219,7 @@ describe('filters, pages and exports', () => {
     const admin = await createMember(org.id, 'admin');
     const ownerCookie = await signedIn(owner.email);
     // A user agent is whatever the client sends: here one a spreadsheet would run as a formula.
-    const adminCookie = (await signIn(admin.email, PASSWORD, testIp(), { 'user-agent': '=2+5' })).cookie!;
+    const adminCookie = (await signIn(admin.email, PASSWORD, testIp(), baseUrl, { 'user-agent': '=2+5' })).cookie!;
     const scope = { organizationId: org.id, mode: 'test' as const };
     for (let i = 0; i < 3; i++) await mutate('keys.create', { ...scope, name: `owner key ${i}`, permissions: ['renders'] }, ownerCookie);
     await mutate('keys.create', { ...scope, name: 'admin key', permissions: ['renders'] }, adminCookie);

@@ -274,9 +274,9 @@ describe('sessions', () => {
     const stranger = await createMember(org.id, 'developer', uniqueEmail('stranger'));
     const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
     const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
-    const here = (await signIn(user.email, 'correct horse battery staple', '198.51.100.7', { 'user-agent': firefox })).cookie!;
-    const phone = (await signIn(user.email, 'correct horse battery staple', '198.51.100.8', { 'user-agent': iphone })).cookie!;
-    const third = (await signIn(user.email, 'correct horse battery staple', '198.51.100.9', { 'user-agent': 'curl/8.5.0' })).cookie!;
+    const here = (await signIn(user.email, 'correct horse battery staple', '198.51.100.7', baseUrl, { 'user-agent': firefox })).cookie!;
+    const phone = (await signIn(user.email, 'correct horse battery staple', '198.51.100.8', baseUrl, { 'user-agent': iphone })).cookie!;
+    const third = (await signIn(user.email, 'correct horse battery staple', '198.51.100.9', baseUrl, { 'user-agent': 'curl/8.5.0' })).cookie!;
     const strangerCookie = await signedIn(stranger.email);
 
     interface SessionRow {

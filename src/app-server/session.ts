@@ -2,7 +2,8 @@ import { cache } from 'react';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { readConsoleSession, type SessionUser } from '@/server/auth/sessions';
-import { safeCallback } from '@/app-client/redirects';
+import { config } from '@/server/platform/config';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
 
 /** The request's console session (complete or waiting for its second factor), read once per request. */
@@ -22,7 +23,7 @@ export const sessionUser = cache(async () => (await consoleSession()).user);
 export async function requireSessionUser(): Promise<SessionUser> {
   const { user, pending } = await consoleSession();
   if (!user) {
-    const back = encodeURIComponent(safeCallback((await headers()).get(REQUEST_PATH_HEADER)));
+    const back = encodeURIComponent(safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER), config().publicBaseUrl));
     redirect(pending ? `/sign-in/two-factor?callbackUrl=${back}` : `/sign-in?callbackUrl=${back}`);
   }
   return user;

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signOut } from 'next-auth/react';
 import { secondFactorInput } from '@/server/trpc/console-inputs';
-import { safeCallback } from '@/app-client/redirects';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { apiErrorOf, useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
@@ -18,7 +18,7 @@ export function TwoFactorSignInScreen() {
   const router = useRouter();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const callbackUrl = safeCallback(params.get('callbackUrl'));
+  const callbackUrl = safeCallbackPath(params.get('callbackUrl'), typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
   const [recovery, setRecovery] = React.useState(false);
   const form = useForm({ resolver: zodResolver(secondFactorInput), defaultValues: { code: '' } });
   const verify = useMutation(

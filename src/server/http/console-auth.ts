@@ -15,8 +15,10 @@ import { sessionMaxAgeSeconds, startSession } from '@/server/auth/sessions';
 import { recordFailedSignIn } from '@/server/auth/record-failed-sign-in';
 import { currentRequestOrigin, withRequestOrigin } from '@/server/audit/current-origin';
 import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
-import { normalizeEmail, verifyCredentials } from '@/server/auth/verify-credentials';
+import { normalizeEmail, passwordSignIn } from '@/server/auth/verify-credentials';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
+import { verifyByLinkSignIn } from '@/server/auth/email-verification';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { clientIp } from './client-ip';
 
 /**
@@ -27,6 +29,11 @@ import { clientIp } from './client-ip';
  */
 class TooManyAttempts extends CredentialsSignin {
   override code = 'too_many_attempts';
+}
+
+/** The right password of an account whose address is not confirmed yet (a link was mailed). */
+class EmailUnverified extends CredentialsSignin {
+  override code = 'email_unverified';
 }
 
 const credentialsSchema = z.object({ email: z.string().trim().min(3).max(320), password: z.string().min(1).max(1000) });
@@ -44,6 +51,12 @@ function adapter(): Adapter {
         data: { id: newId('usr'), email: normalizeEmail(user.email), name: user.name ?? null, emailVerified: user.emailVerified, createdAt: clock.now() },
       });
       return { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image };
+    },
+    // Auth.js calls this with emailVerified when an e-mail link is used: the first such sign-in
+    // into an account never verified clears its password and ends its sessions.
+    async updateUser(user) {
+      if (user.emailVerified && user.id) return verifyByLinkSignIn(user.id);
+      return base.updateUser!(user);
     },
     // E-mail link sign-ins: pending until the second factor for users who have one, and audited.
     async createSession(session) {
@@ -95,14 +108,20 @@ function authConfig(): NextAuthConfig {
           if (!parsed.success) return null;
           const email = normalizeEmail(parsed.data.email);
           if (!(await signInAttemptAllowed(email, clientIp(request)))) throw new TooManyAttempts();
-          const user = await verifyCredentials(email, parsed.data.password);
-          if (!user) await recordFailedSignIn(email, currentRequestOrigin());
-          return user;
+          const result = await passwordSignIn(email, parsed.data.password);
+          if (result.ok) return result.user;
+          if (result.reason === 'invalid') await recordFailedSignIn(email, currentRequestOrigin());
+          if (result.reason === 'unverified') throw new EmailUnverified();
+          return null;
         },
       }),
       emailLinkProvider(),
     ],
     callbacks: {
+      // Where Auth.js sends the browser after sign-in or sign-out: only our own origin.
+      redirect({ url, baseUrl }) {
+        return `${baseUrl}${safeCallbackPath(url, baseUrl)}`;
+      },
       async jwt({ token, user, account }) {
         if (account?.provider === 'credentials' && user?.id) {
           token.sessionToken = (await startSession({ userId: user.id }, 'password', currentRequestOrigin())).sessionToken;

@@ -3,10 +3,12 @@ import { ApiError, notFound } from '@/server/platform/errors';
 import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { recordAudit } from '@/server/audit/record-audit';
 import { canAssignRole, memberActor, type Member, type Role } from './roles';
+import { endInvitationsOfInviter } from './revoke-invitation';
 
 /**
  * Role changes and removals. Every change that could take away an owner runs with the
  * organization's row locked, so two concurrent demotions cannot leave it without an owner.
+ * The pending invitations the member sent end with their right to send them (revoke-invitation.ts).
  */
 async function lockedTarget(tx: DbTx, actor: Member, userId: string) {
   await tx.$queryRaw`select id from "Organization" where id = ${actor.organizationId} for update`;
@@ -27,6 +29,7 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
     await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.role_changed', target: { type: 'user', id: input.userId }, details: { from: target.role, to: input.role } });
     return { user_id: input.userId, role: input.role };
   });
@@ -42,6 +45,7 @@ export async function removeMember(actor: Member, input: { userId: string }): Pr
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
     const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
     await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.removed', target: { type: 'user', id: input.userId }, details: { role: target.role, revoked_keys: revoked } });
     return { user_id: input.userId, removed: true as const, revoked_keys: revoked };

@@ -4,6 +4,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import { tierOf } from '@/server/billing/pricing';
 import { recordAudit } from '@/server/audit/record-audit';
 import { memberActor, type Member } from '@/server/members/roles';
+import { organizationNameProblem } from './organization-name';
 
 export interface SettingsView {
   id: string;
@@ -45,7 +46,8 @@ export async function organizationSettings(organizationId: string): Promise<Sett
 
 export async function renameOrganization(member: Member, name: string): Promise<SettingsView> {
   const trimmed = name.trim();
-  if (!trimmed) throw invalidParam('name', 'The name cannot be empty.');
+  const problem = organizationNameProblem(trimmed);
+  if (problem) throw invalidParam('name', problem);
   await transaction(async (tx) => {
     const before = await tx.organization.findUniqueOrThrow({ where: { id: member.organizationId }, select: { name: true } });
     await tx.organization.update({ where: { id: member.organizationId }, data: { name: trimmed } });

@@ -43,7 +43,7 @@ export type ApiErrorCode =
   | 'already_member'
   | 'invitation_invalid'
   | 'signup_disabled'
-  | 'email_taken'
+  | 'email_unverified'
   // Two-factor sign-in
   | 'second_factor_required'
   | 'two_factor_enrolment_required'
