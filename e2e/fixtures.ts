@@ -83,14 +83,21 @@ export async function inviteDeveloper(
   return { dev, close: () => devContext.close() };
 }
 
-/** A new account with an organization of its own (open sign-up); the page ends on its overview. Returns the organization id. */
-export async function signUpOwner(page: Page, email: string, password: string, organizationName: string): Promise<string> {
+/**
+ * A new account with an organization of its own (open sign-up), its address confirmed with the
+ * link from the mailbox and its password; the page ends on its overview. Returns the organization id.
+ */
+export async function signUpOwner(page: Page, demo: E2EState, email: string, password: string, organizationName: string): Promise<string> {
   await page.goto('/sign-up');
   await page.getByLabel('Your name').fill('Owner of ' + organizationName);
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByLabel('Organization name').fill(organizationName);
   await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('status')).toContainText('Check your e-mail');
+  await page.goto(linkIn((await lastMail(demo, email, 'Confirm your e-mail address')).body, '/verify-email?'));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
   await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
   return /\/o\/(org_[^/]+)\//.exec(page.url())![1]!;
 }

@@ -70,9 +70,9 @@ async function passwordStep(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in', level: 1 })).toBeVisible();
 }
 
-test('two-factor sign-in: enrol, sign in with a code, a wrong code refused, a recovery code works once; sessions signed out from the list', async ({ page, browser }) => {
+test('two-factor sign-in: enrol, sign in with a code, a wrong code refused, a recovery code works once; sessions signed out from the list', async ({ page, browser, demo }) => {
   const email = `totp-${Date.now()}@example.com`;
-  await signUpOwner(page, email, PASSWORD, 'Second Factor Studio');
+  await signUpOwner(page, demo, email, PASSWORD, 'Second Factor Studio');
   await openAccount(page, email);
   const { secret, recoveryCodes } = await enrol(page, 'two-factor');
   await signOut(page, email);
@@ -142,7 +142,7 @@ test('two-factor sign-in: enrol, sign in with a code, a wrong code refused, a re
 test('an owner requires two-factor sign-in: a member without it is sent to enrol first; the audit log shows it all, for owners and admins only', async ({ page, browser, demo }) => {
   const email = `owner2fa-${Date.now()}@example.com`;
   const orgName = 'Required Factor Co';
-  const orgId = await signUpOwner(page, email, PASSWORD, orgName);
+  const orgId = await signUpOwner(page, demo, email, PASSWORD, orgName);
   const invitee = `member2fa-${Date.now()}@example.com`;
   const { dev, close } = await inviteDeveloper(page, browser, demo, invitee, 'Mem Ber', { id: orgId, name: orgName });
 
