@@ -3,6 +3,8 @@ import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
 import { requireVerified } from '@/server/auth/email-verification';
+import { recordAudit } from '@/server/audit/record-audit';
+import { userActor, type RequestOrigin } from '@/server/audit/actor';
 import { createOrganization } from './orgs';
 
 /** Organizations one user may create in the console within 24 hours (sign-up's own included). */
@@ -16,7 +18,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * a user creates at most ORGANIZATIONS_PER_USER_PER_DAY a day (counted with the user's row
  * locked, so parallel requests cannot pass it).
  */
-export async function createMyOrganization(user: { id: string }, name: string): Promise<{ id: string; name: string }> {
+export async function createMyOrganization(user: { id: string; email?: string | undefined }, name: string, origin: RequestOrigin): Promise<{ id: string; name: string }> {
   if (!config().CONSOLE_OPEN_SIGNUP) {
     throw new DomainError('signup_disabled', 'On this Roomtone only the operator creates organizations (roomtone org create).');
   }
@@ -31,6 +33,7 @@ export async function createMyOrganization(user: { id: string }, name: string): 
     }
     const org = await createOrganization(tx, { name });
     await tx.membership.create({ data: { organizationId: org.id, userId: user.id, role: 'owner', createdAt: now } });
+    await recordAudit(tx, userActor(user, origin), org.id, { action: 'organization.created', target: { type: 'organization', id: org.id }, details: { name: org.name } });
     return { id: org.id, name: org.name };
   });
 }

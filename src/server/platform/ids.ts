@@ -20,7 +20,11 @@ export type IdPrefix =
   | 'mail'
   | 'ebr'
   | 'inv'
-  | 'cp';
+  | 'cp'
+  | 'evs'
+  | 'ses'
+  | 'aud'
+  | 'rc';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,4 +1,6 @@
 import type { Db } from '@/server/platform/db';
+import { recordAudit } from '@/server/audit/record-audit';
+import { OPERATOR, type AuditActor } from '@/server/audit/actor';
 import { invalidParam } from '@/server/platform/errors';
 import { checkEndpointUrl, checkEvents } from './create-endpoint';
 import { findEndpoint, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
@@ -16,7 +18,7 @@ export interface EndpointChanges {
  * delivery log stay; deliveries already planned go to the new URL (the URL is read at each
  * attempt) and only events produced from now on follow the new event list.
  */
-export async function updateEndpoint(client: Db, scope: EndpointScope, id: string, changes: EndpointChanges): Promise<ApiWebhookEndpoint> {
+export async function updateEndpoint(client: Db, scope: EndpointScope, id: string, changes: EndpointChanges, actor: AuditActor = OPERATOR): Promise<ApiWebhookEndpoint> {
   const endpoint = await findEndpoint(client, scope, id);
   const data: { url?: string; description?: string | null; eventTypes?: string[] } = {};
   if (changes.url !== undefined) data.url = await checkEndpointUrl(changes.url.trim());
@@ -27,6 +29,19 @@ export async function updateEndpoint(client: Db, scope: EndpointScope, id: strin
   }
   if (changes.events !== undefined) data.eventTypes = checkEvents(endpoint.mode, changes.events);
   if (Object.keys(data).length === 0) return toApiEndpoint(endpoint);
-  const updated = await client.webhookEndpoint.update({ where: { id: endpoint.id }, data });
+  const updated = await client.$transaction(async (tx) => {
+    const row = await tx.webhookEndpoint.update({ where: { id: endpoint.id }, data });
+    await recordAudit(tx, actor, endpoint.organizationId, {
+      action: 'webhook_endpoint.updated',
+      mode: endpoint.mode,
+      target: { type: 'webhook_endpoint', id: endpoint.id },
+      details: {
+        ...(data.url !== undefined ? { url: { from: endpoint.url, to: data.url } } : {}),
+        ...(data.description !== undefined ? { description: { from: endpoint.description, to: data.description } } : {}),
+        ...(data.eventTypes !== undefined ? { events: { from: endpoint.eventTypes, to: data.eventTypes } } : {}),
+      },
+    });
+    return row;
+  });
   return toApiEndpoint(updated);
 }
