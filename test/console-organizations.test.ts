@@ -25,6 +25,9 @@ describe('creating another organization', () => {
     expect((await db().organization.findUniqueOrThrow({ where: { id: created.data.id } })).balanceCents).toBe(0);
     // Owner there, so the owner's screens answer.
     expect((await query('billing.get', { organizationId: created.data.id, mode: 'test' }, cookie)).status).toBe(200);
+    // In the new organization's audit log, by its creator.
+    const audit = await db().auditEvent.findMany({ where: { organizationId: created.data.id } });
+    expect(audit.map((a) => [a.action, a.actorUserId, a.targetId])).toEqual([['organization.created', dev.id, created.data.id]]);
   });
 
   it('refuses a bad name (param name), a signed-out caller, an unconfirmed address, and more than the daily number', async () => {

@@ -120,6 +120,8 @@ describe('add credit through Stripe Checkout', () => {
     const org = await db().organization.findUniqueOrThrow({ where: { id: orgId } });
     expect(org.stripePaymentMethodId).toBe('pm_card_visa');
     expect(org.stripeCustomerId).toMatch(/^cus_/);
+    const cardSet = await db().auditEvent.findMany({ where: { organizationId: orgId, action: 'auto_recharge.payment_method_set' } });
+    expect(cardSet.map((a) => [a.actorType, (a.details as { payment_method?: string }).payment_method])).toEqual([['system', 'pm_card_visa']]);
     const receipts = await query<{ data: { id: string; status: string; receipt_url: string }[] }>(
       'billing.purchases',
       { organizationId: orgId, mode: 'test', limit: 10 },
@@ -226,6 +228,9 @@ describe('who may add credit', () => {
     expect(on.status, JSON.stringify(on)).toBe(200);
     expect(on.data).toMatchObject({ enabled: true, threshold: 1_000, amount: 5_000 });
     expect(await db().organization.findUniqueOrThrow({ where: { id: orgId } })).toMatchObject({ autoRechargeEnabled: true, autoRechargeThreshold: 1_000, autoRechargeAmount: 5_000 });
+    // Recorded with the member who changed it (the refused attempt without a card recorded nothing).
+    const audit = await db().auditEvent.findMany({ where: { organizationId: orgId, action: 'auto_recharge.updated' } });
+    expect(audit.map((a) => a.actorType)).toEqual(['user']);
   });
 
   it("another organization's admin can neither buy for it nor confirm or read its purchases (404)", async () => {

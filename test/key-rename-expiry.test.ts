@@ -62,6 +62,10 @@ describe('renaming keys', () => {
     expect(renamed.data).toEqual({ id: org.keyIds.test, name: 'staging' });
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: org.keyIds.test } })).name).toBe('staging');
     expect((await api('/v1/generations', { key: org.testKey, ip })).status).toBe(200);
+    const audit = await db().auditEvent.findMany({ where: { organizationId: org.id, action: 'api_key.renamed' } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorType: 'user', actorUserId: owner.id, mode: 'test', targetType: 'api_key', targetId: org.keyIds.test });
+    expect(audit[0]!.details).toMatchObject({ to: 'staging' });
     const empty = await mutate('keys.rename', { organizationId: org.id, mode: 'test', keyId: org.keyIds.test, name: '   ' }, cookie);
     expect(empty.error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
     // The key's mode decides: the live key is not found from test mode.
@@ -88,5 +92,7 @@ describe('renaming keys', () => {
     const viaTheirs = await mutate('keys.rename', { organizationId: org.id, mode: 'test', keyId: org.keyIds.test, name: 'hijacked' }, adminCookie);
     expect(viaTheirs.httpStatus).toBe(404);
     expect((await db().apiKey.findUniqueOrThrow({ where: { id: org.keyIds.test } })).name).not.toBe('hijacked');
+    // Refused renames leave no audit row.
+    expect(await db().auditEvent.count({ where: { organizationId: org.id, action: 'api_key.renamed', targetId: org.keyIds.test } })).toBe(0);
   });
 });

@@ -7,6 +7,8 @@ import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import type { CreditPurchase } from '@/generated/prisma/client';
+import { recordAudit } from '@/server/audit/record-audit';
+import { SYSTEM } from '@/server/audit/actor';
 import { appendLedgerEntry } from './ledger';
 import { rechargeExpiry } from './auto-recharge';
 import { paymentProvider } from './payments/provider';
@@ -116,6 +118,11 @@ async function creditOnce(
   await tx.creditPurchase.update({ where: { id: purchase.id }, data: { balanceTransactionId: row.id } });
   if (paid.customerId && paid.paymentMethodId) {
     await tx.organization.update({ where: { id: purchase.organizationId }, data: { stripeCustomerId: paid.customerId, stripePaymentMethodId: paid.paymentMethodId } });
+    // Recorded as the system's: whoever confirmed (browser, webhook, sweep), Stripe's answer set it.
+    await recordAudit(tx, SYSTEM, purchase.organizationId, {
+      action: 'auto_recharge.payment_method_set',
+      details: { customer: paid.customerId, payment_method: paid.paymentMethodId, credit_purchase: purchase.id },
+    });
   }
   return true;
 }
