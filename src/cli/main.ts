@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
 import { db, transaction } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
 import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
@@ -89,7 +89,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       }
       const client = await database();
       const org = await client.organization.findUnique({ where: { id: organizationId } });
-      if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
+      if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
       const key = await createApiKey(client, { organizationId, mode, permissions, name: typeof flags.name === 'string' ? flags.name : undefined });
       return {
         json: { object: 'api_key', id: key.id, secret: key.secret, mode: key.mode, name: key.name, permissions: key.permissions, organization: key.organizationId },
@@ -171,7 +171,7 @@ async function main(argv: string[]): Promise<number> {
       emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       emit(error.toBody(), `roomtone: ${error.message}`, 'err');
       return 1;
     }

@@ -1,7 +1,7 @@
 import { transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { createOrganization } from '@/server/orgs/orgs';
 import { acceptInvitationTx } from '@/server/members/accept-invitation';
@@ -29,7 +29,7 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<{ u
   await requireAttemptAllowed(email, ip);
   if (!input.invitationToken) {
     if (!config().CONSOLE_OPEN_SIGNUP) {
-      throw new ApiError(403, 'signup_disabled', 'Sign-up is by invitation on this Roomtone. Ask an organization admin to invite you.');
+      throw new DomainError('signup_disabled', 'Sign-up is by invitation on this Roomtone. Ask an organization admin to invite you.');
     }
     if (!input.organizationName?.trim()) throw invalidParam('organizationName', 'Name the organization to create.');
   }
@@ -37,7 +37,7 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<{ u
   const passwordHash = await hashPassword(input.password);
   return transaction(async (tx) => {
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw new ApiError(409, 'email_taken', 'An account with this e-mail address exists: sign in instead.', { param: 'email' });
+      throw new DomainError('email_taken', 'An account with this e-mail address exists: sign in instead.', { param: 'email' });
     }
     const user = await tx.user.create({ data: { id: newId('usr'), email, name: input.name?.trim() || null, passwordHash, createdAt: clock.now() } });
     if (input.invitationToken) {

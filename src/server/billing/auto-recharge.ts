@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { db, type DbTx, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { queueClient, usesInngest } from '@/server/jobs/queue';
@@ -77,19 +77,19 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
   const parsed = autoRechargeSettingsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, 'parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
+    throw new DomainError('parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
   }
   const settings = parsed.data;
   return db().$transaction(async (tx) => {
     const org = await tx.organization.findUnique({ where: { id: organizationId } });
-    if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+    if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
     const threshold = settings.threshold === undefined ? org.autoRechargeThreshold : settings.threshold;
     const amount = settings.amount === undefined ? org.autoRechargeAmount : settings.amount;
     if (settings.enabled) {
-      if (threshold === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs a threshold (cents).', { param: 'threshold' });
-      if (amount === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs an amount (cents).', { param: 'amount' });
+      if (threshold === null) throw new DomainError('parameter_invalid', 'Auto-recharge needs a threshold (cents).', { param: 'threshold' });
+      if (amount === null) throw new DomainError('parameter_invalid', 'Auto-recharge needs an amount (cents).', { param: 'amount' });
       if (config().PAYMENT_PROVIDER === 'stripe' && (!org.stripeCustomerId || !org.stripePaymentMethodId)) {
-        throw new ApiError(400, 'parameter_invalid', 'Save a payment method before enabling auto-recharge.', { param: 'enabled' });
+        throw new DomainError('parameter_invalid', 'Save a payment method before enabling auto-recharge.', { param: 'enabled' });
       }
     }
     const updated = await tx.organization.update({
@@ -102,7 +102,7 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
 
 export async function getAutoRecharge(organizationId: string): Promise<AutoRechargeView> {
   const org = await db().organization.findUnique({ where: { id: organizationId } });
-  if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+  if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
   return view(org);
 }
 
@@ -113,13 +113,13 @@ export async function setPaymentMethod(organizationId: string, input: { customer
   const parsed = stripeIds.safeParse(input);
   if (!parsed.success) {
     const param = parsed.error.issues[0]?.path[0] === 'customerId' ? 'customer' : 'payment_method';
-    throw new ApiError(400, 'parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
+    throw new DomainError('parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
   }
   const updated = await db().organization.updateMany({
     where: { id: organizationId },
     data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
   });
-  if (updated.count === 0) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+  if (updated.count === 0) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
   return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
 }
 

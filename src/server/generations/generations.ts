@@ -1,6 +1,6 @@
 import type { Tx } from '@/server/platform/db';
 import { sql, sqlTimestamp, transaction } from '@/server/platform/db';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
@@ -73,7 +73,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
   const existing = await getGeneration(scope, id);
   const needed = PERMISSION_FOR_TYPE[existing.type];
   if (!permissions.has(needed)) {
-    throw new ApiError(403, 'permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
+    throw new DomainError('permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
   }
   const canceled = await transaction(async (tx) => {
     const now = clock.now();
@@ -87,7 +87,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
       },
     });
     if (updated.count === 0) {
-      throw new ApiError(409, 'generation_not_cancelable', `Generation ${id} has already started or ended and can no longer be canceled.`);
+      throw new DomainError('generation_not_cancelable', `Generation ${id} has already started or ended and can no longer be canceled.`);
     }
     await refundIfCharged(tx, existing);
     await recordGenerationEvent(tx, existing, 'generation.canceled');

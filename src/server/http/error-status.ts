@@ -1,4 +1,5 @@
-import { ApiError, DomainError, type ApiErrorCode } from '@/server/platform/errors';
+import type { ApiErrorCode, DomainError } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 
 /**
  * The one map from error code to HTTP status, used by the doors that speak HTTP. Business
@@ -35,6 +36,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   last_owner: 409,
   already_member: 409,
   email_taken: 409,
+  invitation_used: 409,
   image_too_large: 413,
   request_too_large: 413,
   unsupported_image_type: 415,

@@ -1,7 +1,8 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, type ApiErrorCode } from '@/server/platform/errors';
+import type { ApiErrorCode } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { withLogContext } from '@/server/platform/logger';
 import { observeV1Reply } from '@/server/observability/metrics';
 import { clientIp } from './client-ip';

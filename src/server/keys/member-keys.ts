@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, type Member } from '@/server/members/roles';
 import type { Permission } from './permissions';
@@ -71,7 +71,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
 export async function revokeMemberKey(member: Member, keyId: string): Promise<{ id: string; revoked_at: number }> {
   const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
   if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
-  if (!canManageKey(member, key)) throw new ApiError(403, 'permission_denied', 'Developers can revoke only the keys they created.');
+  if (!canManageKey(member, key)) throw new DomainError('permission_denied', 'Developers can revoke only the keys they created.');
   const revoked = await db().$transaction((tx) => revokeApiKey(tx, keyId));
   return { id: revoked.id, revoked_at: toUnixSeconds(revoked.revokedAt) };
 }

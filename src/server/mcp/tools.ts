@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { validateIdempotencyKey } from '@/server/creations/create';
@@ -142,7 +142,7 @@ const getGenerationTool: ToolDefinition = {
       generation = await v1.generations.get(input as never);
     }
     if (generation.completed_at !== null && clock.nowMs() - generation.completed_at * 1000 > IMAGE_RETENTION_MS) {
-      throw new ApiError(404, 'resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
+      throw new DomainError('resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
     }
     return { body: generation, generation };
   },

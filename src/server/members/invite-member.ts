@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { db } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
@@ -26,11 +26,11 @@ export function invitationUrl(token: string): string {
  */
 export async function inviteMember(member: Member, input: { email: string; role: Role }): Promise<InvitationView> {
   if (!canAssignRole(member, input.role)) {
-    throw new ApiError(403, 'permission_denied', 'Only an owner can invite an owner.', { param: 'role' });
+    throw new DomainError('permission_denied', 'Only an owner can invite an owner.', { param: 'role' });
   }
   const email = normalizeEmail(input.email);
   const existing = await db().membership.findFirst({ where: { organizationId: member.organizationId, user: { email } } });
-  if (existing) throw new ApiError(409, 'already_member', `${email} is already a member of this organization.`, { param: 'email' });
+  if (existing) throw new DomainError('already_member', `${email} is already a member of this organization.`, { param: 'email' });
   const token = randomBase62(40);
   const now = clock.now();
   const { invitation, organization, inviter } = await db().$transaction(async (tx) => {

@@ -1,5 +1,5 @@
 import { db } from '@/server/platform/db';
-import { ApiError, notFound } from '@/server/platform/errors';
+import { DomainError, notFound } from '@/server/platform/errors';
 import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
 import type { MemberRole, Mode } from '@/generated/prisma/enums';
 
@@ -34,7 +34,7 @@ export async function requireMembership(userId: string, organizationId: string, 
 
 export function requireRole(member: Member, roles: readonly Role[]): void {
   if (!roles.includes(member.role)) {
-    throw new ApiError(403, 'permission_denied', `This needs the ${roles.join(' or ')} role; you are ${member.role}.`);
+    throw new DomainError('permission_denied', `This needs the ${roles.join(' or ')} role; you are ${member.role}.`);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { DbTx, Tx } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
@@ -13,7 +13,7 @@ export async function createOrganization(
   input: { name: string; tier?: number; creditCents?: number },
 ): Promise<{ id: string; name: string; tier: number; balanceCents: number }> {
   const tier = input.tier ?? 1;
-  if (!isKnownTier(tier)) throw new ApiError(400, 'parameter_invalid', `Unknown tier ${tier}.`, { param: 'tier' });
+  if (!isKnownTier(tier)) throw new DomainError('parameter_invalid', `Unknown tier ${tier}.`, { param: 'tier' });
   const org = await tx.organization.create({
     data: { id: newId('org'), name: input.name, tier, createdAt: clock.now() },
   });
@@ -31,7 +31,7 @@ export async function createUser(
 ) {
   const email = normalizeEmail(input.email);
   const org = await tx.organization.findUnique({ where: { id: input.organizationId } });
-  if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${input.organizationId}.`, { param: 'org' });
+  if (!org) throw new DomainError('resource_not_found', `No organization ${input.organizationId}.`, { param: 'org' });
   const existing = await tx.user.findUnique({ where: { email } });
   if (!existing) checkPasswordRule(input.password);
   const user =

@@ -9,7 +9,7 @@ import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorR
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
 import { serveMetrics, serveReadiness } from '@/server/http/ops';
 import { observeHttp } from '@/server/observability/metrics';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';

@@ -1,6 +1,7 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError, isDomainError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
 import { modeSchema } from '@/server/members/role-names';
@@ -47,7 +48,7 @@ const refusalsAsTrpcErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const raw = result.error.cause;
-    const cause = raw instanceof DomainError ? toHttpError(raw) : raw;
+    const cause = isDomainError(raw) ? toHttpError(raw) : raw;
     if (cause instanceof ApiError) {
       throw new TRPCError({ code: STATUS_TO_TRPC[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
@@ -59,7 +60,7 @@ export const consoleRouterBuilder = t.router;
 export const publicProcedure = t.procedure.use(refusalsAsTrpcErrors);
 
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new ApiError(401, 'session_missing', 'Sign in to use the console.');
+  if (!ctx.user) throw new DomainError('session_missing', 'Sign in to use the console.');
   return next({ ctx: { user: ctx.user } });
 });
 

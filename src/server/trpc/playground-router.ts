@@ -1,6 +1,6 @@
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import type { ApiError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
 import type { Member } from '@/server/members/roles';
