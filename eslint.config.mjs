@@ -1,6 +1,11 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+const DOORS = {
+  group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
+  message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+};
+
 export default [
   { ignores: ['.next/**', 'node_modules/**', 'src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
   ...nextVitals,
@@ -23,14 +28,21 @@ export default [
         'error',
         {
           patterns: [
+            DOORS,
             {
-              group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
-              message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+              group: ['@/server/jobs/providers/*', '**/jobs/providers/*'],
+              message: 'Capabilities trigger jobs through jobs() (@/server/jobs/client) and never know the provider.',
             },
           ],
         },
       ],
     },
+  },
+  {
+    // The jobs folder holds the providers; it still never reaches into a door.
+    files: ['src/server/jobs/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [DOORS] }] },
   },
   {
     // The HTTP error (status, headers) is the doors' rendering of a DomainError: the CLI, the

@@ -1,15 +1,12 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { db, type DbTx, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
-import { log } from '@/server/platform/logger';
-import { queueClient, usesInngest } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
 import type { Step } from '@/server/jobs/steps';
-import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
+import { autoRechargeRequested } from '@/server/jobs/definitions/event-jobs';
 import { recordBalanceEvent } from '@/server/webhooks/events';
 import type { AutoRechargeAttempt } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
@@ -24,7 +21,6 @@ import type { PaymentOutcome, PaymentProvider } from './payments/port';
  * nothing slow) and paid by a job through the payment-provider port. At most 3 recharges within
  * 24 hours; the need for a fourth disables auto-recharge. A failure never changes the balance.
  */
-export const AUTO_RECHARGE_QUEUE = 'billing.auto-recharge';
 /** balance.low without auto-recharge: below 5.00 EUR (spec). */
 export const DEFAULT_LOW_BALANCE_THRESHOLD = 500;
 export const MAX_RECHARGES_PER_DAY = 3;
@@ -158,68 +154,10 @@ async function requestAutoRecharge(tx: DbTx, organizationId: string, amount: num
   const claimed = await tx.organization.updateMany({ where: { id: organizationId, autoRechargePendingId: null }, data: { autoRechargePendingId: id } });
   if (claimed.count === 0) return;
   await tx.autoRechargeAttempt.create({ data: { id, organizationId, amount, createdAt: now } });
-  await enqueueInTransaction(tx, id);
-}
-
-/** Deterministic job id per attempt: enqueuing twice (sweeper) is a no-op. */
-function rechargeJobId(attemptId: string): string {
-  const h = createHash('sha256').update(`auto-recharge:${attemptId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** Delay of the fallback enqueue: long enough for the charge's transaction to have ended. */
-const FALLBACK_START_AFTER_SECONDS = 10;
-
-/**
- * The job is written in the charge's own transaction (pg-boss's `db` option), so it exists if
- * and only if the charge commits. Inside a savepoint: a failure here never rolls back the
- * charge. pg-boss is never started inside the transaction (that can take seconds): while the
- * process's queue client is still starting, the job is sent from outside, starting 10 s later,
- * when the charge has committed or rolled back (a job without its attempt row does nothing).
- * If everything fails, the attempt row stays pending and the sweeper enqueues it.
- */
-async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> {
-  if (usesInngest()) {
-    // Inngest is outside the transaction: the event asks for the run 10 s later (the charge has
-    // committed or rolled back by then; a run without its attempt row does nothing).
-    void sendRechargeEvent(attemptId, FALLBACK_START_AFTER_SECONDS).catch((error: unknown) =>
-      log.warn('auto-recharge event not sent; the sweeper will send it', { attemptId, error: String(error) }),
-    );
-    return;
-  }
-  const starting = queueClient();
-  const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
-  if (!boss) {
-    void starting
-      .then((b) => b.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId), startAfter: FALLBACK_START_AFTER_SECONDS }))
-      .catch((error: unknown) => log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) }));
-    return;
-  }
-  await tx.$executeRawUnsafe('savepoint auto_recharge_enqueue');
-  try {
-    await boss.send(
-      AUTO_RECHARGE_QUEUE,
-      { attemptId },
-      {
-        id: rechargeJobId(attemptId),
-        db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) },
-      },
-    );
-    await tx.$executeRawUnsafe('release savepoint auto_recharge_enqueue');
-  } catch (error) {
-    await tx.$executeRawUnsafe('rollback to savepoint auto_recharge_enqueue');
-    log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) });
-  }
-}
-
-function sendRechargeEvent(attemptId: string, delaySeconds: number): Promise<void> {
-  return sendInngestEvents([{ name: JOB_EVENTS.autoRechargeRequested, id: `auto-recharge-${attemptId}`, data: { attemptId }, ts: clock.nowMs() + delaySeconds * 1000 }]);
-}
-
-export async function enqueueAutoRecharge(attemptId: string): Promise<void> {
-  if (usesInngest()) return sendRechargeEvent(attemptId, 0);
-  const boss = await queueClient();
-  await boss.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId) });
+  // The run exists only if the charge commits (the provider writes it in this transaction or
+  // sends it when the transaction has ended); if it is lost, the row stays pending and the
+  // sweeper triggers it again.
+  await jobs().trigger(autoRechargeRequested(id), { tx });
 }
 
 /** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */
@@ -340,7 +278,7 @@ export async function sweepAutoRecharges(now: Date): Promise<{ requeued: number;
       );
       if (closed) abandoned += 1;
     } else {
-      await enqueueAutoRecharge(attempt.id);
+      await jobs().resend(autoRechargeRequested(attempt.id));
     }
   }
   return { requeued: pending.length - abandoned, abandoned };

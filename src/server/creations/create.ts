@@ -10,7 +10,8 @@ import { validatePrompt } from '@/server/images/prompt';
 import { moderateInstruction } from '@/server/moderation/moderation';
 import { requireUsableMaterial } from '@/server/reference/reference';
 import { engineSupport } from '@/server/engine/capabilities';
-import { enqueueGeneration } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
+import { generationAdmitted } from '@/server/jobs/definitions/event-jobs';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { toApiGeneration, type ApiGeneration } from '@/server/generations/serialize';
 import type { Caller, Channel } from '@/server/access/caller';
@@ -290,7 +291,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
   log.info('generation accepted', { generationId });
-  await enqueueGeneration(generationId).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
+  await jobs().trigger(generationAdmitted({ id: generationId, organizationId: caller.organizationId })).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
   return answer(ctx, generationId, options, admission.used);
 }
 

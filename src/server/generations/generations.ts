@@ -7,7 +7,8 @@ import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
 import { PERMISSION_FOR_TYPE, type Permission } from '@/server/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
-import { generationCanceled } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
+import { generationCanceled } from '@/server/jobs/definitions/event-jobs';
 import { log } from '@/server/platform/logger';
 import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, type GenerationView } from './serialize';
 
@@ -94,7 +95,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
     return tx.generation.findUniqueOrThrow({ where: { id } });
   });
   // Its waiting run is dropped (Inngest); if that fails, the run finds it canceled and does nothing.
-  await generationCanceled(canceled).catch((error: unknown) => log.warn('cancel event not sent', { generationId: id, error: String(error) }));
+  await jobs().cancel(generationCanceled(canceled)).catch((error: unknown) => log.warn('cancel event not sent', { generationId: id, error: String(error) }));
   return canceled;
 }
 
