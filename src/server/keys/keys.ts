@@ -83,6 +83,11 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   if (!authorization || !authorization.trim()) {
     throw new DomainError('api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
   }
+  // Repeated Authorization headers arrive joined with ", " (http/incoming-request.ts); a comma
+  // is in no key, so two credentials are never resolved by picking one of them.
+  if (authorization.includes(',')) {
+    throw new DomainError('api_key_invalid', 'More than one credential was sent (several Authorization headers or values). Send exactly one: "Authorization: Bearer rt_…".', { param: 'authorization' });
+  }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
   const secret = match?.[1];
   if (!secret || !KEY_PATTERN.test(secret)) {
