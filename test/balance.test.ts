@@ -16,7 +16,8 @@ import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
 import { refundIfCharged } from '@/server/generations/generations';
-import { expireLots, noticeExpiringLots, REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
+import { expireLots, noticeExpiringLots } from '@/server/billing/expire-lots';
+import { REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
 import {
   runAutoRechargeJob,
   setAutoRecharge,

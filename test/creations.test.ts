@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { api, createTestOrg, expectErrorShape, rendered, testIp, type ApiResult } from './support';
 import { db, transaction } from '@/server/platform/db';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
-import { expireLots } from '@/server/billing/lots';
+import { expireLots } from '@/server/billing/expire-lots';
 import { setAutoRecharge } from '@/server/billing/auto-recharge';
 import { priceFor, QUALITY_PRICES, tierOf } from '@/server/billing/pricing';
 import { checkLoad } from '@/server/creations/admission';

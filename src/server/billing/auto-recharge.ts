@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { db, type DbTx, type Tx, transaction } from '@/server/platform/db';
+import { db, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
-import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { jobs } from '@/server/jobs/client';
 import type { Step } from '@/server/jobs/steps';
@@ -12,7 +11,7 @@ import { recordBalanceEvent } from '@/server/webhooks/events';
 import type { AutoRechargeAttempt, Prisma } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
 import { balanceObject } from './balance-object';
-import type { AppendedLedgerRow } from './ledger-effects';
+import { activeSettings } from './balance-decrease';
 import { paymentProvider } from './payments/provider';
 import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from './payments/port';
 
@@ -22,12 +21,9 @@ import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from
  * nothing slow) and paid by a job through the payment-provider port. At most 3 recharges within
  * 24 hours; the need for a fourth disables auto-recharge. A failure never changes the balance.
  */
-/** balance.low without auto-recharge: below 5.00 EUR (spec). */
-export const DEFAULT_LOW_BALANCE_THRESHOLD = 500;
+export { DEFAULT_LOW_BALANCE_THRESHOLD, RETRY_AFTER_REFUSAL_MS } from './balance-decrease';
 export const MAX_RECHARGES_PER_DAY = 3;
 const DAY_MS = 24 * 3600 * 1000;
-/** After a refused payment, charges ask again only after this delay (a card is not hammered). */
-export const RETRY_AFTER_REFUSAL_MS = 3600 * 1000;
 /** A pending attempt older than this has lost its job (or the provider never answered). */
 export const PENDING_REQUEUE_AFTER_MS = 2 * 60 * 1000;
 /** From this age on, the sweeper looks the payment up at the provider instead of waiting for the job. */
@@ -125,47 +121,6 @@ export async function setPaymentMethod(organizationId: string, input: { customer
   });
   if (updated.count === 0) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
   return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
-}
-
-function activeSettings(org: { autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null }) {
-  if (!org.autoRechargeEnabled || org.autoRechargeThreshold === null || org.autoRechargeAmount === null) return null;
-  return { threshold: org.autoRechargeThreshold, amount: org.autoRechargeAmount };
-}
-
-/**
- * In the transaction of a ledger row that lowered the balance (a charge or an expiry):
- * balance.low at a downward crossing of the threshold, and for a charge that leaves the balance
- * below the auto-recharge threshold, a recharge request.
- */
-export async function afterBalanceDecrease(tx: DbTx, row: AppendedLedgerRow): Promise<void> {
-  const org = await tx.organization.findUniqueOrThrow({
-    where: { id: row.organizationId },
-    select: { autoRechargeEnabled: true, autoRechargeThreshold: true, autoRechargeAmount: true, autoRechargePendingId: true },
-  });
-  const settings = activeSettings(org);
-  const threshold = settings?.threshold ?? DEFAULT_LOW_BALANCE_THRESHOLD;
-  const before = row.balanceAfter - row.amount;
-  if (before >= threshold && row.balanceAfter < threshold) {
-    await recordBalanceEvent(tx, row.organizationId, 'balance.low', { ...balanceObject(row.balanceAfter), low_balance_threshold: threshold });
-  }
-  if (row.type === 'charge' && settings && row.balanceAfter < settings.threshold && org.autoRechargePendingId === null) {
-    await requestAutoRecharge(tx, row.organizationId, settings.amount);
-  }
-}
-
-async function requestAutoRecharge(tx: DbTx, organizationId: string, amount: number): Promise<void> {
-  const now = clock.now();
-  const last = await tx.autoRechargeAttempt.findFirst({ where: { organizationId }, orderBy: { createdAt: 'desc' }, select: { status: true, completedAt: true } });
-  if (last?.status === 'failed' && last.completedAt && now.getTime() - last.completedAt.getTime() < RETRY_AFTER_REFUSAL_MS) return;
-  const id = newId('rch');
-  // One attempt at a time: the pointer is taken under the organization's row lock.
-  const claimed = await tx.organization.updateMany({ where: { id: organizationId, autoRechargePendingId: null }, data: { autoRechargePendingId: id } });
-  if (claimed.count === 0) return;
-  await tx.autoRechargeAttempt.create({ data: { id, organizationId, amount, createdAt: now } });
-  // The run exists only if the charge commits (the provider writes it in this transaction or
-  // sends it when the transaction has ended); if it is lost, the row stays pending and the
-  // sweeper triggers it again.
-  await jobs().trigger(autoRechargeRequested(id), { tx });
 }
 
 /** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */

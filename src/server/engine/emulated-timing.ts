@@ -1,4 +1,4 @@
-import type { Engine } from './engine';
+import type { Engine } from './run';
 
 /**
  * An engine adapter for tests, demos and benchmarks: every run takes at least `floorMs` (heavy

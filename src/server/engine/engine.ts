@@ -1,9 +1,8 @@
 import { config } from '@/server/platform/config';
 import { withMinimumDuration } from './emulated-timing';
-import { runEngine, type EngineJob, type EngineOutput } from './run';
+import { runEngine, type Engine } from './run';
 
-/** The engine port: a generation's inputs in, its output image out. */
-export type Engine = (job: EngineJob) => Promise<EngineOutput>;
+export type { Engine } from './run';
 
 /**
  * The engine of this process: the built-in CPU engine and the generative backends (run.ts),

@@ -35,6 +35,9 @@ export interface EngineJob {
   costClass: CostClass;
 }
 
+/** The engine port: a generation's inputs in, its output image out. */
+export type Engine = (job: EngineJob) => Promise<EngineOutput>;
+
 export interface EngineOutput {
   bytes: Buffer;
   contentType: 'image/webp' | 'image/jpeg' | 'image/png';

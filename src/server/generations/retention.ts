@@ -2,7 +2,7 @@ import { deleteUnusedUploads } from '@/server/uploads/uploads';
 import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
-import { runLotMaintenance } from '@/server/billing/lots';
+import { runLotMaintenance } from '@/server/billing/expire-lots';
 import { storedInputImages, storedOutputs } from './stored-json';
 
 export const PROMPT_RETENTION_DAYS = 30;

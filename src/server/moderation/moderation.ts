@@ -3,21 +3,15 @@ import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { BuiltinModerator } from './builtin';
 import { OpenAIModerator } from './openai';
+import type { ModerationResult, Moderator } from './moderator';
+
+export type { Moderator, ModerationResult } from './moderator';
 
 /**
  * Moderation of edit instructions (live mode, before any charge). A moderator answers
  * flagged/categories or throws when it cannot answer; `moderateInstruction` turns that into
- * the spec's 422 content_policy_violation or 503 service_unavailable (Retry-After 30).
+ * the spec's content_policy_violation or service_unavailable (retry after 30 s).
  */
-export interface ModerationResult {
-  flagged: boolean;
-  /** Names of the categories that caused the flag (provider's names); empty when not flagged. */
-  categories: string[];
-}
-
-export interface Moderator {
-  check(text: string, signal?: AbortSignal): Promise<ModerationResult>;
-}
 
 /** The spec's answer time budget for moderation, after which the client gets 503. */
 export const MODERATION_TIMEOUT_MS = 10_000;

@@ -10,7 +10,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { assertSafeKey, type BlobStore } from './storage';
+import { assertSafeKey, type BlobStore } from './blob-store';
 import { BlobTooLarge, readAtMost } from './read-at-most';
 
 /**

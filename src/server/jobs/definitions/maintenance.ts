@@ -3,7 +3,7 @@ import { clock } from '@/server/platform/clock';
 import { runRetention } from '@/server/generations/retention';
 import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
-import { noticeExpiringLots, expireLots } from '@/server/billing/lots';
+import { noticeExpiringLots, expireLots } from '@/server/billing/expire-lots';
 import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
 import { sweepGenerations } from '../sweeper';
 import { pruneJobSteps } from '../providers/pgboss-io';

@@ -4,7 +4,7 @@ import { config } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
 import { JOB_DEFINITIONS } from '../definitions';
 import { inngestClient } from './inngest-client';
-import { INNGEST_SERVE_PATH } from './inngest-events';
+import { INNGEST_SERVE_PATH } from './inngest-app';
 import type { JobDefinition, JobIo } from '../definitions/job';
 
 /**
