@@ -1,7 +1,9 @@
 /**
  * The house's structure check (`npm run lint`): no import cycle anywhere in src/ (type-only
  * imports included: they couple modules just the same), the ground floor (src/server/platform)
- * imports nothing of ours, and production code never imports tests or benchmarks.
+ * imports nothing of ours, the console's client code reaches the server only through
+ * src/shared, and production code never imports tests or benchmarks. (`server-only` in db,
+ * config, secrets and storage makes Next's build refuse a client import of them as well.)
  */
 /**
  * Temporary: the platform files that still wire capabilities together, each with the folders it
@@ -41,6 +43,20 @@ module.exports = {
       from: { path: exact(file) },
       to: { path: '^src/', pathNot: ['^src/server/platform/', '^src/generated/', ...allowed.map((folder) => `^${folder}`)] },
     })),
+    {
+      name: 'shared-imports-only-shared',
+      severity: 'error',
+      comment: 'src/shared holds what the browser and the server both load (schemas, constants): it imports nothing of the server.',
+      from: { path: '^src/shared/' },
+      to: { path: '^src/', pathNot: ['^src/shared/', '^src/generated/prisma/enums[.]ts$'] },
+    },
+    {
+      name: 'client-code-never-imports-server-code',
+      severity: 'error',
+      comment: 'The console UI (src/components, src/app-client) takes schemas from src/shared; server modules stay on the server (types excepted: they vanish at build).',
+      from: { path: '^src/(components|app-client)/', pathNot: '[.]test[.]tsx?$' },
+      to: { path: '^src/server/', dependencyTypesNot: ['type-only'] },
+    },
     {
       name: 'production-never-imports-tests',
       severity: 'error',

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
 import { setEnv } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';

@@ -10,10 +10,10 @@ import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
-import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
+import { PERMISSIONS, permissionSchema } from '@/shared/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
-import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
 
 class UsageError extends Error {}
 

@@ -7,7 +7,7 @@
  */
 import { fbm, hash2, valueNoise } from '@/server/engine/builtin/noise';
 import type { RawImage } from '@/server/engine/builtin/types';
-import { MASK_PALETTE } from '@/server/images/mask-palette';
+import { MASK_PALETTE } from '@/shared/images/mask-palette';
 
 /** The spec's mask palette (one definition: images/mask-palette.ts). */
 export const PALETTE = MASK_PALETTE;

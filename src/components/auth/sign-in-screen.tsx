@@ -5,7 +5,7 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signIn } from 'next-auth/react';
-import { signInInput } from '@/server/trpc/console-inputs';
+import { signInInput } from '@/shared/console/console-inputs';
 import { safeCallback } from '@/app-client/redirects';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';

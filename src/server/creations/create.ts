@@ -20,7 +20,7 @@ import type { Generation } from '@/generated/prisma/client';
 import { consumeUploads, deleteUploadBytes, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
 import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
 import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, generationQuota, lockAdmission, type GenerationQuota } from './admission';
-import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from './schemas';
+import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from '@/shared/creations/schemas';
 
 /** Largest upscale output: WebP's 16383 px cap is not the limit (JPEG takes over), memory is. */
 export const UPSCALE_MAX_OUTPUT_SIDE = 16384;

@@ -5,7 +5,7 @@ import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
-import { PERMISSION_FOR_TYPE, type Permission } from '@/server/keys/permissions';
+import { PERMISSION_FOR_TYPE, type Permission } from '@/shared/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { jobs } from '@/server/jobs/client';
 import { generationCanceled } from '@/server/jobs/definitions/event-jobs';

@@ -17,7 +17,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 
 import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, assertDimensions, sniffImageFormat } from './intake';
 
-import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from './mask-palette';
+import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from '@/shared/images/mask-palette';
 
 export { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor };
 

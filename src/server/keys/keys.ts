@@ -4,7 +4,7 @@ import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
-import { PERMISSIONS, type Permission } from './permissions';
+import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import { announceKeyChange, cachedKeyLookup } from './cache';
 
 /**

@@ -3,7 +3,7 @@ import { toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, type Member } from '@/server/members/roles';
-import type { Permission } from './permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
 
 /** API keys as the console's members see and manage them: always in the member's mode. */

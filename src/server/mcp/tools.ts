@@ -3,7 +3,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { validateIdempotencyKey } from '@/server/creations/create';
-import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
+import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 import { MASK_PALETTE } from '@/server/images/mask';
 import { IMAGE_RETENTION_MS, type ApiGeneration } from '@/server/generations/serialize';
 import { createCallerFactory } from '@/server/trpc/init';

@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { DomainError, notFound } from '@/server/platform/errors';
-import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
+import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import type { MemberRole, Mode } from '@/generated/prisma/enums';
 
 /**

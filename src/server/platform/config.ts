@@ -1,3 +1,5 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkEngineEnv } from '@/server/engine/backends/settings';

@@ -4,7 +4,7 @@ import { DomainError, isDomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
-import { modeSchema } from '@/server/members/role-names';
+import { modeSchema } from '@/shared/members/role-names';
 import type { SessionUser } from '@/server/auth/sessions';
 import { apiErrorFromUnknown } from './errors';
 

@@ -4,7 +4,7 @@ import { isDomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
-import { paramFromPath } from '@/server/platform/param-path';
+import { paramFromPath } from '@/shared/param-path';
 
 function messageFor(issue: $ZodIssue, param: string): string {
   switch (issue.code) {

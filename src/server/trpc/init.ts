@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { DomainError } from '@/server/platform/errors';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
 

@@ -11,7 +11,7 @@ import { inspectImage, MAX_IMAGE_BYTES } from '@/server/images/intake';
 import { blobStore } from '@/server/storage/storage';
 import { BlobTooLarge } from '@/server/storage/read-at-most';
 import type { Caller } from '@/server/access/caller';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 
 /**
  * Uploaded files (spec: "Uploaded file (MCP)"): a local image sent by an agent before a

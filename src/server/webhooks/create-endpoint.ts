@@ -4,7 +4,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { checkUrl, OutboundError, UnsafeUrlError } from '@/server/net/safe-http';
-import { eventTypesForMode } from './event-types';
+import { eventTypesForMode } from '@/shared/webhooks/event-types';
 import { encryptSecret, newSigningSecret } from './signing-secret';
 import { MAX_ENDPOINTS_PER_ORGANIZATION, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
 

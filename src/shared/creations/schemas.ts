@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MASK_PALETTE } from '@/server/images/mask-palette';
+import { MASK_PALETTE } from '@/shared/images/mask-palette';
 
 /**
  * Request bodies of the four creation routes (JSON, or multipart turned into the same shape by
