@@ -3,6 +3,7 @@ import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { blobStore } from '@/server/storage/storage';
 import { refundIfCharged } from '@/server/generations/generations';
+import { progressWriter } from '@/server/generations/progress';
 import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { engine } from '@/server/engine/engine';
@@ -110,6 +111,7 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
       const input = storedInput(generation.input);
+      const progress = progressWriter(generationId);
       const output = await engine()({
         generationId,
         type: generation.type,
@@ -119,7 +121,8 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
         seed,
         materials: materialsOf(input),
         costClass: generationCostClass(generation),
-      });
+        progress: progress.report,
+      }).finally(() => progress.close());
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
       const key = `outputs/${generationId}/0.${ext}`;
       await blobStore().put(key, output.bytes, output.contentType);

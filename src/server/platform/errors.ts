@@ -44,7 +44,7 @@ export type ApiErrorCode =
   | 'invitation_invalid'
   | 'invitation_used'
   | 'signup_disabled'
-  | 'email_taken';
+  | 'email_unverified';
 
 /**
  * What business code throws: a code, a message, the parameter at fault and, for refusals

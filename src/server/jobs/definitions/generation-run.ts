@@ -1,5 +1,5 @@
 import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
-import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
+import { interruptBackendCalls } from '@/server/engine/backends/in-flight';
 import { runGenerationJob } from '../generation-job';
 import { generationRunJob } from './event-jobs';
 import { defineJob } from './job';
