@@ -1,5 +1,5 @@
 /**
- * Credit lots, expiry, auto-recharge and the balance events (issue 9, balance part). Endpoint
+ * Credit lots, expiry, auto-recharge and the balance events. Endpoint
  * rows are created directly in the database; the events and their pending deliveries are
  * asserted as recorded.
  */

@@ -1,5 +1,5 @@
 /**
- * Jobs on Inngest (issue 14), executed with the SDK's own test engine (@inngest/test): the
+ * Jobs on Inngest, executed with the SDK's own test engine (@inngest/test): the
  * served functions run their real step code on a fresh database; sleeps are mocked by step id
  * (the engine cannot wait them out). Events the application sends go to a local stand-in for
  * Inngest's event API (test/inngest-api.ts) and are read back from it.

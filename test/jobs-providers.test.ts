@@ -1,5 +1,5 @@
 /**
- * The provider interface (issue 14), one behavioural suite run against both providers: a job
+ * The provider interface, one behavioural suite run against both providers: a job
  * definition's handler, written once against `io`, runs under pg-boss (a real pg-boss queue on
  * the test database, its retry included, steps stored in JobStep) and under Inngest (the SDK's
  * test engine, whose memoized step state is what Inngest hands a retried run).

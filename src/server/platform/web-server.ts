@@ -30,7 +30,7 @@ import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
  * route, which would pull the job handlers and the engine into Next's bundle).
  *
  * Every request URL is built from the fixed origin (PUBLIC_BASE_URL) and the request path,
- * never from the Host header (issue 12: a Host with a path changed which route was served).
+ * never from the Host header (a Host with a path once changed which route was served).
  */
 function toWebRequest(req: http.IncomingMessage, origin: string, path: string): Request {
   const headers = new Headers();

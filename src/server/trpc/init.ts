@@ -21,7 +21,6 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
 export function permittedProcedure(...needed: Permission[]) {

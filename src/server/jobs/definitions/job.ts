@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Step } from '../steps';
 
 /**
- * A job definition (issue 14): what a job is, once, whichever provider runs it. The handler
+ * A job definition: what a job is, once, whichever provider runs it. The handler
  * gets its payload (parsed with `schema`) and a provider-neutral step API:
  * - `run(name, fn)`: a named step, memoized: a retried run returns the stored result of a step
  *   that already finished instead of running it again (pg-boss: the JobStep table; Inngest:
