@@ -11,7 +11,7 @@ import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorR
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
 import { serveMetrics, serveReadiness } from '@/server/http/ops';
 import { observeHttp } from '@/server/observability/metrics';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { REPLICATE_WEBHOOK_PATH, serveReplicateWebhook } from '@/server/engine/replicate/replicate-webhook';
@@ -30,7 +30,7 @@ import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
  * route, which would pull the job handlers and the engine into Next's bundle).
  *
  * Every request URL is built from the fixed origin (PUBLIC_BASE_URL) and the request path,
- * never from the Host header (issue 12: a Host with a path changed which route was served).
+ * never from the Host header (a Host with a path once changed which route was served).
  */
 function toWebRequest(req: http.IncomingMessage, origin: string, path: string): Request {
   const headers = new Headers();
