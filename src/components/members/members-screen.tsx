@@ -19,6 +19,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { RemovalKeysNotice } from './removal-keys-notice';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
 
@@ -47,9 +48,11 @@ export function MembersScreen() {
   );
   const remove = useMutation(
     trpc.members.remove.mutationOptions({
-      onSuccess: () => {
-        toast.success('Member removed.');
+      onSuccess: (r) => {
+        const keys = r.revoked_keys.length;
+        toast.success(keys === 0 ? 'Member removed.' : `Member removed; ${keys === 1 ? '1 API key' : `${keys} API keys`} revoked.`);
         void refresh();
+        void queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
       },
       onError: (error) => toast.error(error.message),
     }),
@@ -98,7 +101,7 @@ export function MembersScreen() {
               </Button>
             }
             title={`Remove ${row.original.email}?`}
-            description="They lose access to this organization at once. The keys they created keep working until revoked."
+            description={<RemovalKeysNotice userId={row.original.user_id} />}
             confirmLabel="Remove member"
             onConfirm={() => remove.mutate({ ...input, userId: row.original.user_id })}
           />

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
+import { timeoutSignal } from '@/server/platform/deadline';
 import { safeDownload, DOWNLOAD_DEADLINE_MS } from '@/server/net/safe-http';
 import { inspectImage, validateImageUrlString, MAX_IMAGE_BYTES, type ImageInfo } from '@/server/images/intake';
 import { blobStore, LocalBlobStore } from '@/server/storage/storage';
@@ -56,7 +57,7 @@ export function sha256(bytes: Buffer | string): string {
 
 /** Fetch every image of the request (in parallel) and check its format and size. */
 export async function receiveImages(sources: ImageSource[], parts: FileParts, caller: Caller): Promise<Map<string, ReceivedImage>> {
-  const deadline = AbortSignal.timeout(DOWNLOAD_DEADLINE_MS);
+  const deadline = timeoutSignal(DOWNLOAD_DEADLINE_MS);
   const received = await Promise.all(
     sources.map(async (source): Promise<ReceivedImage> => {
       const bytes = await fetchImageBytes(source, parts, deadline, caller);

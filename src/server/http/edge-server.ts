@@ -1,6 +1,6 @@
 import http from 'node:http';
 import next from 'next';
-import { stampClientIp } from './client-ip';
+import { stampIncomingRequest } from './incoming-request';
 import { discardRequestBody, requestBodyStream } from './request-body';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './front-door';
 import { findRoute, preloadRoutes, serveRoute, type RouteReply } from './routes';
@@ -17,7 +17,8 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
  *   that pipeline cost about half of the CPU of a /v1 read; bench/), and a reply is one write;
  * - the raw-socket edge: the request URL is built from the fixed origin (PUBLIC_BASE_URL) and
  *   the checked path, never from the Host header; unparseable requests, CONNECT and odd
- *   `Expect` headers are answered in the envelope; the client IP comes from the socket;
+ *   `Expect` headers are answered in the envelope; the client IP comes from the socket
+ *   (http/incoming-request.ts, which plain `next start` applies too);
  *   request timeouts are long enough for synchronous creations; bytes nobody reads are drained
  *   so a refusal reaches the client;
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).
@@ -65,8 +66,9 @@ function failed(req: http.IncomingMessage, res: http.ServerResponse, requestId: 
 }
 
 export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): void {
-  // The client IP comes from the socket only; a header of that name from outside is dropped.
-  stampClientIp(req);
+  // The client IP comes from the socket only (a header of that name from outside is dropped),
+  // and repeated Authorization headers are all kept, so an ambiguous credential is refused.
+  stampIncomingRequest(req);
   // An answer sent before the body was read (a refusal): drain the rest so the client gets it.
   res.once('finish', () => discardRequestBody(req));
   const requestId = newId('req');

@@ -1,6 +1,6 @@
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
-import { stampEveryServer } from '@/server/http/client-ip';
+import { stampEveryServer } from '@/server/http/incoming-request';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
 import { prepareRuntime } from './runtime';
 import { startupBanner, startupChecks } from './startup';
@@ -10,7 +10,8 @@ import { startupBanner, startupChecks } from './startup';
  * `WEB_PROCESSES=1 npm start`, in Next's own server. The runtime (configuration checks,
  * secrets, the database — the embedded one unless DATABASE_URL —, migrations, reference data,
  * the demo organization on a first run), the job workers unless WORKERS_IN_PROCESS=false, and
- * the client IP taken from the socket. The routes are the same table (http/routes.ts) through
+ * what only the raw request knows (http/incoming-request.ts: the socket address, repeated
+ * Authorization headers). The routes are the same table (http/routes.ts) through
  * the App Router. What only the launcher has: the edge server's raw-socket checks, the web
  * processes of a cluster, the build check, and a drain on stop (docs/architecture.md).
  */

@@ -1,5 +1,6 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
+import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { canAssignRole, type Member, type Role } from './roles';
 
 /**
@@ -29,11 +30,17 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
   });
 }
 
-export async function removeMember(actor: Member, input: { userId: string }): Promise<{ user_id: string; removed: true }> {
+/**
+ * Remove a member and revoke the API keys they created (keys/keys-of-member.ts). The membership
+ * goes first: a key being created by that member holds the membership row until it commits, so
+ * it is revoked here too, and a later one finds no membership.
+ */
+export async function removeMember(actor: Member, input: { userId: string }): Promise<{ user_id: string; removed: true; revoked_keys: string[] }> {
   return db().$transaction(async (tx) => {
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
-    return { user_id: input.userId, removed: true as const };
+    const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
+    return { user_id: input.userId, removed: true as const, revoked_keys: revoked };
   });
 }

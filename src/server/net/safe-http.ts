@@ -25,6 +25,7 @@ import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import { config } from '@/server/platform/config';
+import { deadline } from '@/server/platform/deadline';
 import type { IncomingMessage } from 'node:http';
 
 import { ApiError } from '@/server/platform/errors';
@@ -576,12 +577,8 @@ const SENSITIVE_ON_CROSS_ORIGIN = ['authorization', 'cookie', 'proxy-authorizati
 export async function safeRequest(url: string | URL, options: SafeRequestOptions = {}): Promise<SafeResponse> {
   const timeoutMs = options.timeoutMs ?? 10_000;
   // Our own timeout and the caller's deadline are told apart in the error kind.
-  const ownTimeout = new AbortController();
-  const timer = setTimeout(
-    () => ownTimeout.abort(new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`)),
-    timeoutMs,
-  );
-  const signal = options.signal ? AbortSignal.any([options.signal, ownTimeout.signal]) : ownTimeout.signal;
+  const limit = deadline(timeoutMs, [options.signal], { reason: () => new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`) });
+  const { signal } = limit;
 
   const follow = options.followRedirects ?? false;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
@@ -646,7 +643,7 @@ export async function safeRequest(url: string | URL, options: SafeRequestOptions
       current = next;
     }
   } finally {
-    clearTimeout(timer);
+    limit.dispose();
   }
 }
 

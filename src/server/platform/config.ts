@@ -73,8 +73,23 @@ const baseSchema = z.object({
   /** `1`: `npm start` does not (re)build the web app even if sources are newer. */
   SKIP_BUILD: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
-  /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
-  TRUST_PROXY: bool,
+  /**
+   * Proxy hops in front of the service whose X-Forwarded-For entries are believed, counted from
+   * the right: `true` = 1, `false`/`0`/unset = none (the socket address is the client IP).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const value = v?.trim().toLowerCase() ?? '';
+      if (value === '' || value === 'false') return 0;
+      if (value === 'true') return 1;
+      if (!/^\d{1,2}$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `expected true, false or a number of proxy hops (0-99), got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(value);
+    }),
   // --- Hardening and scale-out (issue 12) ---
   /** Where request-rate counters live: auto = postgres with an external DATABASE_URL, else memory. */
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).optional().default('auto'),

@@ -12,6 +12,7 @@ import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
 import { createMemberKey, listMemberKeys, revokeMemberKey } from '@/server/keys/member-keys';
+import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
 import { cancelGeneration } from '@/server/generations/generations';
@@ -112,6 +113,8 @@ export const consoleRouter = router({
     list: manager.input(pageInput).query(({ ctx, input }) => listMembers(ctx.member, input)),
     invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
     updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
+    /** The active keys a member created, both modes: removing them revokes these. */
+    keysToRevoke: manager.input(z.object({ userId: userIdSchema })).query(({ ctx, input }) => keysRevokedByRemoval(ctx.member, input.userId)),
     remove: manager.input(z.object({ userId: userIdSchema })).mutation(({ ctx, input }) => removeMember(ctx.member, input)),
   }),
   invitations: router({
