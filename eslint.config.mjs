@@ -38,4 +38,22 @@ export default [
       ],
     },
   },
+  {
+    // platform/ is the ground floor: it imports nothing of ours above it (not even a
+    // capability's types). What needs a capability is wired in the composition root (main/).
+    files: ['src/server/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@/server/*', '!@/server/platform', '!@/server/platform/*', '@/app/*', '@/components/*', '@/app-client/*', '@/app-server/*', '../*'],
+              message: 'platform/ imports nothing of ours above it: move the wiring into src/server/main, or the piece into platform/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 ];
