@@ -28,10 +28,12 @@ interface RouteDefinition {
   load: () => Promise<RouteHandler>;
 }
 
-/** The path after `prefix` (still percent-encoded) and the query of a request. */
-function rest(req: Request, prefix: string): { rest: string; search: URLSearchParams } {
-  const url = new URL(req.url);
-  return { rest: url.pathname.slice(prefix.length), search: url.searchParams };
+/** A keyless GET door that takes the path after its prefix (still percent-encoded) and the query. */
+function underPrefix(prefix: string, serve: (method: string, rest: string, search: URLSearchParams) => Promise<RouteReply>): RouteHandler {
+  return (req) => {
+    const url = new URL(req.url);
+    return serve(req.method, url.pathname.slice(prefix.length), url.searchParams);
+  };
 }
 
 const DEFINITIONS: RouteDefinition[] = [
@@ -39,26 +41,8 @@ const DEFINITIONS: RouteDefinition[] = [
   { pattern: '/v1/[[...path]]', load: async () => (await import('./v1')).serveV1 },
   { pattern: '/mcp', load: async () => (await import('@/server/mcp/endpoint')).serveMcp },
   { pattern: '/uploads/[...id]', load: async () => (await import('./upload-put')).serveUploadPut },
-  {
-    pattern: '/files/[...key]',
-    load: async () => {
-      const { serveSignedFile } = await import('./public-files');
-      return (req) => {
-        const { rest: key, search } = rest(req, '/files/');
-        return serveSignedFile(req.method, key, search);
-      };
-    },
-  },
-  {
-    pattern: '/swatches/[...id]',
-    load: async () => {
-      const { serveSwatch } = await import('./public-files');
-      return (req) => {
-        const { rest: id, search } = rest(req, '/swatches/');
-        return serveSwatch(req.method, id, search);
-      };
-    },
-  },
+  { pattern: '/files/[...key]', load: async () => underPrefix('/files/', (await import('./public-files')).serveSignedFile) },
+  { pattern: '/swatches/[...id]', load: async () => underPrefix('/swatches/', (await import('./public-files')).serveSwatch) },
   { pattern: '/api/trpc/[...path]', load: async () => (await import('./console-trpc')).handleConsoleTrpc },
   { pattern: '/api/auth/[...nextauth]', load: async () => (await import('./console-auth')).handleAuth },
   {
@@ -82,7 +66,7 @@ export interface Route {
   /** The route's handler, loaded once. */
   handler(): Promise<RouteHandler>;
   /** The handler if it is already loaded (the hot path skips a promise). */
-  loaded: RouteHandler | null;
+  readonly loaded: RouteHandler | null;
 }
 
 type Matcher = (pathname: string) => boolean;
