@@ -30,6 +30,7 @@ const PORT_443 = [
   // The local Replicate server (test/backends/replicate-server.ts).
   'test/backends/replicate-backend.test.ts',
   'test/backends/mcp-backend.test.ts',
+  'test/backends/deadline-gc.test.ts',
   // Webhook receivers (test/webhook-receiver.ts); jobs-inngest once failed with EADDRINUSE beside
   // the Replicate files. webhooks.test.ts runs alone anyway.
   'test/jobs-inngest.test.ts',

@@ -18,6 +18,10 @@ describe('GET /v1/openapi.json', () => {
     }
     expect(doc.paths['/generations/{id}'].get.responses['202']).toBeUndefined();
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    // The generation's progress: a fraction, or null while the engine cannot tell.
+    const progress = doc.components.schemas.Generation.properties.progress;
+    expect(progress.description).toContain('Fraction done');
+    expect(progress.anyOf).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'number', minimum: 0, maximum: 1 }), { type: 'null' }]));
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Every operation: an operationId, a 200 response, and errors in the envelope (no tRPC shapes).
     const refs = new Set<string>();
