@@ -11,6 +11,7 @@ import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
 import { startFakeComfy } from '../test/backends/comfyui-server';
+import { ensureSdkBuild } from '../test/sdk-build';
 
 export interface E2EState {
   baseUrl: string;
@@ -33,6 +34,8 @@ function field(banner: string, label: string): string {
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // The playground's SDK tab runs its copied code against the built package.
+  if (process.env.SKIP_BUILD !== '1') ensureSdkBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
   // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.

@@ -183,6 +183,28 @@ describe('plain `next start` serves the route table as `npm start` does', () => 
     }
   }, 180_000);
 
+  it('/v1/events/stream: the same refusals; with a key, both stream, `ready` first', async () => {
+    await expectSame('/v1/events/stream');
+    await expectSame('/v1/events/stream', { method: 'POST', headers: key() });
+    await expectSame('/v1/events/stream?nope=1', { headers: key() });
+    const opened: Array<{ status: number; type: string | null; requestId: boolean; first: string }> = [];
+    for (const base of [launcher.url, nextStart.url]) {
+      const closing = new AbortController();
+      const res = await fetch(`${base}/v1/events/stream`, { headers: { ...key(), 'x-forwarded-for': ip }, signal: closing.signal });
+      const reader = res.body!.getReader();
+      let text = '';
+      while (!text.includes('\n\n')) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString('utf8');
+      }
+      closing.abort();
+      opened.push({ status: res.status, type: res.headers.get('content-type'), requestId: res.headers.has('request-id'), first: text.split('\n').find((l) => l.startsWith('event:')) ?? '' });
+    }
+    expect(opened[0]).toEqual({ status: 200, type: 'text/event-stream; charset=utf-8', requestId: true, first: 'event: ready' });
+    expect(opened[1]).toEqual(opened[0]);
+  });
+
   it('/mcp: the tools through the official client, and the HTTP refusals', async () => {
     await expectSame('/mcp', json({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
     await expectSame('/mcp', { headers: key() });
@@ -253,13 +275,13 @@ describe('plain `next start` serves the route table as `npm start` does', () => 
 
   it('every route of the table was compared above', () => {
     // A route added to the table without a case here fails this test.
-    const covered = ['/v1/[[...path]]', '/mcp', '/uploads/[...id]', '/files/[...key]', '/swatches/[...id]', '/api/trpc/[...path]', '/api/auth/[...nextauth]', '/api/inngest', '/hooks/replicate/[...token]', '/healthz', '/readyz', '/metrics'];
+    const covered = ['/v1/events/stream', '/v1/[[...path]]', '/mcp', '/uploads/[...id]', '/files/[...key]', '/swatches/[...id]', '/api/trpc/[...path]', '/api/auth/[...nextauth]', '/api/inngest', '/hooks/replicate/[...token]', '/healthz', '/readyz', '/metrics'];
     expect(ROUTES.map((r) => r.pattern).sort()).toEqual(covered.sort());
   });
 
   it('console pages come from Next.js under both, with the console\'s security headers', async () => {
     // Not routes of the table: the launcher adds a request-id to them, plain Next.js does not.
-    for (const page of ['/sign-in', '/no-such-page']) {
+    for (const page of ['/sign-in', '/no-such-page', '/docs']) {
       const [a, b] = [await send(launcher.url, page), await send(nextStart.url, page)];
       const pageShape = (x: Answer) => ({ status: x.status, type: x.headers.get('content-type'), csp: x.headers.get('content-security-policy'), frames: x.headers.get('x-frame-options') });
       expect({ page, nextStart: pageShape(b) }).toEqual({ page, nextStart: pageShape(a) });

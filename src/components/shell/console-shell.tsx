@@ -5,7 +5,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { BarChart3, BookOpen, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { useTRPC, errorStatus } from '@/app-client/trpc';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
@@ -128,6 +128,7 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
                 })}
               </ul>
             </nav>
+            <ApiReferenceLink />
           </aside>
           <div className="flex min-w-0 flex-1 flex-col">
             <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
@@ -147,6 +148,20 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
         </div>
       </div>
     </ScopeProvider>
+  );
+}
+
+/** The API reference (/docs) is a page of its own, outside the console: a plain link. */
+function ApiReferenceLink() {
+  return (
+    <a
+      href="/docs"
+      data-testid="api-reference-link"
+      className="mt-auto flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <BookOpen className="size-4" aria-hidden />
+      API reference
+    </a>
   );
 }
 
@@ -175,6 +190,10 @@ function MobileNav({ role, base }: { role: Role; base: string }) {
               {s.title}
             </DropdownMenuItem>
           ))}
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <a href="/docs">API reference</a>
+          </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
     </div>

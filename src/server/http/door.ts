@@ -32,6 +32,10 @@ export function errorReply(error: ApiError): DoorReply {
   return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code, errorMessage: error.message };
 }
 
+export function toResponse(reply: DoorReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
 /** One request through a door: who is calling, from where, and the request rate decision. */
 export interface DoorRequest {
   requestId: string;

@@ -24,7 +24,7 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).
  * Everything else (the console's pages) goes to Next.js.
  */
-function toWebRequest(req: http.IncomingMessage, origin: string, path: string): Request {
+function toWebRequest(req: http.IncomingMessage, origin: string, path: string, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -35,6 +35,7 @@ function toWebRequest(req: http.IncomingMessage, origin: string, path: string): 
   return new Request(`${origin}${path}`, {
     method: req.method,
     headers,
+    ...(signal ? { signal } : {}),
     ...(hasBody ? { body: requestBodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
 }
@@ -56,6 +57,37 @@ async function writeRouteReply(req: http.IncomingMessage, res: http.ServerRespon
   const body = Buffer.from(await reply.arrayBuffer());
   if (res.headersSent) res.destroy();
   else res.writeHead(reply.status, { ...headers, 'content-length': String(body.length) }).end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** A streamed Response (Server-Sent Events): the headers at once, then each chunk as it comes. */
+async function streamRouteReply(req: http.IncomingMessage, res: http.ServerResponse, reply: Response, requestId: string): Promise<void> {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const headers: Record<string, string> = {};
+  reply.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(reply.status, { ...headers, 'request-id': requestId });
+  res.flushHeaders();
+  if (!reply.body || req.method === 'HEAD') {
+    await reply.body?.cancel();
+    res.end();
+    return;
+  }
+  const reader = reply.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
 }
 
 function failed(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, route: string) {
@@ -86,8 +118,14 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
   const route = findRoute(pathname);
   if (route) {
-    serveRoute(route, toWebRequest(req, origin.origin, path), requestId)
-      .then((reply) => writeRouteReply(req, res, reply, requestId))
+    // A streaming route learns that its client went away from the request's signal.
+    let closed: AbortController | undefined;
+    if (route.streams) {
+      const controller = (closed = new AbortController());
+      res.once('close', () => controller.abort());
+    }
+    serveRoute(route, toWebRequest(req, origin.origin, path, closed?.signal), requestId)
+      .then((reply) => (route.streams && reply instanceof Response ? streamRouteReply(req, res, reply, requestId) : writeRouteReply(req, res, reply, requestId)))
       .catch(failed(req, res, requestId, `${method} ${route.pattern}`));
   } else if (method === 'POST' && /^multipart\//i.test(req.headers['content-type'] ?? '') && req.headers['next-action'] === undefined) {
     // Next.js parses any multipart POST to a page as a possible no-JS server action, buffering

@@ -6,10 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoute, ROUTES } from './routes';
+import { findRoute, PAGE_ROUTE_FILES, ROUTES } from './routes';
 import { config as proxyConfig } from '../../../proxy';
 import { REPLICATE_WEBHOOK_PATH } from '@/server/engine/replicate/replicate-webhook';
 import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
+import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const appDir = path.join(root, 'app');
@@ -27,13 +28,17 @@ function routeFiles(dir: string): string[] {
 const sample = (pattern: string) => pattern.replace(/\/\[\[?\.\.\.\w+\]\]?$/, '/x');
 
 describe('the route table and the App Router', () => {
-  it('app/ has a route file for every pattern of the table, and none besides', () => {
-    const folders = routeFiles(appDir).map((file) => `/${path.relative(appDir, path.dirname(file)).split(path.sep).join('/')}`);
-    expect(folders.sort()).toEqual(ROUTES.map((route) => route.pattern).sort());
+  const folderOf = (file: string) => `/${path.relative(appDir, path.dirname(file)).split(path.sep).join('/')}`;
+
+  it('app/ has a route file for every pattern of the table, and besides them only the declared pages', () => {
+    const folders = routeFiles(appDir).map(folderOf);
+    expect(folders.sort()).toEqual([...ROUTES.map((route) => route.pattern), ...PAGE_ROUTE_FILES].sort());
   });
 
-  it('every app route file is the one-line re-export of the table', () => {
-    for (const file of routeFiles(appDir)) expect({ file, text: fs.readFileSync(file, 'utf8') }).toEqual({ file, text: REEXPORT });
+  it('every app route file of the table is the one-line re-export of it', () => {
+    for (const file of routeFiles(appDir).filter((f) => !PAGE_ROUTE_FILES.includes(folderOf(f)))) {
+      expect({ file, text: fs.readFileSync(file, 'utf8') }).toEqual({ file, text: REEXPORT });
+    }
   });
 
   it('the console proxy matches no path of the table, and still matches the pages', () => {
@@ -43,15 +48,17 @@ describe('the route table and the App Router', () => {
       const base = route.pattern.replace(/\/\[.*$/, '');
       for (const p of [base, sample(route.pattern)]) expect({ path: p, proxied: proxied(p) }).toEqual({ path: p, proxied: false });
     }
-    for (const page of ['/', '/sign-in', '/o/org_1/test/generations', '/invite/abc']) expect({ page, proxied: proxied(page) }).toEqual({ page, proxied: true });
+    for (const page of ['/', '/sign-in', '/o/org_1/test/generations', '/invite/abc', ...PAGE_ROUTE_FILES]) expect({ page, proxied: proxied(page) }).toEqual({ page, proxied: true });
   });
 });
 
 describe('findRoute', () => {
   const patternOf = (p: string) => findRoute(p)?.pattern ?? null;
 
-  it('[[...x]]: the folder itself and everything under it', () => {
+  it('[[...x]]: the folder itself and everything under it (a plain pattern listed before it first)', () => {
     expect(patternOf('/v1')).toBe('/v1/[[...path]]');
+    expect(patternOf('/v1/events/stream')).toBe('/v1/events/stream');
+    expect(patternOf('/v1/events')).toBe('/v1/[[...path]]');
     expect(patternOf('/v1/generations/gen_1/cancel')).toBe('/v1/[[...path]]');
     expect(patternOf('/v1x')).toBeNull();
   });
@@ -71,11 +78,12 @@ describe('findRoute', () => {
   });
 
   it('console pages are not in the table', () => {
-    for (const p of ['/sign-in', '/o/org_1/test/overview', '/_next/static/chunk.js']) expect(patternOf(p)).toBeNull();
+    for (const p of ['/sign-in', '/o/org_1/test/overview', '/_next/static/chunk.js', ...PAGE_ROUTE_FILES]) expect(patternOf(p)).toBeNull();
   });
 
   it('the paths other modules hand out are the table\'s', () => {
     expect(patternOf(`${REPLICATE_WEBHOOK_PATH}gen_1.token`)).toBe('/hooks/replicate/[...token]');
     expect(patternOf(INNGEST_SERVE_PATH)).toBe('/api/inngest');
+    expect(patternOf(EVENT_STREAM_PATH)).toBe('/v1/events/stream');
   });
 });

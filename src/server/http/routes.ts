@@ -26,6 +26,11 @@ interface RouteDefinition {
   /** As the route's folder under app/: `/readyz`, `/files/[...key]`, `/v1/[[...path]]`. */
   pattern: string;
   load: () => Promise<RouteHandler>;
+  /**
+   * The answer is a stream written as it comes (Server-Sent Events), and the request's signal
+   * aborts when the client goes away (the App Router's own; the edge server ties it to the socket).
+   */
+  streams?: true;
 }
 
 /** A keyless GET door that takes the path after its prefix (still percent-encoded) and the query. */
@@ -37,7 +42,8 @@ function underPrefix(prefix: string, serve: (method: string, rest: string, searc
 }
 
 const DEFINITIONS: RouteDefinition[] = [
-  // First: the API's hot path is looked up before anything else.
+  // First: the API is looked up before anything else (the stream before the rest of /v1).
+  { pattern: '/v1/events/stream', load: async () => (await import('./event-stream')).serveEventStream, streams: true },
   { pattern: '/v1/[[...path]]', load: async () => (await import('./v1')).serveV1 },
   { pattern: '/mcp', load: async () => (await import('@/server/mcp/endpoint')).serveMcp },
   { pattern: '/uploads/[...id]', load: async () => (await import('./upload-put')).serveUploadPut },
@@ -63,6 +69,7 @@ const DEFINITIONS: RouteDefinition[] = [
 
 export interface Route {
   readonly pattern: string;
+  readonly streams: boolean;
   /** The route's handler, loaded once. */
   handler(): Promise<RouteHandler>;
   /** The handler if it is already loaded (the hot path skips a promise). */
@@ -91,6 +98,7 @@ function routeOf(definition: RouteDefinition): Route & { matches: Matcher } {
   let loading: Promise<RouteHandler> | null = null;
   const route = {
     pattern: definition.pattern,
+    streams: definition.streams === true,
     matches: matcherOf(definition.pattern),
     loaded: null as RouteHandler | null,
     handler(): Promise<RouteHandler> {
@@ -105,6 +113,13 @@ const TABLE = DEFINITIONS.map(routeOf);
 
 /** Every route, in lookup order. */
 export const ROUTES: readonly Route[] = TABLE;
+
+/**
+ * Route files under app/ that are pages, not routes of the table: the API reference (an HTML
+ * page and its 4 MB script, for browsers). Next.js serves them under both servers, with the
+ * console's security headers (proxy.ts) and its compression.
+ */
+export const PAGE_ROUTE_FILES: readonly string[] = ['/docs', '/docs/reference.js'];
 
 /** The route that serves `pathname` (decoded or not: patterns are plain ASCII), or null (a console page, or 404). */
 export function findRoute(pathname: string): Route | null {

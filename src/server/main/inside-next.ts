@@ -2,6 +2,7 @@ import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { stampEveryServer } from '@/server/http/incoming-request';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
+import { endEventStreams } from '@/server/http/event-stream';
 import { prepareRuntime } from './runtime';
 import { startupBanner, startupChecks } from './startup';
 
@@ -34,6 +35,8 @@ export async function startInsideNext(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    // Next.js closes its server once in-flight requests end: open event streams never would.
+    endEventStreams();
     void (async () => {
       await workers?.stop().catch(() => undefined);
       await flushRequestLog();

@@ -24,6 +24,7 @@ import { SHARED_LIMITS_ENV, serveRateLimits } from '@/server/limits/request-rate
 import { answerQuestions } from '@/server/platform/primary-ipc';
 import { localMetricsJson, mergedMetricsText } from '@/server/observability/metrics';
 import { workersRunning } from '@/server/jobs/workers-state';
+import { endEventStreams } from '@/server/http/event-stream';
 import { addServiceConfigChecks } from './config-checks';
 import { markLaunched } from './process-role';
 import { prepareRuntime } from './runtime';
@@ -36,6 +37,7 @@ const DRAIN_MS = 10_000;
 async function drain(server: http.Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  endEventStreams(); // open streams never finish on their own; clients reconnect with Last-Event-ID
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
   await flushRequestLog();
 }

@@ -19,7 +19,7 @@ export async function startupChecks(): Promise<DemoAccount | null> {
 export function startupBanner(options: { processes: string; runtime: Runtime; demo: DemoAccount | null }): string {
   const c = config();
   const base = c.publicBaseUrl;
-  const lines = [`Roomtone is up: ${base}  (API ${base}/v1, health ${base}/healthz; ${options.processes})`];
+  const lines = [`Roomtone is up: ${base}  (API ${base}/v1, API reference ${base}/docs, health ${base}/healthz; ${options.processes})`];
   if (options.runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
   const demo = options.demo;
   if (demo) {

@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'att'
   | 'mail'
   | 'ebr'
-  | 'inv';
+  | 'inv'
+  | 'evs';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
