@@ -20,7 +20,10 @@ export type IdPrefix =
   | 'mail'
   | 'ebr'
   | 'inv'
-  | 'evs';
+  | 'evs'
+  | 'ses'
+  | 'aud'
+  | 'rc';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
