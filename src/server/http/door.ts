@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';

@@ -5,7 +5,7 @@ import { discardRequestBody, requestBodyStream } from './request-body';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './front-door';
 import { findRoute, preloadRoutes, serveRoute, type RouteReply } from './routes';
 import { observeHttp } from '@/server/observability/metrics';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 import { newId } from '@/server/platform/ids';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 

@@ -1,7 +1,8 @@
 import { callerFromKey } from '@/server/access/caller';
 import { authenticateBearer } from '@/server/keys/keys';
 import { db } from '@/server/platform/db';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 import { listen } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';

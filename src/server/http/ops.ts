@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { sql } from '@/server/platform/db';
 import { METRICS_CONTENT_TYPE, metricsText } from '@/server/observability/metrics';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { clock } from '@/server/platform/clock';
 import { blobStore, verifyFileSignature } from '@/server/storage/storage';
 import { swatchPng } from '@/server/engine/builtin/swatches';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { receiveUpload, UPLOAD_MAX_BYTES } from '@/server/uploads/uploads';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { readBodyBytes } from './body';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { withLogContext } from '@/server/platform/logger';
 import { observeV1Reply } from '@/server/observability/metrics';
 import { clientIp } from './client-ip';
@@ -14,7 +14,7 @@ import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
 import { validateIdempotencyKey } from '@/server/creations/create';
-import { MULTIPART_BOOLEAN_FIELDS, MULTIPART_JSON_FIELDS } from '@/server/creations/schemas';
+import { MULTIPART_BOOLEAN_FIELDS, MULTIPART_JSON_FIELDS } from '@/shared/creations/schemas';
 
 const CREATION_PATHS = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
 

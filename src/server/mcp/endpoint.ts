@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';

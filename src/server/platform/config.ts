@@ -1,3 +1,5 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -90,7 +92,7 @@ const baseSchema = z.object({
       }
       return Number(value);
     }),
-  // --- Hardening and scale-out (issue 12) ---
+  // --- Hardening and scale-out ---
   /** Where request-rate counters live: auto = postgres with an external DATABASE_URL, else memory. */
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).optional().default('auto'),
   /** A web process waits this long for the primary's counters, then counts the hit itself. */
@@ -113,7 +115,7 @@ const baseSchema = z.object({
   /** Stripe API base URL (default https://api.stripe.com; tests point it at a local server). */
   STRIPE_API_BASE: z.string().url().optional(),
   STRIPE_TIMEOUT_MS: int(20_000),
-  // MCP endpoint (issue 8)
+  // MCP endpoint
   /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
   MCP_CREATION_WAIT_MS: int(50_000),
   // Webhooks and mail (src/server/webhooks, src/server/mail).
@@ -157,7 +159,7 @@ const baseSchema = z.object({
   /** Sign-in attempts per minute per account and per client IP (brute-force protection). */
   SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5),
   SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: int(20),
-  // --- Jobs provider (issue 14; docs/jobs.md) ---
+  // --- Jobs provider (docs/jobs.md) ---
   /** pgboss: workers on the application's PostgreSQL (default); inngest: functions served at /api/inngest. */
   JOBS_PROVIDER: z.enum(['pgboss', 'inngest']).optional().default('pgboss'),
   /** Inngest event key (sending events); required with JOBS_PROVIDER=inngest. */

@@ -1,10 +1,10 @@
 import type { Inngest, GetStepTools, InngestFunction } from 'inngest';
 import { serve } from 'inngest/next';
 import { config } from '@/server/platform/config';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { JOB_DEFINITIONS } from '../definitions';
 import { inngestClient } from './inngest-client';
-import { INNGEST_SERVE_PATH } from './inngest-events';
+import { INNGEST_SERVE_PATH } from './inngest-app';
 import type { JobDefinition, JobIo } from '../definitions/job';
 
 /**
@@ -81,7 +81,7 @@ export function servedInngestFunction(definition: Pick<JobDefinition, 'id'>): In
 
 /** The /api/inngest door: GET introspection, PUT registration, POST step execution (signed). */
 export async function serveInngest(request: Request): Promise<Response> {
-  if (config().JOBS_PROVIDER !== 'inngest') throw new ApiError(404, 'resource_not_found', 'Jobs run on pg-boss here (JOBS_PROVIDER=pgboss): there is no Inngest endpoint.');
+  if (config().JOBS_PROVIDER !== 'inngest') throw new DomainError('resource_not_found', 'Jobs run on pg-boss here (JOBS_PROVIDER=pgboss): there is no Inngest endpoint.');
   const { handler } = provider();
   const method = request.method === 'PUT' ? handler.PUT : request.method === 'POST' ? handler.POST : handler.GET;
   return method(request as Parameters<typeof handler.GET>[0], undefined);

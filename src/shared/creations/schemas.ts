@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MASK_PALETTE } from '@/server/images/mask-palette';
+import { MASK_PALETTE } from '@/shared/images/mask-palette';
 
 /**
  * Request bodies of the four creation routes (JSON, or multipart turned into the same shape by
@@ -49,7 +49,7 @@ export const metadataSchema = z
 
 /**
  * Fields the spec leaves "not shown" have defaults, so a request with only the fields the spec
- * shows succeeds (issue 12 §4): render and decoration `quality` 2k (the output's long side
+ * shows succeeds: render and decoration `quality` 2k (the output's long side
  * 2048 px), decoration `style` optional (without it the room keeps its current style),
  * upscale `scale` x2. Edits keep `quality` required: the spec says so.
  */

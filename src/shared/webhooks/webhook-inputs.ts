@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BALANCE_EVENT_TYPES, GENERATION_EVENT_TYPES } from '@/server/webhooks/event-types';
+import { BALANCE_EVENT_TYPES, GENERATION_EVENT_TYPES } from '@/shared/webhooks/event-types';
 
 /**
  * Inputs of the console's webhook procedures, shared with the UI's forms (zod and zod-only

@@ -1,6 +1,6 @@
-/** Helpers shared by the engine tests (not used at runtime). */
-import type { RawImage } from './types';
-import { SRGB_TO_LINEAR, linearToLab, type Lab } from './color';
+/** Pixel statistics and timings shared by the engine's tests and benchmarks. */
+import type { RawImage } from '@/server/engine/builtin/types';
+import { SRGB_TO_LINEAR, linearToLab, type Lab } from '@/server/engine/builtin/color';
 
 export function timed<T>(label: string, fn: () => T): T {
   const t0 = performance.now();

@@ -1,15 +1,15 @@
 /**
  * Timings of the built-in engine at 1k / 2k / 4k (median of several runs).
- * Run: npx tsx src/server/engine/builtin/bench.ts [--runs 3] [--neural]
+ * Run: npx tsx bench/engine-kernels.ts [--runs 3] [--neural]
  */
 import os from 'node:os';
 import {
   recolorArea, applyMaterial, removeAreaWithInfo, addElement, replaceElement, deterministicPreview,
   upscaleLanczos3, upscaleNeuralWithStats, closeNeuralWorker, encodeOutput, resampleLanczos3,
-} from './index';
-import { makeInteriorScene, makeElement, makeSwatch, rectMask } from './fixtures';
-import { scaleMaskNearest } from './testutil';
-import type { RawImage } from './types';
+} from '@/server/engine/builtin';
+import { makeInteriorScene, makeElement, makeSwatch, rectMask } from '../test/helpers/engine-scenes';
+import { scaleMaskNearest } from '../test/helpers/pixel-stats';
+import type { RawImage } from '@/server/engine/builtin/types';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;

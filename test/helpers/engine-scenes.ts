@@ -5,10 +5,12 @@
  * painting, soft contact shadows. Region masks come with it, plus helpers to paint them in
  * the spec's palette, element images for `add` and tileable swatches for materials.
  */
-import { fbm, hash2, valueNoise } from './noise';
-import type { RawImage } from './types';
+import { fbm, hash2, valueNoise } from '@/server/engine/builtin/noise';
+import type { RawImage } from '@/server/engine/builtin/types';
+import { MASK_PALETTE } from '@/shared/images/mask-palette';
 
-export const PALETTE = ['#FF0000', '#CCFF00', '#00FF66', '#0066FF', '#CC00FF'] as const;
+/** The spec's mask palette (one definition: images/mask-palette.ts). */
+export const PALETTE = MASK_PALETTE;
 export type PaletteColor = (typeof PALETTE)[number];
 
 export type RegionName = 'wall' | 'floor' | 'window' | 'skirting' | 'sofa' | 'table' | 'painting';

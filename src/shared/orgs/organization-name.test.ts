@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { organizationNameProblem, organizationNameSchema } from './organization-name';
+import { organizationNameProblem, organizationNameSchema } from '@/shared/orgs/organization-name';
 
 describe('organization names', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeCallbackPath } from './callback-url';
+import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { HOSTILE_CALLBACKS } from '../../../test/helpers/hostile-callbacks';
 
 const ORIGIN = 'http://localhost:3000';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { permissionSchema } from '@/server/keys/permissions';
-import { roleSchema } from '@/server/members/role-names';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
-import { AUDIT_ACTIONS } from '@/server/audit/actions';
-import { organizationNameSchema } from '@/server/orgs/organization-name';
+import { permissionSchema } from '@/shared/keys/permissions';
+import { roleSchema } from '@/shared/members/role-names';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
+import { AUDIT_ACTIONS } from '@/shared/audit/actions';
+import { organizationNameSchema } from '@/shared/orgs/organization-name';
 
 /**
  * The console's input schemas, shared by the tRPC procedures (console-router.ts) and the UI's
