@@ -214,7 +214,7 @@ async function recordOutcome(attempt: Pick<AutoRechargeAttempt, 'id' | 'organiza
 /**
  * The auto-recharge job, in named idempotent steps: check (settings still on, balance still
  * low, fewer than 3 recharges in the last 24 hours), pay (idempotency key = attempt id), record.
- * An unknown payment outcome throws, and pg-boss retries the job with the same key. Before each
+ * An unknown payment outcome throws, and the jobs provider retries the job with the same key. Before each
  * payment request the attempt is marked as possibly in flight, only while it is still pending:
  * an attempt the sweeper has closed is never paid, and one with a request in flight is never
  * closed. A payment still `processing` leaves the attempt pending for the sweeper to follow.
