@@ -5,19 +5,6 @@
  * src/shared, and production code never imports tests or benchmarks. (`server-only` in db,
  * config, secrets and storage makes Next's build refuse a client import of them as well.)
  */
-/**
- * Temporary: the platform files that still wire capabilities together, each with the folders it
- * reaches. The composition root (src/server/main) is taking this wiring over; delete an entry
- * when its file no longer needs it, and the whole list when it is empty.
- */
-const TEMPORARY_PLATFORM_EXCEPTIONS = {
-  'src/server/platform/config.ts': ['src/server/engine/backends/settings.ts'],
-  'src/server/platform/runtime.ts': ['src/server/seed/'],
-  'src/server/platform/web-server.ts': ['src/server/http/', 'src/server/mcp/', 'src/server/trpc/', 'src/server/engine/', 'src/server/jobs/', 'src/server/observability/', 'src/server/webhooks/event-stream.ts'],
-};
-
-const exact = (file) => `^${file.replace(/[.]/g, '[.]')}$`;
-
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -32,17 +19,9 @@ module.exports = {
       name: 'platform-imports-nothing-of-ours',
       severity: 'error',
       comment: 'src/server/platform is the ground floor: config, db, clock, ids, errors, logger. Wiring belongs in the composition root.',
-      from: { path: '^src/server/platform/', pathNot: ['[.]test[.]ts$', ...Object.keys(TEMPORARY_PLATFORM_EXCEPTIONS).map(exact)] },
+      from: { path: '^src/server/platform/', pathNot: '[.]test[.]ts$' },
       to: { path: '^src/', pathNot: ['^src/server/platform/', '^src/generated/'] },
     },
-    // The same rule for the files that still wire capabilities: only what they import today.
-    ...Object.entries(TEMPORARY_PLATFORM_EXCEPTIONS).map(([file, allowed]) => ({
-      name: 'platform-imports-nothing-of-ours',
-      severity: 'error',
-      comment: `${file} may import only ${allowed.join(', ')} until the composition root (src/server/main) takes its wiring.`,
-      from: { path: exact(file) },
-      to: { path: '^src/', pathNot: ['^src/server/platform/', '^src/generated/', ...allowed.map((folder) => `^${folder}`)] },
-    })),
     {
       name: 'shared-imports-only-shared',
       severity: 'error',

@@ -5,7 +5,7 @@
  * with 2, a refused operation with 1.
  */
 import { parseArgs } from 'node:util';
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';

@@ -141,8 +141,8 @@ function eventStream(session: StreamSession, cursor: StreamCursor, authorization
 }
 
 /**
- * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away
- * (the App Router passes the request's signal; the launcher's server, the socket's close).
+ * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away:
+ * the request's signal (the App Router's own; the edge server ties it to the socket).
  */
 export async function serveEventStream(req: Request, requestId?: string, closed: AbortSignal = req.signal): Promise<Response> {
   const door = beginRequest(clientIp(req), requestId);

@@ -9,7 +9,7 @@ import { FileParts } from '@/server/creations/images';
 import { callerFromKey, type Caller } from '@/server/access/caller';
 import { readBodyText } from '@/server/http/body';
 import { clientIp } from '@/server/http/client-ip';
-import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply, type DoorRequest } from '@/server/http/door';
+import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply, type DoorRequest } from '@/server/http/door';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
@@ -94,11 +94,7 @@ function parseError(): DoorReply {
   };
 }
 
-export async function handleMcp(req: Request): Promise<Response> {
-  return toResponse(await serveMcp(req));
-}
-
-/** handleMcp without the Response: what the launcher's HTTP server calls. */
+/** The /mcp route (http/routes.ts). */
 export async function serveMcp(req: Request, requestId?: string): Promise<DoorReply> {
   const door = beginRequest(clientIp(req), requestId);
   let messages: JsonRpcMessage[] = [];

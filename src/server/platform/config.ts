@@ -2,7 +2,6 @@
 import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkEngineEnv } from '@/server/engine/backends/settings';
 
 /**
  * Every environment variable the service reads, validated once. The README's configuration
@@ -27,7 +26,7 @@ const int = (fallback: number) =>
       return n;
     });
 
-const envSchema = z.object({
+const baseSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: int(3000),
   HOST: z.string().optional().default('0.0.0.0'),
@@ -130,8 +129,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
-  // Generative backends: which engine serves each operation, and their credentials.
-  // Formats and cross-checks: src/server/engine/backends/settings.ts (checkEngineEnv below).
+  // Generative backends: which engine serves each operation, and their credentials. Formats
+  // and cross-checks: src/server/engine/backends/settings.ts (a check the composition root adds).
   ENGINE_RENDER: z.string().optional(),
   ENGINE_DECORATION: z.string().optional(),
   ENGINE_EDIT_PROMPT: z.string().optional(),
@@ -169,8 +168,29 @@ const envSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   /** Inngest API and event base URL (self-hosted or the Dev Server, e.g. http://localhost:8288); unset = Inngest Cloud. */
   INNGEST_BASE_URL: z.string().url().optional(),
-}).superRefine((env, ctx) => {
-  for (const [variable, message] of checkEngineEnv(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+});
+
+/** The variables as parsed, before the cross-checks. */
+export type ParsedEnv = z.infer<typeof baseSchema>;
+
+/**
+ * A cross-check of settings that belong to a capability (the engine's backends): it reports
+ * `[variable, message]` pairs, refused at start like the schema's own. Capabilities sit above
+ * this module, so the composition root (src/server/main/config-checks.ts) adds their checks.
+ */
+export type ConfigCheck = (env: ParsedEnv) => Array<[string, string]>;
+const checks = new Map<string, ConfigCheck>();
+
+/** Run `check` with every configuration read from now on (by name: adding it twice is once). */
+export function addConfigCheck(name: string, check: ConfigCheck): void {
+  checks.set(name, check);
+  cached = null;
+}
+
+const envSchema = baseSchema.superRefine((env, ctx) => {
+  for (const check of checks.values()) {
+    for (const [variable, message] of check(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+  }
   if (env.JOBS_PROVIDER === 'inngest') {
     for (const variable of ['INNGEST_EVENT_KEY', 'INNGEST_SIGNING_KEY'] as const) {
       if (!env[variable]) ctx.addIssue({ code: 'custom', path: [variable], message: 'required with JOBS_PROVIDER=inngest' });

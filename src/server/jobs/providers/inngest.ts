@@ -11,9 +11,8 @@ import type { JobDefinition, JobIo } from '../definitions/job';
  * The Inngest provider (JOBS_PROVIDER=inngest): every job definition becomes an Inngest
  * function, served at /api/inngest by the SDK's Next.js handler (`inngest/next`; signing key
  * verified by the SDK). Inngest (Cloud, self-hosted, or the Dev Server) schedules the runs,
- * keeps their step state and calls back for each step. The production server mounts the
- * handler in front of Next.js (src/server/platform/web-server.ts): an App Router route file
- * would pull the engine into Next's bundle.
+ * keeps their step state and calls back for each step. The route is in the route table
+ * (src/server/http/routes.ts), which loads this module at its first call.
  */
 
 type StepTools = GetStepTools<Inngest.Any>;

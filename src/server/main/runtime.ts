@@ -1,13 +1,14 @@
-import { config, setEnv } from './config';
-import { ensureAppSecret, ensureAuthSecret } from './secrets';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres';
-import { applyMigrations } from './migrations';
-import { db, closeDb, databaseUrl as databaseUrlOf } from './db';
-import { log } from './logger';
+import { config, setEnv } from '@/server/platform/config';
+import { ensureAppSecret, ensureAuthSecret } from '@/server/platform/secrets';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/server/platform/embedded-postgres';
+import { applyMigrations } from '@/server/platform/migrations';
+import { db, closeDb, databaseUrl as databaseUrlOf } from '@/server/platform/db';
+import { log } from '@/server/platform/logger';
 import { seedReferenceData } from '@/server/seed/seed';
+import { addServiceConfigChecks } from './config-checks';
 
 /**
- * What every process of Roomtone does before serving (web server, worker, CLI, tests): load
+ * What every process of Roomtone does before serving (web server, worker, CLI): load and check
  * the configuration, make sure APP_SECRET exists, find the database (DATABASE_URL, or the
  * embedded PostgreSQL under DATA_DIR, attaching to a running one), migrate, seed reference data.
  */
@@ -18,6 +19,7 @@ export interface Runtime {
 }
 
 export async function prepareRuntime(options: { migrate?: boolean; seed?: boolean; fastDatabase?: boolean } = {}): Promise<Runtime> {
+  addServiceConfigChecks();
   const c = config();
   ensureAppSecret(c.dataDir);
   ensureAuthSecret(c.dataDir);
