@@ -5,7 +5,7 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { addCreditForm } from '@/server/trpc/console-inputs';
+import { addCreditForm } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { autoRechargeForm } from '@/server/trpc/console-inputs';
+import { autoRechargeForm } from '@/shared/console/console-inputs';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Controller, useForm, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { KEY_EXPIRY_DAYS, renameKeyInput } from '@/server/trpc/console-inputs';
+import { KEY_EXPIRY_DAYS, renameKeyInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';

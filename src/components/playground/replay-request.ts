@@ -1,4 +1,4 @@
-import type { CreationKind } from '@/server/playground/playground-inputs';
+import type { CreationKind } from '@/shared/playground/playground-inputs';
 
 const KIND_OF_PATH: Record<string, CreationKind> = { '/v1/renders': 'render', '/v1/edits': 'edit', '/v1/decorations': 'decoration', '/v1/upscales': 'upscale' };
 

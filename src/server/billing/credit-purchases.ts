@@ -12,7 +12,7 @@ import { SYSTEM } from '@/server/audit/actor';
 import { appendLedgerEntry } from './ledger';
 import { rechargeExpiry } from './auto-recharge';
 import { paymentProvider } from './payments/provider';
-import { creditPurchaseInput } from './purchase-inputs';
+import { creditPurchaseInput } from '@/shared/billing/purchase-inputs';
 import { PaymentOutcomeUnknown, type CheckoutState, type PaymentProvider } from './payments/port';
 
 /**

@@ -11,7 +11,7 @@ import { sendTestEvent } from '@/server/webhooks/send-test-event';
 import { listEndpointsWithRates } from '@/server/webhooks/success-rate';
 import { updateEndpoint } from '@/server/webhooks/update-endpoint';
 import { deliveryPayload } from '@/server/webhooks/delivery-payload';
-import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput, updateWebhookEndpointInput } from './webhook-inputs';
+import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput, updateWebhookEndpointInput } from '@/shared/webhooks/webhook-inputs';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
 
 /** Endpoints are the organization's owners' and admins' (spec, roles); developers get 403. */
