@@ -177,6 +177,8 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
     await expect(page.getByText('Endpoint saved.', { exact: false })).toBeVisible();
     await expect(page.getByText('edited in e2e')).toBeVisible();
     await expect(page.locator('dd').filter({ hasText: 'generation.succeeded' })).toHaveText('generation.succeeded, generation.canceled');
+    // The test-event type chosen above (failed) is no longer followed: the first followed one is offered.
+    await expect(page.getByRole('combobox', { name: 'Event type' })).toContainText('generation.succeeded');
 
     // The verification snippet copies with its button.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

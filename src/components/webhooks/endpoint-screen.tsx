@@ -205,7 +205,9 @@ function SendTest({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const invalidate = useInvalidateWebhooks();
-  const [type, setType] = React.useState(endpoint.enabled_events[0] ?? '');
+  const [chosen, setType] = React.useState(endpoint.enabled_events[0] ?? '');
+  // An edit may stop following the chosen type: the first followed one then.
+  const type = endpoint.enabled_events.includes(chosen) ? chosen : (endpoint.enabled_events[0] ?? '');
   const send = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
       onSuccess: (delivery) => {
