@@ -24,7 +24,8 @@ const ALONE: Record<string, string> = {
 
 /**
  * Three vitest projects, one `npm test` (docs/testing.md):
- * - unit: pure modules next to their code (src/**), no server;
+ * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**) and the
+ *   scripts' (scripts/**), no server;
  * - integration: test/** against the real production server and PostgreSQL that
  *   test/global-setup.ts starts (once per run, whichever of the two integration projects run);
  * - alone: the ALONE files above, against the same server, one at a time.
@@ -55,7 +56,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: 3, sequence: { groupOrder: 2 } },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'sdk/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks', maxWorkers: 3, sequence: { groupOrder: 2 } },
       },
       {
         resolve: { alias },

@@ -11,6 +11,7 @@ import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
 import { startFakeComfy } from '../test/backends/comfyui-server';
+import { ensureSdkBuild } from '../test/sdk-build';
 
 export interface E2EState {
   baseUrl: string;
@@ -33,6 +34,8 @@ function field(banner: string, label: string): string {
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // The playground's SDK tab runs its copied code against the built package.
+  if (process.env.SKIP_BUILD !== '1') ensureSdkBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
   // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.
@@ -61,7 +64,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // Every e2e test signs the same owner in; the per-account limit itself is tested in
       // test/console-auth.test.ts, so here it must not refuse the sixth test of a minute.
       SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: '1000',
-      // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a dozen times).
+      // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a
+      // dozen times, a two-factor scenario makes a dozen attempts with its codes).
       SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
       // Each job holds the one worker slot this long, so the e2e can queue a generation
       // behind another and cancel it in the console before it starts.

@@ -12,6 +12,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
+import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
 import { startProcess } from './start-server';
@@ -62,7 +63,10 @@ async function startHarness(): Promise<Harness> {
     await applyMigrations(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
 
-    if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
+    if (process.env.SKIP_BUILD !== '1') {
+      ensureProductionBuild(root);
+      ensureSdkBuild();
+    }
 
     const images = await startImageServer(dataDir);
     cleanups.push(() => images.close());
