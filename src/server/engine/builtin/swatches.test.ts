@@ -67,15 +67,18 @@ describe('renderSwatch', () => {
       expect(stats(img.data).sd).toBeGreaterThan(0.8);
     });
 
-    // Patinas, burls and slats have no meaningful nominal colour: skipped for them, not passed.
-    it.runIf(textureNominalColor(m.texture) !== null)('averages near its nominal colour', () => {
-      const nominal = textureNominalColor(m.texture)!;
-      const { mean } = stats(img.data);
-      const de = deltaE(rgbToLab(...mean), rgbToLab(...hexToRgb(nominal)));
-      expect(de, `ΔE ${de.toFixed(1)} mean ${mean.map((v) => v.toFixed(0)).join(',')} vs ${nominal}`).toBeLessThan(
-        MEAN_TOLERANCE[m.texture.kind],
-      );
-    });
+    // Patinas, burls, slats and other blends by design have no nominal colour: the check exists
+    // only for the recipes that have one (never a skipped test: CI fails on unexplained skips).
+    const nominal = textureNominalColor(m.texture);
+    if (nominal !== null) {
+      it('averages near its nominal colour', () => {
+        const { mean } = stats(img.data);
+        const de = deltaE(rgbToLab(...mean), rgbToLab(...hexToRgb(nominal)));
+        expect(de, `ΔE ${de.toFixed(1)} mean ${mean.map((v) => v.toFixed(0)).join(',')} vs ${nominal}`).toBeLessThan(
+          MEAN_TOLERANCE[m.texture.kind],
+        );
+      });
+    }
   });
 
   it('renders non-square sizes and honours spanCm', () => {
