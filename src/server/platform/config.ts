@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { checkEngineEnv } from '@/server/engine/backends/settings';
 
 /**
- * Every environment variable the service reads, validated once. The README's configuration
- * table mirrors this schema; keep them together.
+ * Every environment variable the service reads, validated once. docs/configuration.md and the
+ * README's configuration table mirror this schema; keep them together.
  */
 const bool = z
   .enum(['true', 'false', '1', '0', ''])
