@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { db, transaction } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
 import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/billing/auto-recharge';
@@ -36,7 +36,7 @@ function cents(flags: Flags, name: string, min: number): number | undefined {
 
 async function existingOrg(id: string): Promise<void> {
   if (!(await db().organization.findUnique({ where: { id }, select: { id: true } }))) {
-    throw new ApiError(404, 'resource_not_found', `No organization ${id}.`, { param: 'org' });
+    throw new DomainError('resource_not_found', `No organization ${id}.`, { param: 'org' });
   }
 }
 
@@ -146,7 +146,7 @@ export async function runBillingCommand(name: string, args: string[], context: C
       emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       emit(error.toBody(), `roomtone: ${error.message}`, 'err');
       return 1;
     }

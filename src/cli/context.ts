@@ -1,4 +1,4 @@
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { config } from '@/server/platform/config';
 import { databaseUrl } from '@/server/platform/db';
 

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ApiError } from '@/server/platform/errors';
-import type { Permission } from '@/server/keys/permissions';
+import { DomainError } from '@/server/platform/errors';
+import type { Permission } from '@/shared/keys/permissions';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
 
@@ -21,16 +21,15 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
 export function permittedProcedure(...needed: Permission[]) {
   return t.procedure.meta({ permissions: needed }).use(({ ctx, next }) => {
     const caller = ctx.caller;
-    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
     const missing = needed.filter((p) => !caller.permissions.has(p));
     if (missing.length > 0) {
-      throw new ApiError(403, 'permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
+      throw new DomainError('permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
     }
     return next({ ctx: { caller } }); // tRPC merges it into the context
   });
