@@ -3,7 +3,10 @@
  * in the console; a wrong current password and a short new one are shown next to their fields;
  * after signing out, the old password is refused and the new one signs in.
  */
-import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+import { expect, expectAccessible, screenshot, signInWithPassword, SIGNED_OUT, test } from './fixtures';
+
+// A new account of its own: it signs out at the end, which the demo owner's shared session must not.
+test.use({ storageState: SIGNED_OUT });
 
 test('change the password, then sign in with the new one (and not the old)', async ({ page }) => {
   const email = `pw-${Date.now()}@example.com`;

@@ -10,7 +10,7 @@
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { Page } from '@playwright/test';
-import { backgroundUpscale, expect, expectAccessible, inviteDeveloper, screenshot, signInWithPassword, test } from './fixtures';
+import { backgroundUpscale, expect, expectAccessible, inviteDeveloper, screenshot, test } from './fixtures';
 import type { E2EState } from './global-setup';
 
 interface Received {
@@ -64,7 +64,7 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
   test.setTimeout(900_000); // many steps, each a round trip on a shared 2-core machine
   const receiver = await startReceiver(demo.receiverTls);
   try {
-    await signInWithPassword(page, demo.email, demo.password);
+    await page.goto(`/o/${demo.organizationId}/test/overview`);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
     await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
     await expect(page.getByText('No test endpoints yet')).toBeVisible();
@@ -185,8 +185,35 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
   }
 });
 
+test('a URL whose host does not resolve is accepted; its deliveries show "failed, retrying at …" in the log', async ({ page, demo }) => {
+  await page.goto(`/o/${demo.organizationId}/test/webhooks`);
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  const dialog = page.getByRole('dialog');
+  // No DNS answers this name: declaring it does not ask (delivery does, every time).
+  await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill('https://hooks.nowhere-roomtone-e2e.example/roomtone');
+  await dialog.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(dialog.getByTestId('new-signing-secret')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await page.getByRole('link', { name: 'https://hooks.nowhere-roomtone-e2e.example/roomtone' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+  // A real event: its first attempt fails on the name, and the next is planned.
+  await backgroundUpscale(demo.baseUrl, demo.testKey);
+  const status = page.getByRole('table', { name: 'Deliveries' }).getByTestId('delivery-status').first();
+  await expect(async () => {
+    await page.reload();
+    await expect(status).toHaveText(/^failed, retrying at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/, { timeout: 5_000 });
+  }).toPass({ timeout: 120_000 });
+  await page.getByRole('table', { name: 'Deliveries' }).getByRole('row').nth(1).click();
+  await expect(page.getByRole('dialog').getByTestId('attempt')).toContainText('dns');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'Delete', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete endpoint' }).click();
+  await page.waitForURL(`**/o/${demo.organizationId}/test/webhooks`);
+});
+
 test('a developer sees no webhook screens: no nav entry, the route refuses, the procedures answer 403', async ({ page, browser, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   const { dev, close } = await inviteDeveloper(page, browser, demo, 'webhook-dev@example.com', 'Webb Developer');
   try {
     await expect(dev.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' })).toBeVisible();

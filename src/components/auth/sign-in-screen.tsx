@@ -10,6 +10,7 @@ import { safeCallback } from '@/app-client/redirects';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { AuthCard } from './auth-card';
 
 
@@ -66,7 +67,7 @@ export function SignInScreen() {
             E-mail me a link
           </TabsTrigger>
         </TabsList>
-        <TabsContent value="password">
+        <TabsContent value="password" tabIndex={-1}>
           <form onSubmit={withPassword} className="flex flex-col gap-4" noValidate>
             <TextField control={passwordForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
             <TextField control={passwordForm.control} name="password" label="Password" type="password" autoComplete="current-password" />
@@ -78,17 +79,19 @@ export function SignInScreen() {
             </Link>
           </form>
         </TabsContent>
-        <TabsContent value="link">
+        <TabsContent value="link" tabIndex={-1}>
           {linkSentTo ? (
-            <p role="status" className="text-sm">
-              If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes). Without SMTP, an owner or admin finds it in Settings → Mail outbox.
-            </p>
+            <div role="status" className="grid gap-2 text-sm">
+              <p>If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes).</p>
+              <MailDestination />
+            </div>
           ) : (
             <form onSubmit={withLink} className="flex flex-col gap-4" noValidate>
               <TextField control={linkForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
               <Button type="submit" disabled={linkForm.formState.isSubmitting}>
                 E-mail me a sign-in link
               </Button>
+              <MailDestination />
             </form>
           )}
         </TabsContent>

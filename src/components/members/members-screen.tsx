@@ -19,6 +19,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { RemovalKeysNotice } from './removal-keys-notice';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
@@ -37,6 +38,8 @@ export function MembersScreen() {
   const members = useQuery(trpc.members.list.queryOptions({ ...input, cursor: pages.cursor }));
   const me = useQuery(trpc.me.get.queryOptions());
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+  // A role chosen in a row applies only once confirmed (promotion to owner above all).
+  const [roleChange, setRoleChange] = React.useState<{ userId: string; email: string; from: Role; to: Role } | null>(null);
   const updateRole = useMutation(
     trpc.members.updateRole.mutationOptions({
       onSuccess: (r) => {
@@ -81,7 +84,7 @@ export function MembersScreen() {
             <Select
               label={`Role of ${m.email}`}
               value={m.role}
-              onValueChange={(role) => updateRole.mutate({ ...input, userId: m.user_id, role: role as Role })}
+              onValueChange={(role) => setRoleChange({ userId: m.user_id, email: m.email, from: m.role, to: role as Role })}
               options={assignable(scope.role).map((r) => ({ value: r, label: r }))}
             />
           </div>
@@ -111,6 +114,18 @@ export function MembersScreen() {
 
   return (
     <>
+      <ConfirmDialog
+        open={roleChange !== null}
+        onOpenChange={(open) => !open && setRoleChange(null)}
+        title={roleChange ? `Make ${roleChange.email} ${roleChange.to === 'developer' ? 'a' : 'an'} ${roleChange.to}?` : ''}
+        description={roleChange ? <RoleChangeNotice from={roleChange.from} to={roleChange.to} /> : ''}
+        confirmLabel={roleChange ? `Make ${roleChange.to}` : 'Change role'}
+        confirmVariant={roleChange?.to === 'owner' ? 'destructive' : 'default'}
+        onConfirm={() => {
+          if (roleChange) updateRole.mutate({ ...input, userId: roleChange.userId, role: roleChange.to });
+          setRoleChange(null);
+        }}
+      />
       <PageHeader title="Members" description="Who can use this organization's console, and with which role." actions={<InviteDialog onInvited={() => void refresh()} />} />
       {members.isPending ? (
         <LoadingRows label="Loading members" />
@@ -143,6 +158,20 @@ export function MembersScreen() {
           ) : null}
         </div>
       )}
+    </>
+  );
+}
+
+/** What a role change gives or takes away (the matrix of docs/console.md), said before it applies. */
+function RoleChangeNotice({ from, to }: { from: Role; to: Role }) {
+  const what: Record<Role, string> = {
+    owner: 'Owners can do everything, including making or removing other owners and removing you.',
+    admin: 'Admins manage every key, the members (but not owners), billing, webhooks and settings.',
+    developer: 'Developers use keys, the log, generations, the playground and usage; they revoke only the keys they created and see no billing, members or webhooks.',
+  };
+  return (
+    <>
+      From {from} to {to}, at once. {what[to]}
     </>
   );
 }
@@ -180,6 +209,7 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
             <DialogTitle>Invite a member</DialogTitle>
             <DialogDescription>They get an e-mail with a link valid for 7 days.</DialogDescription>
           </DialogHeader>
+          <MailDestination />
           <FormError message={invite.error?.message} />
           <TextField control={form.control} name="email" label="E-mail" type="email" autoComplete="off" />
           <Controller

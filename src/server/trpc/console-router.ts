@@ -6,6 +6,7 @@ import { roleSchema } from '@/server/members/role-names';
 import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { changePassword } from '@/server/auth/change-password';
+import { mailDelivery } from '@/server/mail/mail-delivery';
 import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { inviteMember } from '@/server/members/invite-member';
@@ -56,6 +57,8 @@ const authRouter = router({
     await resetPassword(input.token, input.password);
     return { reset: true as const };
   }),
+  /** Where mail goes on this installation: the screens that send mail say it. */
+  mailDelivery: publicProcedure.query(() => mailDelivery()),
 });
 
 const meRouter = router({

@@ -20,6 +20,18 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
+/** A procedure that needs a caller holding at least one of `anyOf` (403 permission_denied otherwise). */
+export function permittedAnyProcedure(anyOf: readonly Permission[]) {
+  return t.procedure.use(({ ctx, next }) => {
+    const caller = ctx.caller;
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    if (!anyOf.some((p) => caller.permissions.has(p))) {
+      throw new ApiError(403, 'permission_denied', `This route needs one of the permissions '${anyOf.join("', '")}'; this key has none of them.`);
+    }
+    return next({ ctx: { caller } });
+  });
+}
+
 /** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
 export function permittedProcedure(...needed: Permission[]) {
   return t.procedure.use(({ ctx, next }) => {

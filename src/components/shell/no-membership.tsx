@@ -1,0 +1,60 @@
+'use client';
+import * as React from 'react';
+import Link from 'next/link';
+import { signOut } from 'next-auth/react';
+import { Building2, LogOut } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+
+/**
+ * What a signed-in user sees where they have no membership: an organization they were removed
+ * from (or never joined), or `/` without any organization. It says what happened and offers the
+ * ways on: their other organizations, or signing out. Nothing about the organization in the URL
+ * is shown beyond its id (it may not exist, or be someone else's).
+ */
+export function NoMembership({ organizationId, organizations, mode = 'test' }: { organizationId?: string; organizations: { id: string; name: string; role: string }[]; mode?: 'test' | 'live' }) {
+  const [first, ...others] = organizations;
+  return (
+    <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 p-4 sm:p-8" data-testid="no-membership">
+      <h1 className="text-xl font-semibold">{organizationId ? 'You are not a member of this organization' : 'You are not a member of any organization'}</h1>
+      <p className="text-muted-foreground">
+        {organizationId ? (
+          <>
+            Your account has no access to <code className="break-all">{organizationId}</code>: you were removed from it, or it is not yours.{' '}
+          </>
+        ) : (
+          <>Your account is not in an organization any more: you were removed from the last one. </>
+        )}
+        An owner or admin of an organization can invite you (again).
+      </p>
+      {first ? (
+        <section aria-labelledby="your-organizations" className="flex flex-col gap-2">
+          <h2 id="your-organizations" className="font-medium">
+            Your organizations
+          </h2>
+          <Button asChild className="self-start">
+            <Link href={`/o/${first.id}/${mode}/overview`}>
+              <Building2 aria-hidden /> Go to {first.name}
+            </Link>
+          </Button>
+          {others.length > 0 ? (
+            <ul className="flex flex-col gap-1 text-sm">
+              {others.map((o) => (
+                <li key={o.id}>
+                  <Link className="text-primary underline underline-offset-4" href={`/o/${o.id}/${mode}/overview`}>
+                    {o.name}
+                  </Link>{' '}
+                  <span className="text-muted-foreground">({o.role})</span>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button variant={first ? 'outline' : 'default'} onClick={() => void signOut({ redirectTo: '/sign-in' })}>
+          <LogOut aria-hidden /> Sign out
+        </Button>
+      </div>
+    </main>
+  );
+}
