@@ -4,7 +4,7 @@ import { useTRPC } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 
 /**
- * What removing a member does to their API keys, shown in the confirmation (it mounts only
+ * What removing a member does (access, pending invitations they sent, their API keys), shown in the confirmation (it mounts only
  * when the dialog opens, so the keys are read then): every active key they created, in both
  * modes, is revoked with the removal. Inline text only: it sits in the dialog's description.
  */
@@ -12,7 +12,7 @@ export function RemovalKeysNotice({ userId }: { userId: string }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const keys = useQuery(trpc.members.keysToRevoke.queryOptions({ ...input, userId }));
-  const lead = 'They lose access to this organization at once.';
+  const lead = 'They lose access to this organization at once, and the invitations they sent that are still pending end.';
   if (keys.isPending) return <span>{lead} Looking up the API keys they created…</span>;
   if (keys.isError) return <span>{lead} Every API key they created is revoked too (the list could not be loaded: {keys.error.message}).</span>;
   const list = keys.data.data;

@@ -71,7 +71,7 @@ export function EndpointScreen({ endpointId }: { endpointId: string }) {
           </dd>
           <dd className="mt-1 text-xs text-muted-foreground">If it is disabled automatically (410 Gone, or 72 hours of failures), owners and admins are e-mailed.</dd>
           <dd>
-            <MailDestination className="mt-1" />
+            <MailDestination kind="notification" className="mt-1" />
           </dd>
         </div>
         <div>

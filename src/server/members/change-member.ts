@@ -2,10 +2,12 @@ import { db, type DbTx } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
 import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { canAssignRole, type Member, type Role } from './roles';
+import { endInvitationsOfInviter } from './revoke-invitation';
 
 /**
  * Role changes and removals. Every change that could take away an owner runs with the
  * organization's row locked, so two concurrent demotions cannot leave it without an owner.
+ * The pending invitations the member sent end with their right to send them (revoke-invitation.ts).
  */
 async function lockedTarget(tx: DbTx, actor: Member, userId: string) {
   await tx.$queryRaw`select id from "Organization" where id = ${actor.organizationId} for update`;
@@ -26,6 +28,7 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
     return { user_id: input.userId, role: input.role };
   });
 }
@@ -40,6 +43,7 @@ export async function removeMember(actor: Member, input: { userId: string }): Pr
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
     const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
     return { user_id: input.userId, removed: true as const, revoked_keys: revoked };
   });

@@ -30,7 +30,7 @@ const envSchema = z.object({
   PORT: int(3000),
   HOST: z.string().optional().default('0.0.0.0'),
   /** External base URL, used in signed output URLs and console links. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   /** Use this PostgreSQL; unset = start the embedded one under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional().default('.data'),
@@ -124,7 +124,7 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
   /** How often an idle worker looks for due deliveries. */
   WEBHOOK_POLL_MS: int(100),
-  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
+  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = the server log and `roomtone mail list` (never the console). */
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
