@@ -207,12 +207,21 @@ test('usage charts render the seeded generations; CSV export downloads the days'
     await expect(item).toHaveCount(1);
     await expect(item.locator('.recharts-surface path').first()).toHaveAttribute('fill', colour);
   }
-  const colours = await page.evaluate(() => {
-    const style = getComputedStyle(document.documentElement);
-    return { success: style.getPropertyValue('--chart-success'), failure: style.getPropertyValue('--chart-failure') };
-  });
-  expect(colours.success).toMatch(/oklch\(0\.\d+ 0\.\d+ 150\)/); // green
-  expect(colours.failure).toMatch(/oklch\(0\.\d+ 0\.\d+ 27\)/); // red
+  // The tokens as the browser paints them (RGB of one pixel): success is green, failure red.
+  const rgb = (token: string) =>
+    page.evaluate((name) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 1;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = getComputedStyle(document.documentElement).getPropertyValue(name);
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return { r: r!, g: g!, b: b! };
+    }, token);
+  const success = await rgb('--chart-success');
+  const failure = await rgb('--chart-failure');
+  expect(success.g, JSON.stringify(success)).toBeGreaterThan(Math.max(success.r, success.b));
+  expect(failure.r, JSON.stringify(failure)).toBeGreaterThan(Math.max(failure.g, failure.b));
   await expect(charts.nth(2).locator('.recharts-line')).toHaveCount(0);
   await expect(charts.nth(2).locator('.recharts-bar')).toHaveCount(1);
   await page.getByRole('button', { name: '7 days' }).click();

@@ -58,14 +58,22 @@ test('removing a member: the dialog lists the keys they created, and the removal
   });
   expect(again.status()).toBe(404);
 
-  // No dead end: the organization's pages say what happened; / goes to a page that offers sign-out.
+  // No dead end: the organization's pages say what happened; / goes to a page that offers an
+  // organization of their own (open sign-up here) and sign-out.
   await dev.goto(`/o/${demo.organizationId}/test/keys`);
   await expect(dev.getByRole('heading', { name: 'You are not a member of this organization', level: 1 })).toBeVisible();
   await expect(dev.getByRole('button', { name: 'Create key' })).toHaveCount(0);
   await dev.goto('/');
   await dev.waitForURL('**/no-organization');
   await expect(dev.getByRole('heading', { name: 'You are not a member of any organization', level: 1 })).toBeVisible();
-  await expectAccessible(dev, 'the page of a user without an organization');
+  await expectAccessible(dev, 'the page of a user without an organization (390 px)');
+  await dev.getByRole('textbox', { name: 'Organization name' }).fill('Leaver Studio');
+  await dev.getByRole('button', { name: 'Create and open it' }).click();
+  await dev.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  await expect(dev.getByRole('button', { name: /Organization: Leaver Studio/ }).first()).toBeAttached();
+  // Back at the old organization: their own is offered, and sign-out.
+  await dev.goto(`/o/${demo.organizationId}/test/keys`);
+  await expect(dev.getByRole('link', { name: 'Go to Leaver Studio' })).toBeVisible();
   await dev.getByRole('button', { name: 'Sign out' }).click();
   await dev.waitForURL('**/sign-in');
   await devContext.close();

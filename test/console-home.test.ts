@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { baseUrl, createTestOrg } from './support';
-import { createMember, signedIn } from './console-support';
+import { createMember, mutate, signedIn } from './console-support';
 
 async function page(path: string, cookie?: string) {
   const res = await fetch(`${baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
@@ -66,6 +66,23 @@ describe('/ and the pages of a user without that organization', () => {
     const none = await page('/no-organization', cookie);
     expect(none.status).toBe(307);
     expect(none.location).toBe(`/o/${mine.id}/test/overview`);
+  });
+
+  it('a user without an organization opens one of their own (open sign-up) and lands there; names are checked; sessions only', async () => {
+    const org = await createTestOrg();
+    const leaver = await createMember(org.id, 'developer');
+    const cookie = await signedIn(leaver.email);
+    await db().membership.delete({ where: { organizationId_userId: { organizationId: org.id, userId: leaver.id } } });
+    const linkName = await mutate('organizations.create', { name: 'Visit https://evil.example' }, cookie);
+    expect(linkName.status).toBe(400);
+    expect(linkName.error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
+    expect((await mutate('organizations.create', { name: 'Leaver Studio' }, null)).status).toBe(401);
+    const created = await mutate<{ organization_id: string }>('organizations.create', { name: 'Leaver Studio' }, cookie);
+    expect(created.status).toBe(200);
+    const membership = await db().membership.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: created.data.organization_id, userId: leaver.id } }, include: { organization: true } });
+    expect(membership).toMatchObject({ role: 'owner', organization: { name: 'Leaver Studio', tier: 1, balanceCents: 0 } });
+    const home = await page('/', cookie);
+    expect(home.location).toBe(`/o/${created.data.organization_id}/test/overview`);
   });
 
   it('/no-organization signed out: to sign-in, coming back there', async () => {

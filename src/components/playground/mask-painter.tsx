@@ -459,6 +459,7 @@ export const MaskPainter = React.forwardRef<MaskPainterHandle, { imageUrl: strin
             <RadioGroupItem
               key={c}
               value={c}
+              onFocus={() => setColor(c)}
               aria-label={`Colour ${c}`}
               aria-keyshortcuts={String(i + 1)}
               title={`${c} (${i + 1})`}

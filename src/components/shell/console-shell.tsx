@@ -48,7 +48,18 @@ function screenOf(pathname: string): string | undefined {
  * The console's frame: sidebar with the screens the member's role may use, the organization
  * switcher, the test/live switch (test mode marked by a banner, as Stripe does) and the user menu.
  */
-export function ConsoleShell({ organizationId, mode, children }: { organizationId: string; mode: Mode; children: React.ReactNode }) {
+export function ConsoleShell({
+  organizationId,
+  mode,
+  canCreateOrganization,
+  children,
+}: {
+  organizationId: string;
+  mode: Mode;
+  /** Open sign-up: a user without this organization may open one of their own. */
+  canCreateOrganization: boolean;
+  children: React.ReactNode;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
@@ -77,7 +88,7 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
   const current = organizations.find((o) => o.id === organizationId);
   if (!current) {
     // Removed from this organization (or never a member): say so, and offer the way out.
-    return <NoMembership organizationId={organizationId} organizations={organizations} mode={mode} />;
+    return <NoMembership organizationId={organizationId} organizations={organizations} mode={mode} canCreateOrganization={canCreateOrganization} />;
   }
   const role = current.role as Role;
   const base = `/o/${organizationId}/${mode}`;

@@ -1,9 +1,16 @@
 'use client';
 import * as React from 'react';
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { signOut } from 'next-auth/react';
-import { Building2, LogOut } from 'lucide-react';
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Building2, LogOut, Plus } from 'lucide-react';
+import { createOrganizationInput } from '@/server/trpc/console-inputs';
+import { apiErrorOf, useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/form';
 
 /**
  * What a signed-in user sees where they have no membership: an organization they were removed
@@ -11,7 +18,18 @@ import { Button } from '@/components/ui/button';
  * ways on: their other organizations, or signing out. Nothing about the organization in the URL
  * is shown beyond its id (it may not exist, or be someone else's).
  */
-export function NoMembership({ organizationId, organizations, mode = 'test' }: { organizationId?: string; organizations: { id: string; name: string; role: string }[]; mode?: 'test' | 'live' }) {
+export function NoMembership({
+  organizationId,
+  organizations,
+  mode = 'test',
+  canCreateOrganization,
+}: {
+  organizationId?: string;
+  organizations: { id: string; name: string; role: string }[];
+  mode?: 'test' | 'live';
+  /** Open sign-up: the user may open an organization of their own here. */
+  canCreateOrganization: boolean;
+}) {
   const [first, ...others] = organizations;
   return (
     <main id="main" className="mx-auto flex max-w-xl flex-col gap-4 p-4 sm:p-8" data-testid="no-membership">
@@ -50,11 +68,43 @@ export function NoMembership({ organizationId, organizations, mode = 'test' }: {
           ) : null}
         </section>
       ) : null}
+      {canCreateOrganization ? <CreateOrganization /> : null}
       <div className="flex flex-wrap gap-2">
-        <Button variant={first ? 'outline' : 'default'} onClick={() => void signOut({ redirectTo: '/sign-in' })}>
+        <Button variant="outline" onClick={() => void signOut({ redirectTo: '/sign-in' })}>
           <LogOut aria-hidden /> Sign out
         </Button>
       </div>
     </main>
+  );
+}
+
+/** Open an organization of one's own (its owner), then go there. */
+function CreateOrganization() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const form = useForm({ resolver: zodResolver(createOrganizationInput), defaultValues: { name: '' } });
+  const create = useMutation(
+    trpc.organizations.create.mutationOptions({
+      onSuccess: (created) => router.push(`/o/${created.organization_id}/test/overview`),
+      onError: (error) => {
+        const apiError = apiErrorOf(error);
+        if (apiError?.param === 'name') form.setError('name', { message: apiError.message });
+      },
+    }),
+  );
+  const refusal = create.error && apiErrorOf(create.error)?.param !== 'name' ? create.error.message : null;
+  return (
+    <section aria-labelledby="create-organization" className="flex flex-col gap-2">
+      <h2 id="create-organization" className="font-medium">
+        Create an organization
+      </h2>
+      <form onSubmit={form.handleSubmit((values) => create.mutate(values))} className="flex flex-col gap-3" noValidate>
+        <FormError message={refusal} />
+        <TextField control={form.control} name="name" label="Organization name" placeholder="e.g. Studio Interiors" />
+        <Button type="submit" className="self-start" disabled={create.isPending}>
+          <Plus aria-hidden /> Create and open it
+        </Button>
+      </form>
+    </section>
   );
 }

@@ -6,6 +6,9 @@ import { cn } from './cn';
 /**
  * A single choice among options, with the WAI-ARIA radio group pattern (Radix): one tab stop,
  * arrow keys move the choice, every option named. Styled by the caller (segments, swatches).
+ * Callers choose on focus too (`onFocus`): Radix checks an item focused by an arrow only while
+ * the key is still down, and a quick tap (or a scripted one) can be up before the deferred
+ * focus lands; only the checked item is a tab stop, so focus otherwise comes from a click.
  */
 export function RadioGroup({ className, ...props }: React.ComponentProps<typeof RadioGroupPrimitive.Root>) {
   return <RadioGroupPrimitive.Root className={cn('flex', className)} {...props} />;
@@ -42,6 +45,7 @@ export function SegmentedRadioGroup<T extends string>({
         <RadioGroupItem
           key={o.value}
           value={o.value}
+          onFocus={() => o.value !== value && onValueChange(o.value)}
           className="rounded-md px-3 py-1 text-sm font-medium data-[state=checked]:bg-background data-[state=checked]:text-foreground data-[state=checked]:shadow-sm"
         >
           {o.label}

@@ -8,6 +8,7 @@ import { requestPasswordReset, resetPassword } from '@/server/auth/password-rese
 import { verifyEmail } from '@/server/auth/email-verification';
 import { changePassword } from '@/server/auth/change-password';
 import { mailDelivery } from '@/server/mail/mail-delivery';
+import { createMyOrganization } from '@/server/orgs/create-my-organization';
 import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { listPendingInvitations } from '@/server/members/list-invitations';
@@ -28,6 +29,7 @@ import { organizationSettings, renameOrganization } from '@/server/orgs/settings
 import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   changePasswordInput,
+  createOrganizationInput,
   createKeyInput,
   generationIdSchema,
   invitationIdSchema,
@@ -81,6 +83,10 @@ const manager = memberProcedure.use(role('owner', 'admin'));
 export const consoleRouter = router({
   auth: authRouter,
   me: meRouter,
+  organizations: router({
+    /** A signed-in user opens an organization of their own (open sign-up's rule). */
+    create: sessionProcedure.input(createOrganizationInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.ip)),
+  }),
   overview: router({
     get: anyMember.query(({ ctx }) => overview(ctx.member)),
   }),
