@@ -25,6 +25,15 @@ test('playground result latency against the same /v1 request', async ({ page, de
   await chooseFile(page);
   const api: number[] = [];
   const playground: number[] = [];
+  // What the playground's run is made of (the last run's requests, in order).
+  let steps: { path: string; startMs: number; ms: number }[] = [];
+  let runStarted = 0;
+  page.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/api/trpc/') && !url.pathname.startsWith('/uploads/')) return;
+    const timing = request.timing();
+    steps.push({ path: url.pathname, startMs: Math.round(timing.startTime - runStarted), ms: Math.round(timing.responseEnd) });
+  });
   for (let i = 0; i < RUNS; i++) {
     const form = new FormData();
     form.append('image', await roomJpeg(), 'room.jpg');
@@ -35,6 +44,8 @@ test('playground result latency against the same /v1 request', async ({ page, de
     if (res.body.status !== 'succeeded') throw new Error(`the /v1 upscale ended ${String(res.body.status)}`);
 
     const previous = (await page.getByTestId('request-id').count()) > 0 ? await page.getByTestId('request-id').textContent() : null;
+    steps = [];
+    runStarted = Date.now();
     const clicked = await page.evaluate(() => performance.now());
     await page.getByTestId('run').click();
     // Measured in the page: the first frame where the new run's status reads "succeeded".
@@ -59,6 +70,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
     median_api_ms: Math.round(median(api)),
     median_playground_ms: Math.round(median(playground)),
     median_difference_ms: Math.round(median(playground.map((p, i) => p - (api[i] ?? NaN)))),
+    last_run_requests: steps,
   };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, JSON.stringify(result, null, 2));

@@ -180,6 +180,23 @@ export function PlaygroundScreen() {
     return created.id;
   }
 
+  /**
+   * The chosen image file is uploaded as soon as it is chosen (and again after each run, since a
+   * generation consumes its upload): Run then only creates, one round trip as a /v1 call is.
+   * An upload refused then is said at Run, under the image.
+   */
+  const preparedFile = React.useRef<{ file: File; id: Promise<string> } | null>(null);
+  function prepareUpload(file: File): void {
+    const id = upload(file);
+    id.catch(() => undefined); // awaited (and its refusal shown) at Run
+    preparedFile.current = { file, id };
+  }
+  function takeUpload(file: File): Promise<string> {
+    const prepared = preparedFile.current;
+    preparedFile.current = null;
+    return prepared && prepared.file === file ? prepared.id : upload(file);
+  }
+
   async function run() {
     if (!image) {
       setErrors({ image: { code: 'parameter_invalid', message: "Missing required parameter 'image': choose a file, an https URL or a previous output." } });
@@ -193,7 +210,16 @@ export function PlaygroundScreen() {
     try {
       // Resolve files to uploads (image, painted mask, element images).
       const resolved = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-      if (isFileRef(resolved.image) && image.type === 'file') resolved.image = await upload(image.file);
+      let imageUpload: { file: File; id: string } | null = null;
+      if (isFileRef(resolved.image) && image.type === 'file') {
+        const file = image.file;
+        const id = await takeUpload(file).catch((error: unknown) => {
+          prepareUpload(file); // a fresh one for the next try
+          throw error;
+        });
+        imageUpload = { file, id };
+        resolved.image = id;
+      }
       if (isFileRef(resolved.mask) && painter.current) resolved.mask = await upload(await painter.current.exportPng());
       if (Array.isArray(resolved.layers)) {
         resolved.layers = await Promise.all(
@@ -203,7 +229,14 @@ export function PlaygroundScreen() {
           }),
         );
       }
-      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` });
+      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` }).catch((error: unknown) => {
+        // A refused request leaves its upload available (spec): the next try uses it again,
+        // unless the refusal is about that upload (expired or used): then a fresh one.
+        if (imageUpload && apiErrorOf(error)?.param === 'image') prepareUpload(imageUpload.file);
+        else if (imageUpload) preparedFile.current = { file: imageUpload.file, id: Promise.resolve(imageUpload.id) };
+        throw error;
+      });
+      if (imageUpload) prepareUpload(imageUpload.file); // this one is the generation's now
       setRuns((r) => ({ ...r, [kind]: { generationId: result.generation.id, requestId: result.requestId } }));
       void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
       setCodeKey(crypto.randomUUID());
@@ -218,6 +251,8 @@ export function PlaygroundScreen() {
 
   /** A new image: the painted mask and the refusals about the old image no longer apply. */
   function chooseImage(source: ImageSource) {
+    preparedFile.current = null;
+    if (source.type === 'file') prepareUpload(source.file);
     setImage(source);
     setPainted([]);
     setErrors(({ image: _image, mask: _mask, ...rest }) => rest);
