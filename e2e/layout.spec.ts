@@ -87,6 +87,13 @@ for (const viewport of VIEWPORTS) {
       await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
       if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
       if (screen === 'logs') await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+      if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
+      if (viewport.name === 'laptop') {
+        // The organization's name is whole in the sidebar, not cut with room to spare.
+        const name = page.getByRole('complementary').getByTestId('organization-name');
+        await expect(name).toHaveText('Demo organization');
+        expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
+      }
       if (screen === 'keys' && viewport.name === 'laptop') {
         // The keys table fits its card on a laptop: Revoke is not clipped behind a scroll.
         const frame = page.getByRole('table', { name: 'API keys' }).locator('xpath=..');
@@ -168,6 +175,8 @@ for (const viewport of VIEWPORTS) {
     }
     await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
     await expectFitsWidth(page, 'the playground with two mask layers');
+    // The copy button sits above the code, never over it.
+    await expectApart(page, '[data-testid="code-curl"]', 'button:has-text("Copy curl")', 'the copy button and the code');
     await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
     await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
     await page.getByTestId('run').click();
@@ -186,6 +195,16 @@ for (const viewport of VIEWPORTS) {
       await loaded(signedOut);
       await expectFitsWidth(signedOut, pathname);
     }
+    // A favicon (no failed /favicon.ico load), and no invisible tab stop on the sign-in form.
+    const icon = await signedOut.locator('link[rel="icon"]').first().getAttribute('href');
+    expect(icon).toBeTruthy();
+    const served = await signedOut.request.get(icon!);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toContain('image/svg+xml');
+    await signedOut.goto('/sign-in');
+    await signedOut.getByRole('tab', { name: 'Password' }).focus();
+    await signedOut.keyboard.press('Tab');
+    await expect(signedOut.getByRole('textbox', { name: 'E-mail', exact: true })).toBeFocused();
     // Signing in logs nothing either (no refused session probe on the way).
     await signedOut.goto('/sign-in');
     await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);

@@ -219,7 +219,7 @@ function OrganizationSwitcher({ organizations, currentId, mode }: { organization
           <span className="flex min-w-0 items-center gap-2 text-left">
             <Building2 aria-hidden />
             {/* Long names wrap (up to two lines) instead of being cut with room to spare. */}
-            <span className="line-clamp-2 break-words" title={current?.name ?? currentId}>
+            <span className="line-clamp-2 break-words" title={current?.name ?? currentId} data-testid="organization-name">
               {current?.name ?? currentId}
             </span>
           </span>
