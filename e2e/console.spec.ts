@@ -19,7 +19,7 @@ test.describe('signed out', () => {
     await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
     await expect(page.getByTestId('balance')).toHaveText('€50.00');
     // Nothing spent yet: no signed zero ("-€0.00"), in the server-rendered page either.
-    await expect(page.getByTestId('month-spend')).toHaveText(/^€0\.00 of €500\.00$/);
+    await expect(page.getByTestId('month-spend')).toHaveText(/^€0\.00 of €5,000\.00$/); // tier 2 (e2e/global-setup.ts)
 
     await page.getByRole('link', { name: 'API keys' }).click();
     await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toBeVisible();
