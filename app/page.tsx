@@ -1,15 +1,15 @@
 import { redirect } from 'next/navigation';
-import { sessionUser } from '@/app-server/session';
+import { consoleSession } from '@/app-server/session';
 import { me } from '@/server/members/my-organizations';
 
 /**
  * `/`, decided on the server (no client round trip, no 401 logged by the browser): signed out →
- * sign-in; a member → their first organization's test-mode overview; a signed-in user without any
+ * sign-in (or its code step when the session waits for its second factor); a member → their first organization's test-mode overview; a signed-in user without any
  * organization (removed from the last one) → the page that says so.
  */
 export default async function Home() {
-  const user = await sessionUser();
-  if (!user) redirect('/sign-in');
+  const { user, pending } = await consoleSession();
+  if (!user) redirect(pending ? '/sign-in/two-factor' : '/sign-in');
   const first = (await me(user)).organizations[0];
   redirect(first ? `/o/${first.id}/test/overview` : '/no-organization');
 }

@@ -17,7 +17,7 @@ const VIEWPORTS = [
   { name: 'laptop', width: 1360, height: 900 },
 ] as const;
 
-const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'settings', 'account'] as const;
+const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-layout-'));
 const ROOM = path.join(workDir, 'room-with-a-rather-long-file-name-that-could-push-the-layout.jpg');

@@ -194,9 +194,10 @@ test('live mode says before Run what this installation cannot run, with the sett
   await expect(run).toBeDisabled();
   await expectAccessible(page, 'live playground, render unavailable');
 
+  // The e2e server runs live decorations on its local ComfyUI (ENGINE_DECORATION): offered.
   await chooseKind(page, 'Decoration');
-  await expect(note).toContainText('ENGINE_DECORATION');
-  await expect(run).toBeDisabled();
+  await expect(note).toHaveCount(0);
+  await expect(run).toBeEnabled();
   await chooseKind(page, 'Edit');
   await expect(note).toContainText('Live prompt edits are not available');
   await expect(note).toContainText('ENGINE_EDIT_PROMPT');
@@ -213,6 +214,7 @@ test('live mode says before Run what this installation cannot run, with the sett
   await expect(table.getByRole('row', { name: /renders/i })).toContainText('unavailable (ENGINE_RENDER)');
   await expect(table.getByRole('row', { name: /mask edits/i })).toContainText('real image');
   await expect(table.getByRole('row', { name: /upscales/i })).toContainText('available');
+  await expect(table.getByRole('row', { name: /decorations/i })).not.toContainText('unavailable');
 });
 
 test('messages go with their cause: a missing image, and a mask PNG of the wrong size or colours is explained, not silently dropped', async ({ page, demo }) => {

@@ -4,7 +4,7 @@
  */
 import { expect, expectAccessible, screenshot, SIGNED_OUT, test } from './fixtures';
 
-const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'settings', 'account'] as const;
+const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
 
 for (const theme of ['light', 'dark'] as const) {
   test(`signed-out pages are accessible (${theme})`, async ({ browser, demo }) => {

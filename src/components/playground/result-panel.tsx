@@ -6,6 +6,7 @@ import { money } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { GenerationProgress } from '@/components/generations/generation-progress';
 
 type Generation = ConsoleOutputs['generations']['get'];
 
@@ -53,6 +54,9 @@ export function ResultPanel({
           <p className="rounded-md border bg-muted px-3 py-2 text-xs" data-testid="preview-note">
             {preview}
           </p>
+        ) : null}
+        {generation.status === 'in_progress' ? (
+          <GenerationProgress id={generation.id} progress={generation.progress} stage={generation.progress_stage} createdAt={generation.created_at} />
         ) : null}
         <p className="text-sm break-all" role="status" aria-live="polite">
           {generation.status === 'in_progress' ? (

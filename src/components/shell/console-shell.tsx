@@ -5,8 +5,9 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CircleUser, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Menu, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
-import { useTRPC, errorStatus } from '@/app-client/trpc';
+import { BarChart3, BookOpen, Building2, ChevronsUpDown, CircleUser, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Menu, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { apiErrorOf, useTRPC, errorStatus } from '@/app-client/trpc';
+import { TwoFactorSection } from '@/components/account/two-factor-section';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -36,6 +37,7 @@ const ICONS: Record<ScreenSlug, React.ComponentType<{ className?: string; 'aria-
   usage: BarChart3,
   members: Users,
   webhooks: Webhook,
+  audit: ScrollText,
   settings: Settings,
 };
 
@@ -65,10 +67,11 @@ export function ConsoleShell({
   const pathname = usePathname();
   const me = useQuery(trpc.me.get.queryOptions());
   const status = me.isError ? errorStatus(me.error) : undefined;
+  const secondFactorPending = me.isError && apiErrorOf(me.error)?.code === 'second_factor_required';
 
   React.useEffect(() => {
-    if (status === 401) router.replace(`/sign-in?callbackUrl=${encodeURIComponent(pathname)}`);
-  }, [status, router, pathname]);
+    if (status === 401) router.replace(`${secondFactorPending ? '/sign-in/two-factor' : '/sign-in'}?callbackUrl=${encodeURIComponent(pathname)}`);
+  }, [status, secondFactorPending, router, pathname]);
 
   if (me.isPending || status === 401) {
     return (
@@ -94,6 +97,8 @@ export function ConsoleShell({
   const base = `/o/${organizationId}/${mode}`;
   const screen = screenOf(pathname) as ScreenSlug | undefined;
   const allowed = !screen || !SCREENS.some((s) => s.slug === screen) || canSee(role, screen);
+  // The organization requires two-factor sign-in and the user has none: enrol first (the account page stays open).
+  const mustEnrol = me.data.two_factor.required_by.includes(organizationId) && !me.data.two_factor.enabled && (screen as string | undefined) !== 'account';
 
   return (
     <ScopeProvider scope={{ organizationId, mode, role, base }}>
@@ -110,6 +115,7 @@ export function ConsoleShell({
           <aside className="hidden w-60 shrink-0 flex-col gap-4 border-r bg-muted/30 p-3 md:flex">
             <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
             <ConsoleNav role={role} base={base} screen={screen} />
+            <ApiReferenceLink />
           </aside>
           <div className="flex min-w-0 flex-1 flex-col">
             <header className="flex h-14 min-w-0 items-center justify-between gap-2 border-b px-3 sm:gap-4 sm:px-4">
@@ -120,12 +126,36 @@ export function ConsoleShell({
               </div>
             </header>
             <main id="main" className="min-w-0 flex-1 p-4 md:p-8">
-              {allowed ? children : <NotForRole role={role} />}
+              {mustEnrol ? <EnrolFirst organizationName={current.name} /> : allowed ? children : <NotForRole role={role} />}
             </main>
           </div>
         </div>
       </div>
     </ScopeProvider>
+  );
+}
+
+/** The API reference (/docs) is a page of its own, outside the console: a plain link. */
+function ApiReferenceLink() {
+  return (
+    <a
+      href="/docs"
+      data-testid="api-reference-link"
+      className="mt-auto flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <BookOpen className="size-4" aria-hidden />
+      API reference
+    </a>
+  );
+}
+
+function EnrolFirst({ organizationName }: { organizationName: string }) {
+  return (
+    <div className="flex max-w-2xl flex-col gap-4">
+      <h1 className="text-xl font-semibold">Two-factor sign-in required</h1>
+      <p className="text-muted-foreground">{organizationName} requires two-factor sign-in of every member. Set it up to continue; it protects your account in every organization.</p>
+      <TwoFactorSection required />
+    </div>
   );
 }
 
@@ -200,6 +230,7 @@ function MobileNav({
       <Sheet open={open} onOpenChange={setOpen} side="left" title="Roomtone console" description="Organization and screens" className="max-w-72">
         <OrganizationSwitcher organizations={organizations} currentId={currentId} mode={mode} />
         <ConsoleNav role={role} base={base} screen={screen} onNavigate={() => setOpen(false)} />
+        <ApiReferenceLink />
       </Sheet>
     </div>
   );
