@@ -30,10 +30,10 @@ async function roomPhoto(): Promise<string> {
   return ROOM;
 }
 
-/** Loaded: the heading, and no skeleton left. */
+/** Loaded: the heading, and no skeleton left (a generation's progress bar also says data-state="loading": not a skeleton). */
 async function loaded(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-  await expect(page.locator('[data-state="loading"]')).toHaveCount(0);
+  await expect(page.locator('[role="status"][data-state="loading"]')).toHaveCount(0);
 }
 
 /** Within the viewport horizontally and visible. */

@@ -31,7 +31,7 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto(`/o/${demo.organizationId}/test/${screen}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       // Loaded: no skeleton left on the page.
-      await expect(page.locator('[data-state="loading"], [role="status"][aria-label^="Loading"]')).toHaveCount(0);
+      await expect(page.locator('[role="status"][data-state="loading"], [role="status"][aria-label^="Loading"]')).toHaveCount(0);
       await expect(page.locator('html')).toHaveClass(new RegExp(theme === 'dark' ? 'dark' : 'light'));
       await expectAccessible(page, `${screen} (${theme})`);
       await screenshot(page, `${screen}-${theme}`);
