@@ -1,5 +1,5 @@
 /**
- * Issue 12 §2: with RATE_LIMIT_STORE=postgres, two instances (separate processes, separate
+ * With RATE_LIMIT_STORE=postgres, two instances (separate processes, separate
  * pools) on one database enforce a limit exactly, and the server itself counts in PostgreSQL.
  */
 import { describe, expect, it } from 'vitest';

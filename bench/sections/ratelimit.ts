@@ -1,5 +1,5 @@
 /**
- * CPU cost of one request-rate hit per store (issue 12 §2: goal ≤ 0.1 ms of CPU per request
+ * CPU cost of one request-rate hit per store (goal ≤ 0.1 ms of CPU per request
  * for the shared PostgreSQL counter). In process, through the real hitRateLimit: `inFlight`
  * hits at a time (10 ≈ the HTTP section's 10 connections; they batch into one statement per
  * event-loop turn), 1 = the worst case (one statement per hit). CPU of this process

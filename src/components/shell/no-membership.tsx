@@ -7,7 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Building2, LogOut, Plus } from 'lucide-react';
-import { createOrganizationInput } from '@/server/trpc/console-inputs';
+import { createOrganizationInput } from '@/shared/console/console-inputs';
 import { apiErrorOf, useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';

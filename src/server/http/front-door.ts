@@ -1,13 +1,14 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import { ApiError, type ApiErrorCode } from '@/server/platform/errors';
+import type { ApiErrorCode } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 
 /**
- * What the launcher's HTTP server checks before any route sees a request (issue 12 §1):
+ * What the launcher's HTTP server checks before any route sees a request:
  * the request URL is built from a fixed origin and the request path, never from `Host`; an
  * absolute-form target is served for our own origin only; methods outside HTTP's usual set
  * are refused in the envelope; a path whose percent-encoding is malformed is refused.

@@ -14,6 +14,7 @@ import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { hitShared } from './shared-counter';
+import type { LimiterName, RateDecision } from './rate-decision';
 
 const WINDOW_MS = 60_000;
 
@@ -22,13 +23,7 @@ interface Window {
   count: number;
 }
 
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the window restarts (ceil, at least 1). */
-  resetSeconds: number;
-}
+export type { LimiterName, RateDecision } from './rate-decision';
 
 export class FixedWindowLimiter {
   private readonly windows = new Map<string, Window>();
@@ -62,7 +57,6 @@ export class FixedWindowLimiter {
   }
 }
 
-export type LimiterName = 'ip' | 'org';
 
 const globalLimiters = globalThis as unknown as { roomtoneLimiters?: Record<LimiterName, FixedWindowLimiter> };
 const localLimiters = (globalLimiters.roomtoneLimiters ??= { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() });

@@ -7,7 +7,7 @@
  * it, from which each hit's decision follows in order. Refused hits are not counted.
  */
 import { sql } from '@/server/platform/db';
-import type { LimiterName, RateDecision } from './request-rate';
+import type { LimiterName, RateDecision } from './rate-decision';
 
 const WINDOW_MS = 60_000;
 

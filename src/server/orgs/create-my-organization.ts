@@ -5,7 +5,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import type { SessionUser } from '@/server/auth/sessions';
 import { requireAttemptAllowed } from '@/server/auth/sign-in-limits';
 import { createOrganization } from './orgs';
-import { organizationNameProblem } from './organization-name';
+import { organizationNameProblem } from '@/shared/orgs/organization-name';
 
 /** Whether a signed-in user may open an organization here: the open sign-up rule. */
 export function organizationsOpenToUsers(): boolean {

@@ -1,12 +1,16 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ApiError } from '@/server/platform/errors';
-import type { Permission } from '@/server/keys/permissions';
+import { DomainError } from '@/server/platform/errors';
+import type { Permission } from '@/shared/keys/permissions';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
 
 /** `permissions`: what a key needs to call the procedure (the OpenAPI document shows it per route). */
-export type ProcedureMeta = OpenApiMeta & { permissions?: readonly Permission[] };
+export type ProcedureMeta = OpenApiMeta & {
+  permissions?: readonly Permission[];
+  /** 'any': one of `permissions` is enough (a reference list several creation kinds use); else all. */
+  permissionsRule?: 'all' | 'any';
+};
 
 const t = initTRPC
   .context<TrpcContext>()
@@ -21,15 +25,14 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /** A procedure that needs a caller holding at least one of `anyOf` (403 permission_denied otherwise). */
 export function permittedAnyProcedure(anyOf: readonly Permission[]) {
-  return t.procedure.use(({ ctx, next }) => {
+  return t.procedure.meta({ permissions: anyOf, permissionsRule: 'any' }).use(({ ctx, next }) => {
     const caller = ctx.caller;
-    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
     if (!anyOf.some((p) => caller.permissions.has(p))) {
-      throw new ApiError(403, 'permission_denied', `This route needs one of the permissions '${anyOf.join("', '")}'; this key has none of them.`);
+      throw new DomainError('permission_denied', `This route needs one of the permissions '${anyOf.join("', '")}'; this key has none of them.`);
     }
     return next({ ctx: { caller } });
   });
@@ -39,10 +42,10 @@ export function permittedAnyProcedure(anyOf: readonly Permission[]) {
 export function permittedProcedure(...needed: Permission[]) {
   return t.procedure.meta({ permissions: needed }).use(({ ctx, next }) => {
     const caller = ctx.caller;
-    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
     const missing = needed.filter((p) => !caller.permissions.has(p));
     if (missing.length > 0) {
-      throw new ApiError(403, 'permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
+      throw new DomainError('permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
     }
     return next({ ctx: { caller } }); // tRPC merges it into the context
   });

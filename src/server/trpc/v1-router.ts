@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { router, permittedAnyProcedure, permittedProcedure } from './init';
-import { REFERENCE_READERS } from '@/server/keys/permissions';
+import { REFERENCE_READERS } from '@/shared/keys/permissions';
 import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
