@@ -15,6 +15,8 @@ test('sign up, confirm the address, change the password, then sign in with the n
   const oldPassword = 'first password 123';
   const newPassword = 'second password 456';
   await page.goto('/sign-up');
+  // It promises what it does (no test-mode keys are made at sign-up).
+  await expect(page.getByText('You become the owner of a new organization, once you confirm your e-mail address.')).toBeVisible();
   await page.getByLabel('Your name').fill('Pat Password');
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(oldPassword);

@@ -28,7 +28,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 /** A procedure that needs a caller holding at least one of `anyOf` (403 permission_denied otherwise). */
 export function permittedAnyProcedure(anyOf: readonly Permission[]) {
-  return t.procedure.meta({ permissions: anyOf, permissionsRule: 'any' }).use(({ ctx, next }) => {
+  return t.procedure.meta({ permissions: anyOf, permissionsRule: anyOf.length > 1 ? 'any' : 'all' }).use(({ ctx, next }) => {
     const caller = ctx.caller;
     if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
     if (!anyOf.some((p) => caller.permissions.has(p))) {
