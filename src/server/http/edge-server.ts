@@ -2,7 +2,7 @@ import http from 'node:http';
 import next from 'next';
 import { stampIncomingRequest } from './incoming-request';
 import { discardRequestBody, requestBodyStream } from './request-body';
-import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './front-door';
+import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './edge-checks';
 import { findRoute, preloadRoutes, serveRoute, type RouteReply } from './routes';
 import { observeHttp } from '@/server/observability/metrics';
 import { ApiError } from './api-error';

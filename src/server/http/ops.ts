@@ -4,7 +4,7 @@ import { config } from '@/server/platform/config';
 import { sql } from '@/server/platform/db';
 import { METRICS_CONTENT_TYPE, metricsText } from '@/server/observability/metrics';
 import { readiness } from '@/server/observability/readiness';
-import type { DoorReply } from './front-door';
+import type { DoorReply } from './edge-checks';
 
 /**
  * The operator's doors: GET /healthz (liveness), GET /readyz (readiness probe) and GET /metrics

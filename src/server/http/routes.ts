@@ -3,7 +3,7 @@ import { DomainError } from '@/server/platform/errors';
 import { observeHttp } from '@/server/observability/metrics';
 import { importFromSources } from '@/server/platform/source-modules';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
-import { errorDoorReply, type DoorReply } from './front-door';
+import { errorDoorReply, type DoorReply } from './edge-checks';
 
 /**
  * Every URL Roomtone serves besides the console's pages, in one table. Both servers dispatch
