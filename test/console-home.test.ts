@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { baseUrl, createTestOrg } from './support';
-import { createMember, mutate, signedIn } from './console-support';
+import { createMember, mutate, PASSWORD, signedIn, signIn } from './console-support';
+import { withTwoFactor } from './two-factor-support';
 
 async function page(path: string, cookie?: string) {
   const res = await fetch(`${baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
@@ -27,6 +28,16 @@ describe('/ and the pages of a user without that organization', () => {
     const res = await page('/', await signedIn(member.email));
     expect(res.status).toBe(307);
     expect(res.location).toBe(`/o/${org.id}/test/overview`);
+  });
+
+  it('/ for a session waiting for its second factor: 307 to the code step, not sign-in nor an organization', async () => {
+    const org = await createTestOrg();
+    const member = await createMember(org.id, 'developer');
+    await withTwoFactor(member);
+    const pending = (await signIn(member.email, PASSWORD)).cookie!;
+    const res = await page('/', pending);
+    expect(res.status).toBe(307);
+    expect(res.location).toBe('/sign-in/two-factor');
   });
 
   it('a member removed from their only organization: / goes to /no-organization, which says so and offers sign-out', async () => {
