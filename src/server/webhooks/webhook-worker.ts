@@ -5,7 +5,7 @@ import { loggingStep } from '@/server/jobs/steps';
 import { sql } from '@/server/platform/db';
 import { jobs } from '@/server/jobs/client';
 import { webhookDeliveryCreated } from '@/server/jobs/definitions/event-jobs';
-import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
+import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptOptions, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */
 const CLAIM_BATCH = 50;
@@ -16,7 +16,7 @@ const CLAIM_BATCH = 50;
  * WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint, so one slow or dead receiver only ever
  * occupies its own few slots. Each finished attempt frees its slot at once (no batch barrier).
  */
-export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } = {}): { stop(): Promise<void> } {
+export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } & AttemptOptions = {}): { stop(): Promise<void> } {
   const concurrency = Math.max(1, options.concurrency ?? config().WEBHOOK_CONCURRENCY);
   const perEndpoint = Math.max(1, options.perEndpoint ?? config().WEBHOOK_ENDPOINT_CONCURRENCY);
   const pollMs = options.pollMs ?? config().WEBHOOK_POLL_MS;
@@ -46,7 +46,7 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
       const endpointId = p.row.endpointId;
       running += 1;
       inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
-      void attemptDelivery(p, loggingStep('webhook', p.row.id))
+      void attemptDelivery(p, loggingStep('webhook', p.row.id), options)
         .catch((error: unknown) => log.error('webhook attempt failed', { deliveryId: p.row.id, error: String(error) }))
         .finally(() => {
           running -= 1;
@@ -89,13 +89,13 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
  * Deliver everything due as of the clock, until nothing is due (maintenance, tests that move
  * the clock). Returns every attempt made.
  */
-export async function deliverDue(options: { perEndpoint?: number } = {}): Promise<AttemptResult[]> {
+export async function deliverDue(options: { perEndpoint?: number } & AttemptOptions = {}): Promise<AttemptResult[]> {
   const results: AttemptResult[] = [];
   for (;;) {
     const ids = await claimDueDeliveries({ now: clock.now(), limit: CLAIM_BATCH, perEndpoint: options.perEndpoint ?? CLAIM_BATCH, inFlight: new Map() });
     if (ids.length === 0) return results;
     const prepared = await prepareDeliveries(ids);
-    results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id))))));
+    results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id), options)))));
   }
 }
 
