@@ -7,6 +7,8 @@ import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { verifyEmail } from '@/server/auth/email-verification';
 import { changePassword } from '@/server/auth/change-password';
+import { mailDelivery } from '@/server/mail/mail-delivery';
+import { createMyOrganization } from '@/server/orgs/create-my-organization';
 import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { listPendingInvitations } from '@/server/members/list-invitations';
@@ -28,7 +30,6 @@ import { setAutoRecharge } from '@/server/billing/auto-recharge';
 import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
-import { createMyOrganization } from '@/server/orgs/create-my-organization';
 import { organizationSettings, renameOrganization, setTwoFactorRequirement } from '@/server/orgs/settings';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, regenerateRecoveryCodes, twoFactorStatus, verifySecondFactor } from '@/server/auth/two-factor';
 import { endOtherSessionsOf, endSession, listSessions } from '@/server/auth/manage-sessions';
@@ -39,6 +40,7 @@ import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   auditFiltersInput,
   changePasswordInput,
+  createOrganizationInput,
   createKeyInput,
   renameKeyInput,
   generationIdSchema,
@@ -82,6 +84,8 @@ const authRouter = router({
     return { reset: true as const };
   }),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(input.token, input.password, ctx.ip)),
+  /** Where mail goes on this installation: the screens that send mail say it. */
+  mailDelivery: publicProcedure.query(() => mailDelivery()),
   /** The second step of a sign-in: only a session waiting for its code is accepted here. */
   verifySecondFactor: publicProcedure.input(secondFactorInput).mutation(({ ctx, input }) => {
     if (!ctx.pending) throw new DomainError('session_missing', 'This sign-in expired or was finished already: sign in again.');
@@ -122,6 +126,10 @@ const owner = memberProcedure.use(role('owner'));
 export const consoleRouter = router({
   auth: authRouter,
   me: meRouter,
+  organizations: router({
+    /** A signed-in user opens an organization of their own (open sign-up's rule). */
+    create: sessionProcedure.input(createOrganizationInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.origin)),
+  }),
   twoFactor: twoFactorRouter,
   sessions: sessionsRouter,
   overview: router({

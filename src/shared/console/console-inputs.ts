@@ -44,6 +44,7 @@ export const createKeyInput = z.object({
 export const renameKeyInput = z.object({ keyId: z.string().max(100), name: keyName });
 export const inviteInput = z.object({ email, role: roleSchema });
 export const renameInput = z.object({ name: organizationNameSchema });
+export const createOrganizationInput = z.object({ name: organizationNameSchema });
 export const invitationIdSchema = z.string().regex(/^inv_[0-9A-Za-z]{1,64}$/, 'must be an invitation id (inv_…)');
 export const logFiltersInput = z.object({
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),
