@@ -177,6 +177,8 @@ test('the new dialogs fit a 390 px phone', async ({ page, demo }) => {
   await expectInsideWindow(page, page.getByRole('dialog'), 'create key dialog');
   await expectInsideWindow(page, page.getByRole('combobox', { name: 'Expires' }), 'expiry field');
   await page.keyboard.press('Escape');
+  // On a phone the switcher is in the console menu.
+  await page.getByRole('button', { name: 'Open the console menu' }).click();
   await page.getByRole('button', { name: /Switch organization/ }).first().click();
   await page.getByRole('menuitem', { name: 'Create organization' }).click();
   await expectInsideWindow(page, page.getByRole('dialog', { name: 'Create an organization' }), 'create organization dialog');
