@@ -31,8 +31,23 @@ import { ApiError } from '@/server/platform/errors';
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_REDIRECTS = 5;
-/** Spec: all URLs of a request must download within 30 seconds. */
-export const DOWNLOAD_DEADLINE_MS = 30_000;
+/** Spec: all URLs of a request must download within 30 seconds (DOWNLOAD_DEADLINE_MS). */
+export function downloadDeadlineMs(): number {
+  return config().DOWNLOAD_DEADLINE_MS;
+}
+
+/**
+ * An AbortSignal that fires at `at` (ms since epoch), with `reason`, and `clear()` to drop the
+ * timer once the work is done. Built from an AbortController and a timer of our own: the timer
+ * holds the controller, so it fires whatever references the signal's users keep (Node 20's
+ * AbortSignal.timeout can be collected with its timer when only a signal combined from it is
+ * referenced, and then never fires).
+ */
+export function deadlineSignal(at: number, reason: () => Error): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(reason()), Math.max(0, at - Date.now()));
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -575,13 +590,20 @@ const SENSITIVE_ON_CROSS_ORIGIN = ['authorization', 'cookie', 'proxy-authorizati
  */
 export async function safeRequest(url: string | URL, options: SafeRequestOptions = {}): Promise<SafeResponse> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  // Our own timeout and the caller's deadline are told apart in the error kind.
-  const ownTimeout = new AbortController();
-  const timer = setTimeout(
-    () => ownTimeout.abort(new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`)),
-    timeoutMs,
-  );
-  const signal = options.signal ? AbortSignal.any([options.signal, ownTimeout.signal]) : ownTimeout.signal;
+  // Our own timeout and the caller's deadline are told apart in the error kind. One controller
+  // for both (not AbortSignal.any, see deadlineSignal): the caller's signal aborts it too.
+  const own = deadlineSignal(Date.now() + timeoutMs, () => new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`));
+  const combined = new AbortController();
+  const forward = (source: AbortSignal) => () => combined.abort(source.reason);
+  const onOwn = forward(own.signal);
+  own.signal.addEventListener('abort', onOwn, { once: true });
+  const callerSignal = options.signal;
+  const onCaller = callerSignal ? forward(callerSignal) : null;
+  if (callerSignal && onCaller) {
+    if (callerSignal.aborted) onCaller();
+    else callerSignal.addEventListener('abort', onCaller, { once: true });
+  }
+  const signal = combined.signal;
 
   const follow = options.followRedirects ?? false;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
@@ -646,7 +668,9 @@ export async function safeRequest(url: string | URL, options: SafeRequestOptions
       current = next;
     }
   } finally {
-    clearTimeout(timer);
+    own.clear();
+    own.signal.removeEventListener('abort', onOwn);
+    if (callerSignal && onCaller) callerSignal.removeEventListener('abort', onCaller);
   }
 }
 
@@ -656,7 +680,7 @@ export interface SafeDownloadOptions {
   signal?: AbortSignal;
   /** Field named in errors: image, mask, layers[0].element. */
   param: string;
-  /** Per-download cap in addition to `signal`. Default 30 s. */
+  /** Per-download cap in addition to `signal`. Default DOWNLOAD_DEADLINE_MS. */
   timeoutMs?: number;
   ca?: string | Buffer | Array<string | Buffer>;
   resolver?: Resolver;
@@ -705,7 +729,7 @@ export async function safeDownload(url: string, options: SafeDownloadOptions): P
     res = await safeRequest(url, {
       method: 'GET',
       headers: { accept: 'image/jpeg, image/png, image/webp, */*;q=0.1', 'user-agent': 'Roomtone-ImageFetcher/1.0' },
-      timeoutMs: options.timeoutMs ?? DOWNLOAD_DEADLINE_MS,
+      timeoutMs: options.timeoutMs ?? downloadDeadlineMs(),
       followRedirects: true,
       maxRedirects: MAX_REDIRECTS,
       maxResponseBytes: options.maxBytes,

@@ -67,6 +67,8 @@ const envSchema = z.object({
   MODERATION_URL: z.string().url().optional(),
   MODERATION_API_KEY: z.string().optional(),
   MODERATION_MODEL: z.string().optional(),
+  /** All image URLs of a creation request download within this, counted from the request's arrival (spec: 30 s). */
+  DOWNLOAD_DEADLINE_MS: int(30_000),
   /** Per client IP, counted before the key check (spec: 600). Raise only for load tests. */
   RATE_LIMIT_PER_IP_PER_MINUTE: int(600),
   /** `false`: no demo organization on first start. */
