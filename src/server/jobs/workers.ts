@@ -16,8 +16,9 @@ import { runPgBossJob } from './providers/pgboss-run';
  * running the job definitions (src/server/jobs/definitions/) with memoized steps: generations
  * (per process, WORKER_CONCURRENCY heavy, WORKER_LIGHT_CONCURRENCY light and
  * WORKER_REMOTE_CONCURRENCY remote ones at once, each class from its own queue, see schedule.ts;
- * a sent job wakes its worker by NOTIFY, and a half-second poll backs that up for retries and
- * freed slots), the scheduled jobs every minute, billing, and the webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
+ * a sent job wakes its workers by NOTIFY, busy ones included, which fetch again as soon as
+ * they are free; a 5 s poll backs that up for delayed retries, and a half-second one while
+ * the LISTEN connection is down), the scheduled jobs every minute, billing, and the webhook delivery worker. The web process runs them in-process by default; `roomtone worker`
  * runs them alone on other machines. Inngest: Inngest calls /api/inngest for every run; this
  * process only hands new webhook deliveries to it.
  */
@@ -45,7 +46,8 @@ export async function startWorkers(): Promise<{ stop(): Promise<void> }> {
   const slots = { heavy: c.WORKER_CONCURRENCY, light: fifo ? 1 : c.WORKER_LIGHT_CONCURRENCY, remote: fifo ? 1 : c.WORKER_REMOTE_CONCURRENCY };
   for (const costClass of ['heavy', 'light', 'remote'] as const) {
     if (slots[costClass] === 0) continue; // this process leaves the class to other workers
-    await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 }, async ([job]) => {
+    // Each slot is a poller: 12 of them at 0.5 s were most of an idle process's CPU (and the database's).
+    await boss.work<{ generationId: string }>(GENERATION_QUEUES[costClass], { localConcurrency: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 }, async ([job]) => {
       if (!job) return;
       await runPgBossJob(generationRun, job);
     });

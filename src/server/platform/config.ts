@@ -109,8 +109,8 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: int(64),
   /** At most this many deliveries in flight per endpoint and worker process (a slow receiver never holds the others). */
   WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
-  /** How often an idle worker looks for due deliveries. */
-  WEBHOOK_POLL_MS: int(100),
+  /** How often an idle worker looks for due deliveries (retries; new events wake it at once by NOTIFY). */
+  WEBHOOK_POLL_MS: int(1000),
   /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
