@@ -33,6 +33,11 @@ export interface BenchSettings {
 
 export interface BenchContext {
   settings: BenchSettings;
+  /**
+   * `npm run bench:check`: short runs, each section compares against its same-run baseline and
+   * reports a figure below its floor as a failure (the run exits 1).
+   */
+  check: boolean;
   cleanup: Cleanup;
   /** The embedded PostgreSQL and the migrated `roomtone_bench` database, started on first use. */
   database(): Promise<BenchDatabase>;
@@ -160,6 +165,25 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
     await closeDb();
   });
   return { adminUrl, url, postmasterPid: readPostmasterPid() };
+}
+
+/**
+ * A freshly recreated, migrated database of its own for one section (same cluster), with the
+ * service layer of this process pointed at it: nothing another section left running (a
+ * server's job workers, its rows) can act on what this section measures.
+ */
+export async function sectionDatabase(ctx: BenchContext, name: string): Promise<string> {
+  const cluster = await ctx.database();
+  const { recreateDatabase } = await import('../src/server/platform/embedded-postgres');
+  const { applyMigrations } = await import('../src/server/platform/migrations');
+  const { closeDb } = await import('../src/server/platform/db');
+  const database = `${BENCH_DATABASE}_${name}`;
+  await recreateDatabase(cluster.adminUrl, database);
+  const url = cluster.adminUrl.replace(/\/postgres$/, `/${database}`);
+  await applyMigrations(url);
+  await closeDb();
+  setEnv('DATABASE_URL', url);
+  return url;
 }
 
 // ---------------------------------------------------------------------------------------
