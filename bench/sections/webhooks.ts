@@ -28,6 +28,7 @@ import { newId } from '@/server/platform/ids';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
+import { announceDueDeliveries } from '@/server/webhooks/events';
 import { makeTestCertificates } from '../../test/tls';
 import { BENCH_APP_SECRET, BENCH_DATA_DIR, ROOT, envNumber, fmt, markdownTable, percentile, sectionDatabase, sleep, type BenchContext, type SectionOutput } from '../lib';
 
@@ -78,7 +79,7 @@ async function startReceiver(key: string, cert: string): Promise<Receiver> {
   };
 }
 
-/** Events with one pending delivery per endpoint, committed in one statement; returns the ids. */
+/** Events with one pending delivery per endpoint, committed in one transaction (bulk recordEvent); returns the ids. */
 async function insertEvents(organizationId: string, endpointIds: string[], count: number, endpointFor: (i: number) => string[] = () => endpointIds): Promise<string[]> {
   const now = new Date();
   const events = Array.from({ length: count }, () => newId('evt'));
@@ -89,6 +90,8 @@ async function insertEvents(organizationId: string, endpointIds: string[], count
     await tx.webhookDelivery.createMany({
       data: events.flatMap((eventId, i) => endpointFor(i).map((endpointId) => ({ id: newId('dlv'), eventId, endpointId, nextAttemptAt: now, createdAt: now }))),
     });
+    // As recordEvent does: the workers are woken when this commits.
+    await announceDueDeliveries(tx);
   }, { timeout: 120_000 });
   return events;
 }
