@@ -224,6 +224,18 @@ function readProcStats(): ProcStat[] | null {
   return out;
 }
 
+/** CPU ms used so far by one process (its threads included, its children not); null if unreadable. */
+export function ownCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** CPU ms used so far by each root pid's process tree (null where /proc is unavailable). */
 export function treeCpuMs(rootPids: (number | null | undefined)[]): (number | null)[] {
   const stats = readProcStats();
