@@ -10,6 +10,13 @@ export default [
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'import/no-anonymous-default-export': 'off',
+      // Node 20 can garbage-collect a timeout combined with AbortSignal.any, and the deadline
+      // never fires: every deadline is built by src/server/platform/deadline.ts.
+      'no-restricted-properties': [
+        'error',
+        { object: 'AbortSignal', property: 'any', message: 'Use deadline() from @/server/platform/deadline (AbortSignal.any can lose its timeout to the GC on Node 20).' },
+        { object: 'AbortSignal', property: 'timeout', message: 'Use deadline() or timeoutSignal() from @/server/platform/deadline.' },
+      ],
     },
   },
   {

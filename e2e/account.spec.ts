@@ -1,11 +1,13 @@
 /**
- * Issue 10's password change in Chromium: a new account (open sign-up) changes its password
- * in the console; a wrong current password and a short new one are shown next to their fields;
- * after signing out, the old password is refused and the new one signs in.
+ * A new account (open sign-up) in Chromium: the address is confirmed with the link the operator's
+ * `roomtone mail list` shows (no SMTP here, the zero-setup case) and the account's password, then
+ * the password is changed in the console; a wrong current password and a short new one are shown
+ * next to their fields; after signing out, the old password is refused and the new one signs in.
  */
 import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+import { linkIn, roomtoneMailList } from './mailbox';
 
-test('change the password, then sign in with the new one (and not the old)', async ({ page }) => {
+test('sign up, confirm the address, change the password, then sign in with the new one (and not the old)', async ({ page, demo }) => {
   const email = `pw-${Date.now()}@example.com`;
   const oldPassword = 'first password 123';
   const newPassword = 'second password 456';
@@ -15,6 +17,30 @@ test('change the password, then sign in with the new one (and not the old)', asy
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(oldPassword);
   await page.getByLabel('Organization name').fill('Password Org');
   await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('status')).toContainText('Check your e-mail');
+  await expect(page.getByRole('status')).toContainText('roomtone mail list');
+
+  // The password does not sign in before the address is confirmed.
+  await page.goto('/sign-in');
+  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(oldPassword);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Confirm your e-mail address first' })).toBeVisible();
+
+  // What a local user does without SMTP: the operator's CLI lists the confirmation mail.
+  const mail = (await roomtoneMailList(demo, email)).find((m) => m.subject.includes('Confirm your e-mail address'));
+  expect(mail?.kind).toBe('access');
+  await page.goto(linkIn(mail!.text, '/verify-email?'));
+  await expect(page.getByRole('heading', { name: 'Confirm your e-mail address' })).toBeVisible();
+  await expectAccessible(page, 'verify-email');
+  await screenshot(page, 'verify-email-light');
+  const password = page.getByRole('textbox', { name: 'Password', exact: true });
+  await password.fill('not my password');
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+  await expect(password).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'The password is not correct.' })).toBeVisible();
+  await password.fill(oldPassword);
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
   await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
 
   await page.getByRole('button', { name: `Account: ${email}` }).click();

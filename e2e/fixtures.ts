@@ -4,6 +4,7 @@ import { test as base, expect, type Browser, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import type { E2EState } from './global-setup';
+import { lastMail, linkIn } from './mailbox';
 
 export { expect };
 
@@ -48,9 +49,9 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /**
- * The owner (signed in on `page`) invites `email` with the default role (developer), reads the
- * invitation in the Settings outbox, and the invitee signs up through it in a new context.
- * Returns the invitee's page, signed in on the organization's overview.
+ * The owner (signed in on `page`) invites `email` with the default role (developer), the invitee
+ * finds the invitation in their mailbox (e2e/mailbox.ts) and signs up through it in a new
+ * context. Returns the invitee's page, signed in on the organization's overview.
  */
 export async function inviteDeveloper(page: Page, browser: Browser, demo: E2EState, email: string, name: string): Promise<{ dev: Page; close: () => Promise<void> }> {
   await page.goto(`/o/${demo.organizationId}/test/members`);
@@ -61,9 +62,7 @@ export async function inviteDeveloper(page: Page, browser: Browser, demo: E2ESta
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText(email);
 
-  await page.goto(`/o/${demo.organizationId}/test/settings`);
-  const mail = page.getByTestId('outbox-message').filter({ hasText: 'You are invited to' }).filter({ hasText: email }).first();
-  const link = await mail.getByRole('link').getAttribute('href');
+  const link = linkIn((await lastMail(demo, email, 'Invitation to join')).body, '/invitations/');
   expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
 
   const devContext = await browser.newContext();

@@ -54,6 +54,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // Every e2e test signs the same owner in; the per-account limit itself is tested in
       // test/console-auth.test.ts, so here it must not refuse the sixth test of a minute.
       SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: '1000',
+      // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a dozen times).
+      SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
       // Each job holds the one worker slot this long, so the e2e can queue a generation
       // behind another and cancel it in the console before it starts.
       BUILTIN_ENGINE_MIN_DURATION_MS: '8000',

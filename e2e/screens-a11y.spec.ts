@@ -13,6 +13,7 @@ for (const theme of ['light', 'dark'] as const) {
       ['sign-in', '/sign-in'],
       ['sign-up', '/sign-up'],
       ['reset-password', '/reset-password'],
+      ['verify-email', '/verify-email?token=0123456789abcdef'],
     ] as const) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

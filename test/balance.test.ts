@@ -17,7 +17,16 @@ import { newId } from '@/server/platform/ids';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
 import { refundIfCharged } from '@/server/generations/generations';
 import { expireLots, noticeExpiringLots, REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
-import { runAutoRechargeJob, setAutoRecharge, setPaymentMethod, sweepAutoRecharges, PENDING_GIVE_UP_AFTER_MS, RETRY_AFTER_REFUSAL_MS } from '@/server/billing/auto-recharge';
+import {
+  runAutoRechargeJob,
+  setAutoRecharge,
+  setPaymentMethod,
+  sweepAutoRecharges,
+  PAYMENT_RECHECK_AFTER_MS,
+  PENDING_GIVE_UP_AFTER_MS,
+  PENDING_REQUEUE_AFTER_MS,
+  RETRY_AFTER_REFUSAL_MS,
+} from '@/server/billing/auto-recharge';
 import { stripeProvider } from '@/server/billing/payments/stripe';
 import { PaymentOutcomeUnknown } from '@/server/billing/payments/port';
 import { loggingStep } from '@/server/jobs/steps';
@@ -401,7 +410,7 @@ describe('auto-recharge', () => {
       await expectInvariant(org.id);
     });
 
-    it('timeout: the job fails (pg-boss retries it), the attempt stays pending, the balance is unchanged; after an hour the sweeper closes it as failed', async () => {
+    it('timeout before Stripe got it: the job fails (pg-boss retries it), the attempt stays pending; after an hour the sweeper finds no payment and closes it as failed', async () => {
       const { org, id } = await pendingAttempt('pm_timeout');
       await expect(runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider())).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
       expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending' });
@@ -409,12 +418,121 @@ describe('auto-recharge', () => {
       expect(await events(org.id, 'balance.recharge_failed')).toHaveLength(0);
 
       clock.advance(PENDING_GIVE_UP_AFTER_MS + 1_000);
-      await sweepAutoRecharges(clock.now());
+      await sweepAutoRecharges(clock.now(), provider());
+      // It asked Stripe first: the customer's PaymentIntents, none of them this attempt's.
+      expect(stripe.requests.some((r) => r.method === 'GET' && r.path === '/v1/payment_intents' && r.form.customer === 'cus_Stripe1')).toBe(true);
       expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureCode: 'provider_unavailable' });
       const failed = await events(org.id, 'balance.recharge_failed');
       expect(failed.map((e) => e.payload)).toEqual([
         { object: 'balance', amount: 400, currency: 'eur', unit: 'cents', failed_recharge: { amount: 1_500, auto_recharge_enabled: true } },
       ]);
+      expect(await balanceOf(org.id)).toBe(400);
+      await expectInvariant(org.id);
+    });
+
+    /** One sweep an hour (and a recheck) later, with this file's Stripe. */
+    async function sweepLater(ms: number) {
+      clock.advance(ms);
+      return sweepAutoRecharges(clock.now(), provider());
+    }
+
+    it('timeout after Stripe took the money: the sweeper looks the payment up by its metadata and credits it exactly once; the job retried later pays nothing', async () => {
+      const { org, id } = await pendingAttempt('pm_timeout_charged');
+      await expect(runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider())).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+      const taken = [...stripe.intents.values()].find((i) => i.metadata.auto_recharge === id);
+      expect(taken?.status).toBe('succeeded');
+      expect(await balanceOf(org.id)).toBe(400);
+
+      await sweepLater(PENDING_GIVE_UP_AFTER_MS + 1_000);
+      const attempt = await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } });
+      expect(attempt).toMatchObject({ status: 'succeeded', provider: 'stripe', providerReference: taken!.id });
+      const recharge = await db().balanceTransaction.findFirstOrThrow({ where: { organizationId: org.id, type: 'recharge' } });
+      expect(recharge).toMatchObject({ id: attempt.balanceTransactionId, amount: 1_500, balanceAfter: 1_900, description: `Auto-recharge (stripe ${taken!.id})` });
+      expect(await db().creditLot.findFirstOrThrow({ where: { transactionId: recharge.id } })).toMatchObject({ amount: 1_500, remaining: 1_500 });
+      expect(await events(org.id, 'balance.recharge_failed')).toHaveLength(0);
+      expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).autoRechargePendingId).toBeNull();
+
+      // Everything again: the next sweep, and pg-boss's last retry of the job.
+      const creates = stripe.requests.filter((r) => r.method === 'POST' && r.idempotencyKey === `auto-recharge-${id}`).length;
+      await sweepLater(60_000);
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      expect(stripe.requests.filter((r) => r.method === 'POST' && r.idempotencyKey === `auto-recharge-${id}`)).toHaveLength(creates);
+      expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'recharge' } })).toBe(1);
+      expect(await balanceOf(org.id)).toBe(1_900);
+      await expectInvariant(org.id);
+    });
+
+    it('a PaymentIntent in processing is not a refusal: the attempt waits, is looked up again, and is credited once when it succeeds', async () => {
+      const { org, id } = await pendingAttempt('pm_processing');
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      const waiting = await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } });
+      expect(waiting).toMatchObject({ status: 'pending', providerStatus: 'processing', providerReference: expect.stringMatching(/^pi_/), failureCode: null });
+      expect(await balanceOf(org.id)).toBe(400);
+      expect(await events(org.id, 'balance.recharge_failed')).toHaveLength(0);
+      // While it waits, a charge asks for no second recharge.
+      await charge(org.id, 10);
+      expect(await db().autoRechargeAttempt.count({ where: { organizationId: org.id } })).toBe(1);
+
+      // An hour later it is still processing: asked again, nothing closed, nothing credited.
+      await sweepLater(PENDING_GIVE_UP_AFTER_MS + 1_000);
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', providerStatus: 'processing' });
+      const retrieves = () => stripe.requests.filter((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${waiting.providerReference}`).length;
+      expect(retrieves()).toBe(1);
+      // Not again before the recheck delay.
+      await sweepLater(60_000);
+      expect(retrieves()).toBe(1);
+
+      stripe.settle(waiting.providerReference!, 'succeeded');
+      await sweepLater(PAYMENT_RECHECK_AFTER_MS);
+      expect(retrieves()).toBe(2);
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'succeeded', providerStatus: null, checkAfter: null });
+      expect(await balanceOf(org.id)).toBe(400 - 10 + 1_500);
+      await sweepLater(PAYMENT_RECHECK_AFTER_MS);
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'recharge' } })).toBe(1);
+      await expectInvariant(org.id);
+    });
+
+    it('a processing payment the bank refuses in the end: failed then, with balance.recharge_failed, and no credit', async () => {
+      const { org, id } = await pendingAttempt('pm_processing');
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      const { providerReference } = await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } });
+      stripe.settle(providerReference!, 'requires_payment_method');
+      await sweepLater(PAYMENT_RECHECK_AFTER_MS + PENDING_REQUEUE_AFTER_MS);
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureCode: 'payment_failed', providerReference });
+      expect((await events(org.id, 'balance.recharge_failed')).map((e) => e.payload)).toEqual([
+        { object: 'balance', amount: 400, currency: 'eur', unit: 'cents', failed_recharge: { amount: 1_500, auto_recharge_enabled: true } },
+      ]);
+      expect(await balanceOf(org.id)).toBe(400);
+      await expectInvariant(org.id);
+    });
+
+    it('never given up while Stripe cannot answer the lookup, nor while a payment request may be in flight', async () => {
+      const { org, id } = await pendingAttempt('pm_timeout');
+      await expect(runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider())).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+      stripe.unavailable = true;
+      try {
+        await sweepLater(PENDING_GIVE_UP_AFTER_MS + 1_000);
+        await sweepLater(PAYMENT_RECHECK_AFTER_MS);
+      } finally {
+        stripe.unavailable = false;
+      }
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending' });
+      expect(await events(org.id, 'balance.recharge_failed')).toHaveLength(0);
+
+      // A retry of the job has just sent its request (it may reach Stripe after the lookup).
+      clock.advance(PAYMENT_RECHECK_AFTER_MS);
+      await db().autoRechargeAttempt.update({ where: { id }, data: { paymentRequestedAt: clock.now() } });
+      await sweepAutoRecharges(clock.now(), provider());
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending' });
+
+      // Past the provider's timeout, nothing can be in flight: no payment found, failed.
+      await sweepLater(PAYMENT_RECHECK_AFTER_MS);
+      expect(await db().autoRechargeAttempt.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', failureCode: 'provider_unavailable' });
+      // A job retry after that never pays.
+      const creates = stripe.requests.filter((r) => r.method === 'POST' && r.idempotencyKey === `auto-recharge-${id}`).length;
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      expect(stripe.requests.filter((r) => r.method === 'POST' && r.idempotencyKey === `auto-recharge-${id}`)).toHaveLength(creates);
       expect(await balanceOf(org.id)).toBe(400);
       await expectInvariant(org.id);
     });

@@ -3,17 +3,11 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { api, baseUrl, createTestOrg, testIp } from './support';
-import { createMember, mutate, PASSWORD, query, signedIn, signIn, uniqueEmail } from './console-support';
+import { createMember, lastMailTo, linkIn, mutate, PASSWORD, query, signedIn, signIn, uniqueEmail } from './console-support';
 
 interface Me {
   user: { id: string; email: string; has_password: boolean };
   organizations: { id: string; name: string; role: string }[];
-}
-
-async function lastMailTo(email: string): Promise<{ subject: string; body: string }> {
-  const mail = await db().mailOutbox.findFirst({ where: { to: email }, orderBy: { createdAt: 'desc' } });
-  if (!mail) throw new Error(`no mail to ${email}`);
-  return mail;
 }
 
 describe('console sign-in (Auth.js credentials, database sessions)', () => {
@@ -50,7 +44,7 @@ describe('console sign-in (Auth.js credentials, database sessions)', () => {
     const salt = randomBytes(16);
     const hash = scryptSync(PASSWORD, salt, 32);
     const id = newId('usr');
-    await db().user.create({ data: { id, email, passwordHash: `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}` } });
+    await db().user.create({ data: { id, email, emailVerified: new Date(), passwordHash: `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}` } });
     await db().membership.create({ data: { organizationId: org.id, userId: id, role: 'admin' } });
     expect((await signIn(email, PASSWORD)).cookie).not.toBeNull();
     const stored = await db().user.findUniqueOrThrow({ where: { id } });
@@ -166,26 +160,53 @@ describe('the auth boundary', () => {
 });
 
 describe('accounts', () => {
-  it('signs up with a new organization (owner), refuses a taken address and short passwords', async () => {
+  it('signs up with a new organization (owner) confirmed by a mailed link and the password; refuses short passwords', async () => {
     const email = uniqueEmail('founder');
-    const created = await mutate<{ user_id: string; organization_id: string; role: string }>('auth.signUp', { email, password: PASSWORD, organizationName: 'Atelier Nord' }, null, {
+    const created = await mutate<{ status: string }>('auth.signUp', { email, password: PASSWORD, organizationName: 'Atelier Nord' }, null, {
       headers: { 'x-forwarded-for': testIp() },
     });
     expect(created.status).toBe(200);
-    expect(created.data.role).toBe('owner');
+    expect(created.data).toEqual({ status: 'check_email' });
+    // Not before the address is confirmed.
+    expect((await signIn(email, PASSWORD)).location).toContain('code=email_unverified');
+    const link = new URL(linkIn((await lastMailTo(email, 'Confirm your e-mail address')).body, '/verify-email?'));
+    expect(link.origin).toBe(new URL(baseUrl).origin);
+    const token = link.searchParams.get('token');
+    const verified = await mutate<{ email: string }>('auth.verifyEmail', { token, password: PASSWORD }, null, { headers: { 'x-forwarded-for': testIp() } });
+    expect(verified.data).toEqual({ email });
     const cookie = await signedIn(email);
     const me = await query<Me>('me.get', undefined, cookie);
-    expect(me.data.organizations).toEqual([{ id: created.data.organization_id, name: 'Atelier Nord', role: 'owner' }]);
+    expect(me.data.organizations).toMatchObject([{ name: 'Atelier Nord', role: 'owner' }]);
+    // The link is used up.
+    const reused = await mutate('auth.verifyEmail', { token, password: PASSWORD }, null, { headers: { 'x-forwarded-for': testIp() } });
+    expect(reused.status).toBe(400);
+    expect(reused.error).toMatchObject({ code: 'parameter_invalid', param: 'token' });
 
-    const taken = await mutate('auth.signUp', { email, password: PASSWORD, organizationName: 'Again' }, null, { headers: { 'x-forwarded-for': testIp() } });
-    expect(taken.status).toBe(409);
-    expect(taken.error).toMatchObject({ code: 'email_taken', param: 'email' });
     const short = await mutate('auth.signUp', { email: uniqueEmail('short'), password: 'short', organizationName: 'X' }, null, { headers: { 'x-forwarded-for': testIp() } });
     expect(short.status).toBe(400);
     expect(short.error).toMatchObject({ code: 'parameter_invalid', param: 'password' });
     const noOrg = await mutate('auth.signUp', { email: uniqueEmail('noorg'), password: PASSWORD }, null, { headers: { 'x-forwarded-for': testIp() } });
     expect(noOrg.status).toBe(400);
     expect(noOrg.error).toMatchObject({ code: 'parameter_invalid', param: 'organizationName' });
+  });
+
+  it('the confirmation link expires after 24 hours; a refused password sign-in mails a new one (at most every 10 minutes)', async () => {
+    const email = uniqueEmail('late');
+    await mutate('auth.signUp', { email, password: PASSWORD, organizationName: 'Late org' }, null, { headers: { 'x-forwarded-for': testIp() } });
+    const user = await db().user.findUniqueOrThrow({ where: { email } });
+    const identifier = `verify-email:${user.id}`;
+    const first = await db().verificationToken.findFirstOrThrow({ where: { identifier } });
+    const token = new URL(linkIn((await lastMailTo(email, 'Confirm')).body, '/verify-email?')).searchParams.get('token');
+    // Sent a moment ago: a refused sign-in sends no second link yet.
+    expect((await signIn(email, PASSWORD)).location).toContain('code=email_unverified');
+    expect(await db().mailOutbox.count({ where: { to: email, subject: { contains: 'Confirm' } } })).toBe(1);
+    // A day later (the stored expiry moved back, as the clock would move on).
+    await db().verificationToken.updateMany({ where: { identifier }, data: { expires: new Date(Date.now() - 1000) } });
+    const expired = await mutate('auth.verifyEmail', { token, password: PASSWORD }, null, { headers: { 'x-forwarded-for': testIp() } });
+    expect(expired.error).toMatchObject({ code: 'parameter_invalid', param: 'token' });
+    expect((await signIn(email, PASSWORD)).location).toContain('code=email_unverified');
+    expect(await db().mailOutbox.count({ where: { to: email, subject: { contains: 'Confirm' } } })).toBe(2);
+    expect((await db().verificationToken.findFirstOrThrow({ where: { identifier } })).token).not.toBe(first.token);
   });
 
   it('changes the password: the current one is checked, other sessions end, the new one signs in', async () => {
@@ -204,10 +225,12 @@ describe('accounts', () => {
     expect((await signIn(user.email, 'a brand new passphrase')).cookie).not.toBeNull();
   });
 
-  it('resets a password by e-mail link (once), ending every session', async () => {
+  it('resets a password by e-mail link (once), ending every session and confirming the address', async () => {
     const org = await createTestOrg();
     const user = await createMember(org.id, 'developer');
     const cookie = await signedIn(user.email);
+    // Its address was never confirmed (say, a session from before confirmations existed): the reset link proves it.
+    await db().user.update({ where: { id: user.id }, data: { emailVerified: null } });
     const asked = await mutate('auth.requestPasswordReset', { email: user.email }, null, { headers: { 'x-forwarded-for': testIp() } });
     expect(asked.status).toBe(200);
     const unknown = await mutate('auth.requestPasswordReset', { email: uniqueEmail('ghost') }, null, { headers: { 'x-forwarded-for': testIp() } });

@@ -41,3 +41,27 @@ describe('signed-out visitors of console pages', () => {
     expect(res.body).toMatch(/<main/);
   });
 });
+
+describe('the invitation page', () => {
+  it('lives at /invitations/<token> (the URL mails carry); /invite/<token> redirects there', async () => {
+    const token = 'AbCdEfGhIj0123456789';
+    const res = await page(`/invite/${token}`);
+    expect(res.status).toBe(307);
+    expect(res.location).toBe(`/invitations/${token}`);
+    const target = await page(`/invitations/${token}`);
+    expect(target.status).toBe(200);
+    expect(target.location).toBeNull();
+  });
+});
+
+describe('pages cannot be framed or sniffed', () => {
+  it('console pages carry the security headers (CSP frame-ancestors none, X-Frame-Options DENY, nosniff)', async () => {
+    for (const path of ['/sign-in', '/invitations/AbCdEfGhIj0123456789', '/verify-email?token=AbCdEfGhIj0123456789']) {
+      const res = await fetch(`${baseUrl}${path}`, { redirect: 'manual' });
+      expect(res.headers.get('content-security-policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
+      expect(res.headers.get('referrer-policy'), path).toBe('strict-origin-when-cross-origin');
+    }
+  });
+});

@@ -1,9 +1,43 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { db } from '@/server/platform/db';
 import { resetConfigCache } from '@/server/platform/config';
 import { sendMail } from '@/server/mail/send-mail';
 import './support';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** `roomtone mail list` as the operator runs it, against the test database. */
+function mailList(...args: string[]): { code: number; json: { data: { to: string; subject: string; kind: string; text: string }[]; has_more: boolean } } {
+  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'mail', 'list', ...args, '--json'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: result.status ?? -1, json: JSON.parse(result.stdout.trim() || '{}') as never };
+}
+
+/** What the logger wrote to stderr while `fn` ran, at level info. */
+async function logged(fn: () => Promise<void>): Promise<string> {
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  try {
+    await fn();
+  } finally {
+    spy.mockRestore();
+    if (level === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = level;
+  }
+  return lines.join('');
+}
 
 /** A real SMTP server on loopback (the relay is the outside world here). */
 let server: SMTPServer;
@@ -34,34 +68,54 @@ afterAll(async () => {
 });
 
 describe('mail port', () => {
-  it('writes to the outbox when no SMTP_URL is set (zero-setup)', async () => {
+  it('without SMTP_URL (zero-setup): the message goes to the server log and the record that `roomtone mail list` shows the operator', async () => {
     delete process.env.SMTP_URL;
     resetConfigCache();
     const to = `outbox-${Date.now()}@example.test`;
-    await sendMail({ to, subject: 'Outbox only', text: 'Hello' });
-    expect(await db().mailOutbox.findMany({ where: { to } })).toMatchObject([{ subject: 'Outbox only', body: 'Hello' }]);
+    const link = 'http://localhost:3000/verify-email?token=abcdefghij0123456789';
+    const log = await logged(() => sendMail({ to, subject: 'Confirm', text: `Open ${link}\n`, kind: 'access' }));
+    const line = JSON.parse(log.split('\n').find((l) => l.includes(to))!) as { msg: string; to: string; links: string[] };
+    expect(line).toMatchObject({ to, links: [link] });
+    expect(line.msg).toContain('roomtone mail list');
+    expect(await db().mailOutbox.findMany({ where: { to } })).toMatchObject([{ subject: 'Confirm', body: `Open ${link}\n`, kind: 'access' }]);
     expect(messages).toHaveLength(0);
+
+    await sendMail({ to, subject: 'Endpoint disabled', text: 'Notice', kind: 'notification' });
+    const listed = mailList('--to', to.toUpperCase());
+    expect(listed.code).toBe(0);
+    expect(listed.json.data.map((m) => [m.subject, m.kind])).toEqual([
+      ['Endpoint disabled', 'notification'],
+      ['Confirm', 'access'],
+    ]);
+    expect(listed.json.data[1]!.text).toContain(link);
   });
 
-  it('sends through SMTP with nodemailer when SMTP_URL is set, and keeps the outbox row', async () => {
+  it('sends through SMTP with nodemailer when SMTP_URL is set; the record keeps notification bodies, never the link of access mail', async () => {
     process.env.SMTP_URL = `smtp://127.0.0.1:${port}`;
     resetConfigCache();
     const to = `smtp-${Date.now()}@example.test`;
-    await sendMail({ to, subject: 'Endpoint disabled', text: 'Plain body', html: '<p>HTML body</p>' });
+    await sendMail({ to, subject: 'Endpoint disabled', text: 'Plain body', kind: 'notification' });
     expect(messages).toHaveLength(1);
     expect(messages[0]?.to).toEqual([to]);
     expect(messages[0]?.from).toBe('no-reply@roomtone.localhost');
     expect(messages[0]?.data).toContain('Subject: Endpoint disabled');
     expect(messages[0]?.data).toContain('Plain body');
-    expect(messages[0]?.data).toContain('<p>HTML body</p>');
-    expect(await db().mailOutbox.count({ where: { to } })).toBe(1);
+    expect(await db().mailOutbox.findMany({ where: { to } })).toMatchObject([{ body: 'Plain body', kind: 'notification' }]);
+
+    const secret = 'http://localhost:3000/reset-password?token=SECRETsecret0123456789';
+    await sendMail({ to, subject: 'Reset', text: `Use ${secret}`, kind: 'access' });
+    expect(messages).toHaveLength(2);
+    expect(messages[1]?.data).toContain('SECRETsecret0123456789');
+    const kept = await db().mailOutbox.findFirstOrThrow({ where: { to, subject: 'Reset' } });
+    expect(kept.kind).toBe('access');
+    expect(kept.body).not.toContain('SECRETsecret');
   });
 
   it('a relay that refuses throws (the outbox row stays)', async () => {
     process.env.SMTP_URL = 'smtp://127.0.0.1:1';
     resetConfigCache();
     const to = `refused-${Date.now()}@example.test`;
-    await expect(sendMail({ to, subject: 'x', text: 'y' })).rejects.toThrow();
+    await expect(sendMail({ to, subject: 'x', text: 'y', kind: 'notification' })).rejects.toThrow();
     expect(await db().mailOutbox.count({ where: { to } })).toBe(1);
   });
 });

@@ -48,7 +48,9 @@ export function rawRequest(baseUrl: string, request: string | Buffer, timeoutMs 
       const body = data.subarray(end + 4);
       const length = headers['content-length'];
       if (length !== undefined && body.length >= Number(length)) return finish({ status, headers, body: body.subarray(0, Number(length)).toString('utf8') });
-      if (headers['transfer-encoding'] === 'chunked' && body.includes('\r\n0\r\n\r\n')) return finish({ status, headers, body: body.toString('utf8') });
+      if (headers['transfer-encoding'] === 'chunked' && (body.includes('\r\n0\r\n\r\n') || body.subarray(0, 5).toString() === '0\r\n\r\n')) {
+        return finish({ status, headers, body: dechunk(body).toString('utf8') });
+      }
       if (closed) finish({ status, headers, body: body.toString('utf8') });
     };
     socket.on('data', (chunk: Buffer) => {
@@ -60,6 +62,20 @@ export function rawRequest(baseUrl: string, request: string | Buffer, timeoutMs 
     socket.on('error', () => tryParse(true));
     socket.write(request);
   });
+}
+
+/** The payload of a complete chunked body (chunk extensions and trailers ignored). */
+function dechunk(body: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = body.indexOf('\r\n', at);
+    if (lineEnd === -1) return Buffer.concat(parts);
+    const size = parseInt(body.subarray(at, lineEnd).toString('latin1').split(';')[0]!, 16);
+    if (!Number.isFinite(size) || size === 0) return Buffer.concat(parts);
+    parts.push(body.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
 }
 
 /** A request with the given request line and headers (CRLF), an optional body. */

@@ -2,7 +2,8 @@ import { cache } from 'react';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { sessionUserFromCookies, type SessionUser } from '@/server/auth/sessions';
-import { safeCallback } from '@/app-client/redirects';
+import { config } from '@/server/platform/config';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
 
 /** The request's console session, read once per request (the layout and the page both ask). */
@@ -14,6 +15,6 @@ export const sessionUser = cache(async () => sessionUserFromCookies((await heade
  */
 export async function requireSessionUser(): Promise<SessionUser> {
   const user = await sessionUser();
-  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(safeCallback((await headers()).get(REQUEST_PATH_HEADER)))}`);
+  if (!user) redirect(`/sign-in?callbackUrl=${encodeURIComponent(safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER), config().publicBaseUrl))}`);
   return user;
 }

@@ -14,6 +14,7 @@ import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
 import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { listMailForOperator } from '@/server/mail/operator-mail-list';
 
 class UsageError extends Error {}
 
@@ -25,6 +26,8 @@ const USAGE = `Usage: roomtone <command> [options] [--json]
   keys list --org <org_id>
 ${BILLING_USAGE}
   user create --email <email> --password <password> --org <org_id> --role owner|admin|developer
+  mail list [--to <email>] [--limit <n>]   the service's mail, newest first (sign-in links and
+                               invitations included: without SMTP_URL this is where they go)
   worker                       run job workers only (scale-out)
   maintenance run [--now <ISO-8601>]   run retention jobs as of a time
   webhooks create|list|get|rotate|disable|enable|delete|deliveries|resend|test   (roomtone webhooks for options)
@@ -128,6 +131,18 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       const client = await database();
       const user = await client.$transaction((tx) => createUser(tx, { email, password, organizationId, role, name: typeof flags.name === 'string' ? flags.name : undefined }));
       return { json: { object: 'user', ...user }, text: `User ${user.email} is ${user.role} of ${user.organization}` };
+    },
+  },
+  'mail list': {
+    options: { to: { type: 'string' }, limit: { type: 'string' } },
+    async run(flags) {
+      const limit = integer(flags, 'limit', { min: 1 }) ?? 20;
+      const to = typeof flags.to === 'string' ? flags.to : undefined;
+      const page = await listMailForOperator(await database(), { to, limit: Math.min(limit, 1000) });
+      const text = page.data
+        .map((m) => `── ${new Date(m.created_at * 1000).toISOString()}  ${m.kind}  to ${m.to}\n   ${m.subject}\n\n${m.text}\n`)
+        .join('\n');
+      return { json: { object: 'list', data: page.data.map((m) => ({ object: 'mail', ...m })), has_more: page.has_more }, text: text || 'No mail.' };
     },
   },
 };

@@ -1,4 +1,4 @@
-// The link in invitation e-mails (members/invite-member.ts); /invite/<token> is the same page.
+// The link in invitation e-mails (members/invite-member.ts); /invite/<token> redirects here.
 import { InvitationScreen } from '@/components/auth/invitation-screen';
 
 export const metadata = { title: 'Invitation · Roomtone console' };

@@ -1,8 +1,7 @@
-import { InvitationScreen } from '@/components/auth/invitation-screen';
+import { redirect } from 'next/navigation';
 
-export const metadata = { title: 'Invitation · Roomtone console' };
-
+// The invitation page lives at /invitations/<token> (the URL mails carry); this older address leads there.
 export default async function Page({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  return <InvitationScreen token={token} />;
+  redirect(`/invitations/${encodeURIComponent(token)}`);
 }

@@ -7,7 +7,7 @@ export default function Page() {
   return (
     <AuthCard title="Check your e-mail" description="A sign-in link is on its way; it is valid for 15 minutes and works once.">
       <p className="text-sm text-muted-foreground">
-        Without SMTP the message waits in the mail outbox (Settings → Mail outbox, or <code>roomtone outbox</code>).{' '}
+        On an installation without SMTP, the operator finds it in the server&apos;s log or with <code>roomtone mail list</code>.{' '}
         <Link className="text-primary underline underline-offset-4" href="/sign-in">
           Back to sign-in
         </Link>

@@ -11,7 +11,7 @@ import { dateTime } from '@/app-client/format';
 import { AuthCard } from './auth-card';
 import { SignUpForm } from './sign-up-screen';
 
-/** /invite/<token>: who invites you where; accept signed in, or create the account first. */
+/** /invitations/<token>: who invites you where; accept signed in, or create the account first. */
 export function InvitationScreen({ token }: { token: string }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -66,7 +66,7 @@ export function InvitationScreen({ token }: { token: string }) {
         </div>
       ) : view.account_exists || (me.isError && errorStatus(me.error) !== 401) ? (
         <Button asChild>
-          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invite/${token}`)}`}>Sign in to accept</Link>
+          <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invitations/${token}`)}`}>Sign in to accept</Link>
         </Button>
       ) : (
         <SignUpForm invitation={{ token, email: view.email }} />

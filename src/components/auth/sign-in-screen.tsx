@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { signIn } from 'next-auth/react';
 import { signInInput } from '@/server/trpc/console-inputs';
-import { safeCallback } from '@/app-client/redirects';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -17,13 +17,15 @@ const linkInput = signInInput.pick({ email: true });
 
 const ERRORS: Record<string, string> = {
   too_many_attempts: 'Too many sign-in attempts. Wait a few minutes and try again.',
+  email_unverified: 'Confirm your e-mail address first: open the link we e-mailed you (a new one is on its way if the last is old), or sign in with an e-mail link.',
   Verification: 'This sign-in link has expired or was already used. Ask for a new one.',
 };
 
 export function SignInScreen() {
   const params = useSearchParams();
   const router = useRouter();
-  const callbackUrl = safeCallback(params.get('callbackUrl'));
+  // Resolved against the page's own origin when used (the browser has no origin while rendering on the server).
+  const callbackUrl = () => safeCallbackPath(params.get('callbackUrl'), window.location.origin);
   const [error, setError] = React.useState<string | null>(params.get('error') ? (ERRORS[params.get('error') ?? ''] ?? 'Sign-in failed. Try again.') : null);
   const [linkSentTo, setLinkSentTo] = React.useState<string | null>(null);
 
@@ -37,12 +39,12 @@ export function SignInScreen() {
       setError(result?.code && ERRORS[result.code] ? ERRORS[result.code]! : 'Wrong e-mail or password.');
       return;
     }
-    router.replace(callbackUrl);
+    router.replace(callbackUrl());
     router.refresh();
   });
   const withLink = linkForm.handleSubmit(async (values) => {
     setError(null);
-    const result = await signIn('email', { email: values.email, redirect: false as const, redirectTo: callbackUrl });
+    const result = await signIn('email', { email: values.email, redirect: false as const, redirectTo: callbackUrl() });
     if (result?.error) setError('Could not send a sign-in link. Try again.');
     else setLinkSentTo(values.email);
   });
@@ -81,7 +83,7 @@ export function SignInScreen() {
         <TabsContent value="link">
           {linkSentTo ? (
             <p role="status" className="text-sm">
-              If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes). Without SMTP, an owner or admin finds it in Settings → Mail outbox.
+              If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes). On an installation without SMTP, the operator finds it in the server&apos;s log or with <code>roomtone mail list</code>.
             </p>
           ) : (
             <form onSubmit={withLink} className="flex flex-col gap-4" noValidate>

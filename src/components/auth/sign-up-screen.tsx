@@ -13,13 +13,15 @@ import { FormError, TextField } from '@/components/ui/form';
 import { AuthCard } from './auth-card';
 
 /**
- * Create an account: with a new organization (open sign-up), or — given an invitation token —
- * joining the inviting organization with the invited address.
+ * Create an account: with a new organization (open sign-up), confirmed by a mailed link before
+ * the password signs in; or — given an invitation token — joining the inviting organization with
+ * the invited address, signed in at once (the invitation's link proved the address).
  */
 export function SignUpForm({ invitation }: { invitation?: { token: string; email: string } }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [error, setError] = React.useState<string | null>(null);
+  const [checkEmail, setCheckEmail] = React.useState<string | null>(null);
   const form = useForm({
     resolver: zodResolver(signUpInput),
     defaultValues: { email: invitation?.email ?? '', password: '', name: '', organizationName: invitation ? undefined : '', invitationToken: invitation?.token },
@@ -29,6 +31,10 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
     setError(null);
     try {
       const created = await signUp.mutateAsync({ ...values, name: values.name || undefined });
+      if (created.status === 'check_email') {
+        setCheckEmail(values.email);
+        return;
+      }
       const result = await signIn('credentials', { email: values.email, password: values.password, redirect: false as const });
       if (!result || result.error) throw new Error('Your account exists; sign in to continue.');
       router.replace(`/o/${created.organization_id}/test/overview`);
@@ -37,6 +43,19 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
       setError(e instanceof Error ? e.message : String(e));
     }
   });
+  if (checkEmail) {
+    return (
+      <div role="status" className="flex flex-col gap-2 text-sm">
+        <p className="font-medium">Check your e-mail</p>
+        <p>
+          We sent a message to {checkEmail}. Open its link (valid 24 hours) and enter your password to finish: until then the account cannot sign in.
+        </p>
+        <p className="text-muted-foreground">
+          On an installation without SMTP, the operator finds it in the server&apos;s log or with <code>roomtone mail list</code>.
+        </p>
+      </div>
+    );
+  }
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
       <FormError message={error} />
@@ -55,7 +74,7 @@ export function SignUpScreen() {
   return (
     <AuthCard
       title="Create your account"
-      description="You become the owner of a new organization, with test-mode keys ready to use."
+      description="You become the owner of a new organization, once you confirm your e-mail address."
       footer={
         <>
           Have an account? <Link className="text-primary underline underline-offset-4" href="/sign-in">Sign in</Link>

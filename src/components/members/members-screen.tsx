@@ -17,10 +17,13 @@ import { FormError, TextField } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
+import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { RemovalKeysNotice } from './removal-keys-notice';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
+type InvitationRow = ConsoleOutputs['members']['invitations']['data'][number];
 
 /** Roles an actor may hand out: only an owner grants owner. */
 function assignable(actor: Role): Role[] {
@@ -35,7 +38,8 @@ export function MembersScreen() {
   const pages = useCursorPages(input.organizationId);
   const members = useQuery(trpc.members.list.queryOptions({ ...input, cursor: pages.cursor }));
   const me = useQuery(trpc.me.get.queryOptions());
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() })]);
   const updateRole = useMutation(
     trpc.members.updateRole.mutationOptions({
       onSuccess: (r) => {
@@ -47,9 +51,11 @@ export function MembersScreen() {
   );
   const remove = useMutation(
     trpc.members.remove.mutationOptions({
-      onSuccess: () => {
-        toast.success('Member removed.');
+      onSuccess: (r) => {
+        const keys = r.revoked_keys.length;
+        toast.success(keys === 0 ? 'Member removed.' : `Member removed; ${keys === 1 ? '1 API key' : `${keys} API keys`} revoked.`);
         void refresh();
+        void queryClient.invalidateQueries({ queryKey: trpc.keys.list.queryKey() });
       },
       onError: (error) => toast.error(error.message),
     }),
@@ -98,7 +104,7 @@ export function MembersScreen() {
               </Button>
             }
             title={`Remove ${row.original.email}?`}
-            description="They lose access to this organization at once. The keys they created keep working until revoked."
+            description={<RemovalKeysNotice userId={row.original.user_id} />}
             confirmLabel="Remove member"
             onConfirm={() => remove.mutate({ ...input, userId: row.original.user_id })}
           />
@@ -120,27 +126,70 @@ export function MembersScreen() {
           ) : (
             <DataTable label="Members" columns={columns} data={members.data.data} rowKey={(m) => m.user_id} pagination={{ ...pages, nextCursor: members.data.next_cursor }} />
           )}
-          {members.data.pending_invitations.length > 0 ? (
-            <section aria-labelledby="pending-heading">
-              <h2 id="pending-heading" className="mb-2 text-lg font-semibold">
-                Pending invitations
-              </h2>
-              <ul className="flex flex-col divide-y rounded-lg border text-sm">
-                {members.data.pending_invitations.map((i) => (
-                  <li key={i.id} className="flex flex-wrap items-center gap-3 px-3 py-2">
-                    <span className="font-medium">{i.email}</span>
-                    <Badge variant="outline">{i.role}</Badge>
-                    <span className="text-muted-foreground">
-                      invited by {i.invited_by ?? '—'}, expires {dateTime(i.expires_at)}
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          <PendingInvitations />
         </div>
       )}
     </>
+  );
+}
+
+/** Invitations sent and not yet accepted, revoked or expired; each can be revoked (its link stops working). */
+function PendingInvitations() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const pages = useCursorPages(input.organizationId);
+  const invitations = useQuery(trpc.members.invitations.queryOptions({ ...input, cursor: pages.cursor }));
+  const revoke = useMutation(
+    trpc.members.revokeInvitation.mutationOptions({
+      onSuccess: () => {
+        toast.success('Invitation revoked: its link no longer works.');
+        void queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
+      },
+      onError: (error) => toast.error(error.message),
+    }),
+  );
+  const columns: Column<InvitationRow>[] = [
+    { id: 'email', header: 'E-mail', cell: ({ row }) => <span className="font-medium whitespace-nowrap">{row.original.email}</span> },
+    { id: 'role', header: 'Role', cell: ({ row }) => <Badge variant="outline">{row.original.role}</Badge> },
+    { id: 'invited_by', header: 'Invited by', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.invited_by ?? '—'}</span> },
+    { id: 'expires', header: 'Expires', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.expires_at)}</span> },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      cell: ({ row }) =>
+        row.original.role === 'owner' && scope.role !== 'owner' ? null : (
+          <ConfirmDialog
+            trigger={
+              <Button variant="outline" size="sm" aria-label={`Revoke the invitation of ${row.original.email}`}>
+                Revoke
+              </Button>
+            }
+            title={`Revoke the invitation of ${row.original.email}?`}
+            description="Its link stops working at once. You can invite the address again later."
+            confirmLabel="Revoke invitation"
+            onConfirm={() => revoke.mutate({ ...input, invitationId: row.original.id })}
+          />
+        ),
+    },
+  ];
+  return (
+    <section aria-labelledby="pending-heading">
+      <h2 id="pending-heading" className="mb-2 text-lg font-semibold">
+        Pending invitations
+      </h2>
+      <QueryTable
+        query={invitations}
+        loadingLabel="Loading invitations"
+        loadingRows={2}
+        empty={<EmptyState title="No pending invitations">Invitations appear here until they are accepted, revoked or expire (7 days).</EmptyState>}
+        pages={pages}
+        label="Pending invitations"
+        columns={columns}
+        rowKey={(i) => i.id}
+      />
+    </section>
   );
 }
 

@@ -24,7 +24,7 @@ export function SettingsScreen() {
   const manager = scope.role !== 'developer';
   return (
     <>
-      <PageHeader title="Settings" description="The organization's name, its tier and limits, and the development mail outbox." />
+      <PageHeader title="Settings" description="The organization's name, its tier and limits, and your notification mail while no SMTP is configured." />
       {settings.isError ? (
         <ErrorState error={settings.error} onRetry={() => void settings.refetch()} />
       ) : !settings.data ? (
@@ -62,7 +62,7 @@ export function SettingsScreen() {
               </dl>
             </CardContent>
           </Card>
-          {manager ? <Outbox /> : null}
+          <MyMail />
         </div>
       )}
     </>
@@ -94,62 +94,49 @@ function RenameForm({ name }: { name: string }) {
   );
 }
 
-/** Mail that would go out by SMTP, shown here when SMTP is not configured (sign-in links, invitations, resets). */
-function Outbox() {
+/**
+ * Notification mail addressed to you (an endpoint disabled, …), shown while no SMTP server is
+ * configured. Never sign-in links, resets, invitations or confirmations: those reach only their
+ * addressee (or, without SMTP, the operator's terminal and `roomtone mail list`). Plain text:
+ * nothing in mail is rendered as a link here.
+ */
+function MyMail() {
   const trpc = useTRPC();
   const input = useScopeInput();
   const pages = useCursorPages(input.organizationId);
-  const outbox = useQuery(trpc.outbox.list.queryOptions({ ...input, cursor: pages.cursor }));
+  const mail = useQuery(trpc.outbox.list.queryOptions({ ...input, cursor: pages.cursor }));
   return (
     <Card>
       <CardHeader>
-        <h2 className="font-semibold">Mail outbox</h2>
-        <p className="text-xs text-muted-foreground">Messages to this organization&apos;s members and invitees, newest first, while no SMTP server is configured.</p>
+        <h2 className="font-semibold">Your notification mail</h2>
+        <p className="text-xs text-muted-foreground">Notices sent to you, newest first, while no SMTP server is configured. Sign-in links and invitations are never shown here.</p>
       </CardHeader>
       <CardContent>
-        {outbox.isPending ? (
+        {mail.isPending ? (
           <Skeleton className="h-24 w-full" />
-        ) : outbox.isError ? (
-          <ErrorState error={outbox.error} onRetry={() => void outbox.refetch()} />
-        ) : !outbox.data.enabled ? (
-          <p className="text-sm text-muted-foreground">SMTP is configured: mail goes out for real and is not kept here.</p>
-        ) : outbox.data.data.length === 0 && pages.page === 1 ? (
-          <EmptyState title="No mail yet">Sign-in links, invitations and password resets appear here.</EmptyState>
+        ) : mail.isError ? (
+          <ErrorState error={mail.error} onRetry={() => void mail.refetch()} />
+        ) : !mail.data.enabled ? (
+          <p className="text-sm text-muted-foreground">SMTP is configured: mail goes out for real and is not shown here.</p>
+        ) : mail.data.data.length === 0 && pages.page === 1 ? (
+          <EmptyState title="No notification mail">Notices such as a webhook endpoint disabled appear here.</EmptyState>
         ) : (
           <div className="flex flex-col gap-3">
-            <ul className="flex flex-col gap-3" aria-label="Mail outbox">
-              {outbox.data.data.map((m) => (
-                <li key={m.id} className="rounded-md border p-3 text-sm" data-testid="outbox-message">
-                  <p className="font-medium">{m.subject}</p>
+            <ul className="flex flex-col gap-3" aria-label="Your notification mail">
+              {mail.data.data.map((m) => (
+                <li key={m.id} className="rounded-md border p-3 text-sm" data-testid="mail-message">
+                  <p className="font-medium break-all">{m.subject}</p>
                   <p className="text-xs text-muted-foreground">
                     To {m.to}, {dateTime(m.created_at)}
                   </p>
-                  <MailText text={m.text} />
+                  <p className="mt-2 text-xs break-all whitespace-pre-wrap">{m.text}</p>
                 </li>
               ))}
             </ul>
-            <PageControls pagination={{ ...pages, nextCursor: outbox.data.next_cursor }} />
+            <PageControls pagination={{ ...pages, nextCursor: mail.data.next_cursor }} />
           </div>
         )}
       </CardContent>
     </Card>
-  );
-}
-
-/** Mail text with its links clickable (only http(s) links). */
-function MailText({ text }: { text: string }) {
-  const parts = text.split(/(https?:\/\/\S+)/g);
-  return (
-    <p className="mt-2 text-xs break-all whitespace-pre-wrap">
-      {parts.map((part, i) =>
-        /^https?:\/\//.test(part) ? (
-          <a key={i} href={part} className="text-primary underline underline-offset-4">
-            {part}
-          </a>
-        ) : (
-          part
-        ),
-      )}
-    </p>
   );
 }

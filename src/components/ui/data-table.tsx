@@ -56,9 +56,12 @@ export function DataTable<T extends RowData>({
   pagination?: Pagination;
 }) {
   const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
+  const frame = React.useRef<HTMLDivElement>(null);
+  const scrolls = useScrollsSideways(frame);
   return (
     <div className="flex flex-col gap-3">
-      <div className="overflow-x-auto rounded-lg border">
+      {/* On a narrow screen the table scrolls in its frame: then the frame takes the focus, so a keyboard can scroll it. */}
+      <div ref={frame} tabIndex={scrolls ? 0 : undefined} className="overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
         <table className="w-full caption-bottom text-sm" aria-label={label}>
           <thead className="bg-muted/50">
             {table.getHeaderGroups().map((group) => (
@@ -104,6 +107,22 @@ export function DataTable<T extends RowData>({
       {pagination ? <PageControls pagination={pagination} /> : null}
     </div>
   );
+}
+
+/** Whether the element's content is wider than the element (kept up to date as either resizes). */
+function useScrollsSideways(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [scrolls, setScrolls] = React.useState(false);
+  React.useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, [ref]);
+  return scrolls;
 }
 
 export function PageControls({ pagination }: { pagination: Pagination }) {

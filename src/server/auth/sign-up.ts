@@ -1,13 +1,16 @@
 import { transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
+import { sendMail } from '@/server/mail/send-mail';
 import { createOrganization } from '@/server/orgs/orgs';
+import { organizationNameProblem } from '@/server/orgs/organization-name';
 import { acceptInvitationTx } from '@/server/members/accept-invitation';
 import type { Role } from '@/server/members/roles';
 import { checkPasswordRule, hashPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
+import { sendVerificationMail } from './email-verification';
 import { normalizeEmail } from './verify-credentials';
 
 export interface SignUpInput {
@@ -21,31 +24,77 @@ export interface SignUpInput {
 }
 
 /**
- * Create an account: either with a new organization (when CONSOLE_OPEN_SIGNUP is on, the
- * default) or by accepting an invitation. The client then signs in through Auth.js.
+ * `check_email`: the account waits for its address to be confirmed (a link was mailed), or the
+ * address already had an account (its owner was mailed). The two answer alike, so sign-up tells
+ * nobody which addresses have accounts. `joined`: an invitation's link proved the address, the
+ * account is ready and a member.
  */
-export async function signUp(input: SignUpInput, ip: string | null): Promise<{ user_id: string; organization_id: string; role: Role }> {
+export type SignUpResult = { status: 'check_email' } | { status: 'joined'; organization_id: string; role: Role };
+
+/** To the owner of an address that already has an account, instead of a second account. */
+async function mailAccountExists(email: string): Promise<void> {
+  const base = config().publicBaseUrl;
+  await sendMail({
+    kind: 'access',
+    to: email,
+    subject: 'Your Roomtone account',
+    text:
+      'Someone asked to create a Roomtone console account with this address, which already has one. Nothing was changed.\n\n' +
+      `If it was you, sign in: ${base}/sign-in\nForgot the password? ${base}/reset-password\n\n` +
+      'If it was not you, ignore this message.',
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'P2002';
+}
+
+/**
+ * Create an account: either with a new organization (when CONSOLE_OPEN_SIGNUP is on, the
+ * default), confirmed by a mailed link before the password signs in; or by accepting an
+ * invitation, whose link already proved the address (the client then signs in at once).
+ */
+export async function signUp(input: SignUpInput, ip: string | null): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);
   await requireAttemptAllowed(email, ip);
   if (!input.invitationToken) {
     if (!config().CONSOLE_OPEN_SIGNUP) {
-      throw new ApiError(403, 'signup_disabled', 'Sign-up is by invitation on this Roomtone. Ask an organization admin to invite you.');
+      throw new DomainError('signup_disabled', 'Sign-up is by invitation on this Roomtone. Ask an organization admin to invite you.');
     }
-    if (!input.organizationName?.trim()) throw invalidParam('organizationName', 'Name the organization to create.');
+    const problem = organizationNameProblem(input.organizationName ?? '');
+    if (problem) throw invalidParam('organizationName', problem);
   }
   checkPasswordRule(input.password);
+  // Hashed whether or not the address is taken: both answers take the same time.
   const passwordHash = await hashPassword(input.password);
-  return transaction(async (tx) => {
-    if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw new ApiError(409, 'email_taken', 'An account with this e-mail address exists: sign in instead.', { param: 'email' });
-    }
-    const user = await tx.user.create({ data: { id: newId('usr'), email, name: input.name?.trim() || null, passwordHash, createdAt: clock.now() } });
-    if (input.invitationToken) {
-      const joined = await acceptInvitationTx(tx, user, input.invitationToken);
-      return { user_id: user.id, ...joined };
-    }
-    const org = await createOrganization(tx, { name: (input.organizationName ?? '').trim() });
-    await tx.membership.create({ data: { organizationId: org.id, userId: user.id, role: 'owner', createdAt: clock.now() } });
-    return { user_id: user.id, organization_id: org.id, role: 'owner' as const };
-  });
+  let outcome: { kind: 'exists' } | { kind: 'created'; user: { id: string; email: string } } | { kind: 'joined'; organization_id: string; role: Role };
+  try {
+    outcome = await transaction(async (tx) => {
+      if (await tx.user.findUnique({ where: { email }, select: { id: true } })) return { kind: 'exists' as const };
+      const now = clock.now();
+      const name = input.name?.trim() || null;
+      if (input.invitationToken) {
+        // The invitation's link was mailed to this address: using it proves the address.
+        const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, emailVerified: now, createdAt: now } });
+        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken)) };
+      }
+      const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, createdAt: now } });
+      const org = await createOrganization(tx, { name: (input.organizationName ?? '').trim() });
+      await tx.membership.create({ data: { organizationId: org.id, userId: user.id, role: 'owner', createdAt: now } });
+      return { kind: 'created' as const, user: { id: user.id, email } };
+    });
+  } catch (error) {
+    // The same address signed up twice at once: the second is the "exists" case.
+    if (!isUniqueViolation(error)) throw error;
+    outcome = { kind: 'exists' };
+  }
+  if (outcome.kind === 'exists') {
+    await mailAccountExists(email);
+    return { status: 'check_email' };
+  }
+  if (outcome.kind === 'created') {
+    await sendVerificationMail(outcome.user);
+    return { status: 'check_email' };
+  }
+  return { status: 'joined', organization_id: outcome.organization_id, role: outcome.role };
 }

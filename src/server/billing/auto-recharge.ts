@@ -11,12 +11,12 @@ import type { Step } from '@/server/jobs/steps';
 import { JOB_EVENTS } from '@/server/jobs/definitions/job';
 import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
 import { recordBalanceEvent } from '@/server/webhooks/events';
-import type { AutoRechargeAttempt } from '@/generated/prisma/client';
+import type { AutoRechargeAttempt, Prisma } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
 import { balanceObject } from './balance-object';
 import type { AppendedLedgerRow } from './ledger-effects';
 import { paymentProvider } from './payments/provider';
-import type { PaymentOutcome, PaymentProvider } from './payments/port';
+import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from './payments/port';
 
 /**
  * Auto-recharge: when a live charge leaves the balance below the organization's threshold, a
@@ -33,7 +33,14 @@ const DAY_MS = 24 * 3600 * 1000;
 export const RETRY_AFTER_REFUSAL_MS = 3600 * 1000;
 /** A pending attempt older than this has lost its job (or the provider never answered). */
 export const PENDING_REQUEUE_AFTER_MS = 2 * 60 * 1000;
+/** From this age on, the sweeper looks the payment up at the provider instead of waiting for the job. */
 export const PENDING_GIVE_UP_AFTER_MS = 3600 * 1000;
+/** How often a payment under way (or a provider that could not answer a lookup) is asked again. */
+export const PAYMENT_RECHECK_AFTER_MS = 15 * 60 * 1000;
+/** Margin past the provider's timeout after which a payment request is surely no longer in flight. */
+const IN_FLIGHT_MARGIN_MS = 60 * 1000;
+/** Provider lookups per sweep (each may take up to STRIPE_TIMEOUT_MS); the rest wait for the next minute. */
+const MAX_LOOKUPS_PER_SWEEP = 20;
 
 export const autoRechargeSettingsSchema = z
   .object({
@@ -234,15 +241,23 @@ export function rechargeExpiry(now: Date): Date | null {
 type Settlement = { status: 'succeeded'; provider: PaymentProvider['name']; reference: string } | { status: 'failed' | 'limited' | 'skipped'; provider?: PaymentProvider['name']; code: string; message: string; reference?: string };
 
 /**
- * Close a pending attempt once (a conditional update decides), free the organization's
- * pointer, and write what follows: a recharge row, or balance.recharge_failed.
+ * Close a pending attempt once (a conditional update decides, with `onlyIf` as a further
+ * condition), free the organization's pointer, and write what follows: a recharge row (so a
+ * payment is credited exactly once, whoever learns of it first), or balance.recharge_failed.
  */
-async function settle(tx: Tx, attempt: Pick<AutoRechargeAttempt, 'id' | 'organizationId' | 'amount'>, settlement: Settlement): Promise<boolean> {
+async function settle(
+  tx: Tx,
+  attempt: Pick<AutoRechargeAttempt, 'id' | 'organizationId' | 'amount'>,
+  settlement: Settlement,
+  onlyIf: Prisma.AutoRechargeAttemptWhereInput = {},
+): Promise<boolean> {
   const now = clock.now();
   const closed = await tx.autoRechargeAttempt.updateMany({
-    where: { id: attempt.id, status: 'pending' },
+    where: { ...onlyIf, id: attempt.id, status: 'pending' },
     data: {
       status: settlement.status,
+      providerStatus: null,
+      checkAfter: null,
       provider: settlement.provider ?? null,
       providerReference: settlement.reference ?? null,
       failureCode: settlement.status === 'succeeded' ? null : settlement.code,
@@ -270,10 +285,33 @@ async function settle(tx: Tx, attempt: Pick<AutoRechargeAttempt, 'id' | 'organiz
   return true;
 }
 
+/** What the provider said, written down: succeeded and refused close the attempt; processing keeps it open to be looked up again. */
+async function recordOutcome(attempt: Pick<AutoRechargeAttempt, 'id' | 'organizationId' | 'amount'>, provider: PaymentProvider['name'], outcome: PaymentOutcome): Promise<boolean> {
+  if (outcome.status === 'processing') {
+    const kept = await db().autoRechargeAttempt.updateMany({
+      where: { id: attempt.id, status: 'pending' },
+      data: { provider, providerReference: outcome.reference, providerStatus: 'processing', checkAfter: new Date(clock.nowMs() + PAYMENT_RECHECK_AFTER_MS) },
+    });
+    return kept.count > 0;
+  }
+  return transaction((tx) =>
+    settle(
+      tx,
+      attempt,
+      outcome.status === 'succeeded'
+        ? { status: 'succeeded', provider, reference: outcome.reference }
+        : { status: 'failed', provider, code: outcome.code, message: outcome.message, reference: outcome.reference },
+    ),
+  );
+}
+
 /**
  * The auto-recharge job, in named idempotent steps: check (settings still on, balance still
  * low, fewer than 3 recharges in the last 24 hours), pay (idempotency key = attempt id), record.
- * An unknown payment outcome throws, and pg-boss retries the job with the same key.
+ * An unknown payment outcome throws, and pg-boss retries the job with the same key. Before each
+ * payment request the attempt is marked as possibly in flight, only while it is still pending:
+ * an attempt the sweeper has closed is never paid, and one with a request in flight is never
+ * closed. A payment still `processing` leaves the attempt pending for the sweeper to follow.
  */
 export async function runAutoRechargeJob(attemptId: string, step: Step, provider: PaymentProvider = paymentProvider()): Promise<void> {
   const decision = await step.run('check', () =>
@@ -307,41 +345,93 @@ export async function runAutoRechargeJob(attemptId: string, step: Step, provider
   );
   if (!decision) return;
   const org = await db().organization.findUniqueOrThrow({ where: { id: decision.organizationId }, select: { stripeCustomerId: true, stripePaymentMethodId: true } });
-  const outcome: PaymentOutcome = await step.run('pay', () =>
-    provider.charge({ attemptId, organizationId: decision.organizationId, amount: decision.amount, ...org }),
-  );
-  await step.run('record', () =>
-    transaction((tx) =>
-      settle(
-        tx,
-        decision,
-        outcome.status === 'succeeded'
-          ? { status: 'succeeded', provider: provider.name, reference: outcome.reference }
-          : { status: 'failed', provider: provider.name, code: outcome.code, message: outcome.message, reference: outcome.reference },
-      ),
-    ),
-  );
+  const outcome = await step.run('pay', async (): Promise<PaymentOutcome | null> => {
+    const marked = await db().autoRechargeAttempt.updateMany({ where: { id: attemptId, status: 'pending' }, data: { paymentRequestedAt: clock.now() } });
+    if (marked.count === 0) return null;
+    return provider.charge({ attemptId, organizationId: decision.organizationId, amount: decision.amount, ...org });
+  });
+  if (!outcome) return;
+  await step.run('record', () => recordOutcome(decision, provider.name, outcome));
 }
 
 /**
- * Every minute: enqueue pending attempts whose job may be lost (no-op when it exists), and
- * close as failed the ones no provider answered within an hour (the job's retries are over).
+ * Every minute, for pending attempts older than 2 minutes: re-enqueue the job (a no-op when it
+ * exists) while it may still pay; look the payment up at the provider when one is under way
+ * (`processing`) or the attempt is an hour old. What the provider holds decides: a payment that
+ * succeeded is credited (once, however late), a refused one closes the attempt as failed, one
+ * still under way is asked again later. Only when the provider has no payment for the attempt,
+ * and no payment request can still be in flight, is it closed as failed; while the provider
+ * cannot answer, the attempt stays pending (and so does any further auto-recharge).
  */
-export async function sweepAutoRecharges(now: Date): Promise<{ requeued: number; abandoned: number }> {
+export async function sweepAutoRecharges(now: Date, provider: PaymentProvider = paymentProvider()): Promise<{ requeued: number; credited: number; failed: number; waiting: number }> {
   const pending = await db().autoRechargeAttempt.findMany({
-    where: { status: 'pending', createdAt: { lt: new Date(now.getTime() - PENDING_REQUEUE_AFTER_MS) } },
+    where: { status: 'pending', createdAt: { lt: new Date(now.getTime() - PENDING_REQUEUE_AFTER_MS) }, OR: [{ checkAfter: null }, { checkAfter: { lte: now } }] },
+    orderBy: { createdAt: 'asc' },
     take: 500,
   });
-  let abandoned = 0;
+  const counts = { requeued: 0, credited: 0, failed: 0, waiting: 0 };
+  let lookups = 0;
   for (const attempt of pending) {
-    if (now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS) {
-      const closed = await transaction((tx) =>
-        settle(tx, attempt, { status: 'failed', code: 'provider_unavailable', message: 'The payment provider did not answer; no payment was recorded.' }),
-      );
-      if (closed) abandoned += 1;
-    } else {
+    const old = now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS;
+    if (!old && attempt.providerStatus !== 'processing') {
       await enqueueAutoRecharge(attempt.id);
+      counts.requeued += 1;
+      continue;
     }
+    if (++lookups > MAX_LOOKUPS_PER_SWEEP) {
+      counts.waiting += 1;
+      continue;
+    }
+    const result = await reconcileAttempt(attempt, now, provider, old);
+    counts[result] += 1;
   }
-  return { requeued: pending.length - abandoned, abandoned };
+  return counts;
+}
+
+async function reconcileAttempt(attempt: AutoRechargeAttempt, now: Date, provider: PaymentProvider, old: boolean): Promise<'credited' | 'failed' | 'waiting' | 'requeued'> {
+  const lookupStarted = clock.now();
+  const later = () => db().autoRechargeAttempt.updateMany({ where: { id: attempt.id, status: 'pending' }, data: { checkAfter: new Date(now.getTime() + PAYMENT_RECHECK_AFTER_MS) } });
+  const org = await db().organization.findUnique({ where: { id: attempt.organizationId }, select: { stripeCustomerId: true, stripePaymentMethodId: true } });
+  let found;
+  try {
+    found = await provider.lookup({
+      attemptId: attempt.id,
+      organizationId: attempt.organizationId,
+      amount: attempt.amount,
+      stripeCustomerId: org?.stripeCustomerId ?? null,
+      stripePaymentMethodId: org?.stripePaymentMethodId ?? null,
+      reference: attempt.providerReference,
+      requestedSince: attempt.createdAt,
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentOutcomeUnknown)) throw error;
+    log.warn('auto-recharge: the payment provider could not say what became of a payment; asking again later', { attemptId: attempt.id, error: error.message });
+    await later();
+    return 'waiting';
+  }
+  if (found.status === 'succeeded' || found.status === 'refused') {
+    await recordOutcome(attempt, provider.name, found);
+    if (found.status === 'succeeded') log.info('auto-recharge: a payment confirmed after the fact was credited', { attemptId: attempt.id, reference: found.reference });
+    return found.status === 'succeeded' ? 'credited' : 'failed';
+  }
+  if (found.status === 'processing') {
+    await recordOutcome(attempt, provider.name, found);
+    return 'waiting';
+  }
+  if (!old) {
+    await enqueueAutoRecharge(attempt.id);
+    return 'requeued';
+  }
+  // No payment at the provider. A request sent before the lookup began (timeout included) has
+  // reached it or never will; one sent since makes the attempt wait for the next sweep.
+  const inFlightSince = new Date(lookupStarted.getTime() - config().STRIPE_TIMEOUT_MS - IN_FLIGHT_MARGIN_MS);
+  const closed = await transaction((tx) =>
+    settle(
+      tx,
+      attempt,
+      { status: 'failed', code: 'provider_unavailable', message: 'The payment provider did not answer, and holds no payment for this recharge: nothing was taken.' },
+      { OR: [{ paymentRequestedAt: null }, { paymentRequestedAt: { lt: inFlightSince } }] },
+    ),
+  );
+  return closed ? 'failed' : 'waiting';
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
-import { OutboundError, deadlineSignal, downloadDeadlineMs, safeDownload } from '@/server/net/safe-http';
+import { deadline } from '@/server/platform/deadline';
+import { OutboundError, downloadDeadlineMs, safeDownload } from '@/server/net/safe-http';
 import { inspectImage, validateImageUrlString, MAX_IMAGE_BYTES, type ImageInfo } from '@/server/images/intake';
 import { blobStore, LocalBlobStore } from '@/server/storage/storage';
 import { readUploadedFile, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
@@ -70,11 +71,11 @@ export function sha256(bytes: Buffer | string): string {
  * reading the request and everything before the downloads count against it.
  */
 export async function receiveImages(sources: ImageSource[], parts: FileParts, caller: Caller, receivedAt: number): Promise<Map<string, ReceivedImage>> {
-  const deadline = deadlineSignal(receivedAt + downloadDeadlineMs(), () => new OutboundError('aborted', 'The download deadline passed.'));
+  const downloads = deadline(receivedAt + downloadDeadlineMs() - Date.now(), [], { reason: () => new OutboundError('aborted', 'The download deadline passed.') });
   try {
     const received = await Promise.all(
       sources.map(async (source): Promise<ReceivedImage> => {
-        const bytes = await fetchImageBytes(source, parts, deadline.signal, caller);
+        const bytes = await fetchImageBytes(source, parts, downloads.signal, caller);
         // Masks get their own checks (PNG only → mask_invalid) in mask analysis. The image is
         // decoded on the thread pool while this thread hashes it.
         const inspected = source.param === 'mask' ? null : inspectImage(bytes, source.param);
@@ -84,7 +85,7 @@ export async function receiveImages(sources: ImageSource[], parts: FileParts, ca
     );
     return new Map(received.map((r) => [r.param, r]));
   } finally {
-    deadline.clear();
+    downloads.dispose();
   }
 }
 

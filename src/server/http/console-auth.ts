@@ -13,8 +13,10 @@ import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { createSession, sessionMaxAgeSeconds } from '@/server/auth/sessions';
 import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
-import { normalizeEmail, verifyCredentials } from '@/server/auth/verify-credentials';
+import { normalizeEmail, passwordSignIn } from '@/server/auth/verify-credentials';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
+import { verifyByLinkSignIn } from '@/server/auth/email-verification';
+import { safeCallbackPath } from '@/server/auth/callback-url';
 import { clientIp } from './client-ip';
 
 /**
@@ -25,6 +27,11 @@ import { clientIp } from './client-ip';
  */
 class TooManyAttempts extends CredentialsSignin {
   override code = 'too_many_attempts';
+}
+
+/** The right password of an account whose address is not confirmed yet (a link was mailed). */
+class EmailUnverified extends CredentialsSignin {
+  override code = 'email_unverified';
 }
 
 const credentialsSchema = z.object({ email: z.string().trim().min(3).max(320), password: z.string().min(1).max(1000) });
@@ -42,6 +49,12 @@ function adapter(): Adapter {
         data: { id: newId('usr'), email: normalizeEmail(user.email), name: user.name ?? null, emailVerified: user.emailVerified, createdAt: clock.now() },
       });
       return { id: row.id, email: row.email, name: row.name, emailVerified: row.emailVerified, image: row.image };
+    },
+    // Auth.js calls this with emailVerified when an e-mail link is used: the first such sign-in
+    // into an account never verified clears its password and ends its sessions.
+    async updateUser(user) {
+      if (user.emailVerified && user.id) return verifyByLinkSignIn(user.id);
+      return base.updateUser!(user);
     },
   };
 }
@@ -83,12 +96,19 @@ function authConfig(): NextAuthConfig {
           if (!parsed.success) return null;
           const email = normalizeEmail(parsed.data.email);
           if (!(await signInAttemptAllowed(email, clientIp(request)))) throw new TooManyAttempts();
-          return verifyCredentials(email, parsed.data.password);
+          const result = await passwordSignIn(email, parsed.data.password);
+          if (result.ok) return result.user;
+          if (result.reason === 'unverified') throw new EmailUnverified();
+          return null;
         },
       }),
       emailLinkProvider(),
     ],
     callbacks: {
+      // Where Auth.js sends the browser after sign-in or sign-out: only our own origin.
+      redirect({ url, baseUrl }) {
+        return `${baseUrl}${safeCallbackPath(url, baseUrl)}`;
+      },
       async jwt({ token, user, account }) {
         if (account?.provider === 'credentials' && user?.id) {
           token.sessionToken = (await createSession(user.id)).sessionToken;

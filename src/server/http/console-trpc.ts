@@ -11,15 +11,35 @@ import { clientIp } from './client-ip';
  */
 export const CONSOLE_TRPC_ENDPOINT = '/api/trpc';
 
-function allowedOrigins(req: Request): Set<string> {
-  const origins = new Set([new URL(config().publicBaseUrl).origin]);
-  // Behind a proxy that sets the host (AUTH_TRUST_HOST), the request's own origin is ours too.
-  if (config().AUTH_TRUST_HOST === 'true' || config().AUTH_TRUST_HOST === '1') {
-    const host = req.headers.get('x-forwarded-host') ?? req.headers.get('host');
+function trustsForwardedHost(): boolean {
+  return config().AUTH_TRUST_HOST === 'true' || config().AUTH_TRUST_HOST === '1';
+}
+
+/**
+ * Whether a mutation's Origin is the console's own. With PUBLIC_BASE_URL set, exactly its
+ * origin. Unset (the zero-setup default), the console is wherever it was opened — localhost,
+ * 127.0.0.1, a LAN name — so the request's own host is its origin, as Next.js Server Actions
+ * decide (Origin's host equal to Host). That stays a CSRF defence: another site's page sends
+ * its own Origin, which is not this Host; and a site rebinding its name to this server gets its
+ * own Host but never this console's cookie (cookies follow the name, not the address).
+ */
+function isConsoleOrigin(origin: string, req: Request): boolean {
+  if (origin === new URL(config().publicBaseUrl).origin) return true;
+  const host = (trustsForwardedHost() ? req.headers.get('x-forwarded-host') : null) ?? req.headers.get('host');
+  if (!host) return false;
+  if (trustsForwardedHost()) {
+    // Behind a proxy that sets the host (AUTH_TRUST_HOST), the request's own origin is ours too.
     const proto = req.headers.get('x-forwarded-proto') ?? new URL(req.url).protocol.replace(':', '');
-    if (host) origins.add(`${proto}://${host}`);
+    if (origin === `${proto}://${host}`) return true;
   }
-  return origins;
+  if (config().PUBLIC_BASE_URL) return false;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    return false;
+  }
+  return originHost.toLowerCase() === host.toLowerCase();
 }
 
 function crossSiteRefusal(): Response {
@@ -31,7 +51,7 @@ function crossSiteRefusal(): Response {
 export async function handleConsoleTrpc(req: Request): Promise<Response> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const origin = req.headers.get('origin');
-    if (!origin || !allowedOrigins(req).has(origin)) return crossSiteRefusal();
+    if (!origin || !isConsoleOrigin(origin, req)) return crossSiteRefusal();
   }
   return fetchRequestHandler({
     endpoint: CONSOLE_TRPC_ENDPOINT,

@@ -9,6 +9,12 @@ import { clock } from '@/server/platform/clock';
  * entry is dropped. The cache only serves while this process is following those notifications;
  * if the LISTEN connection is lost it empties and stops serving until it is back. Entries live
  * 60 s at most, which bounds how long an organization's tier change takes to apply.
+ *
+ * Revocation wins every race with a lookup: a lookup may read the key just before the revoking
+ * transaction commits and finish after its notice was handled, so each lookup in flight holds
+ * a ticket, a notice for its key (or a lost connection) spoils the tickets out for that key,
+ * and a spoiled lookup answers its caller but is never stored. A lookup that starts after the
+ * notice reads the committed revocation.
  */
 export const KEY_EVENTS_CHANNEL = 'roomtone_api_keys';
 const TTL_MS = 60_000;
@@ -19,21 +25,37 @@ interface Entry<T> {
   expiresAt: number;
 }
 
-const state = globalThis as unknown as {
-  roomtoneKeyCache?: { entries: Map<string, Entry<unknown>>; following: Promise<unknown> | null; live: boolean };
-};
-const cache = (state.roomtoneKeyCache ??= { entries: new Map(), following: null, live: false });
+interface Ticket {
+  spoiled: boolean;
+}
+
+interface CacheState {
+  entries: Map<string, Entry<unknown>>;
+  /** Lookups in flight per secret hash. */
+  inFlight: Map<string, Set<Ticket>>;
+  following: Promise<unknown> | null;
+  live: boolean;
+}
+
+const state = globalThis as unknown as { roomtoneKeyCache?: CacheState };
+const cache = (state.roomtoneKeyCache ??= { entries: new Map(), inFlight: new Map(), following: null, live: false });
+
+function forget(secretHash: string): void {
+  cache.entries.delete(secretHash);
+  for (const ticket of cache.inFlight.get(secretHash) ?? []) ticket.spoiled = true;
+}
+
+function forgetAll(): void {
+  cache.live = false;
+  cache.entries.clear();
+  for (const tickets of cache.inFlight.values()) for (const ticket of tickets) ticket.spoiled = true;
+}
 
 function follow(): void {
-  cache.following ??= listen(
-    KEY_EVENTS_CHANNEL,
-    (secretHash) => cache.entries.delete(secretHash),
-    () => {
-      cache.live = false;
-      cache.entries.clear();
-      cache.following = null;
-    },
-  )
+  cache.following ??= listen(KEY_EVENTS_CHANNEL, forget, () => {
+    forgetAll();
+    cache.following = null;
+  })
     .then(() => {
       cache.live = true;
     })
@@ -48,12 +70,23 @@ export async function cachedKeyLookup<T>(secretHash: string, load: () => Promise
   const now = clock.nowMs();
   const hit = cache.entries.get(secretHash);
   if (cache.live && hit && hit.expiresAt > now) return hit.value as T;
-  const value = await load();
-  if (cache.live && value !== null) {
-    if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-    cache.entries.set(secretHash, { value, expiresAt: now + TTL_MS });
+  // Only a lookup that began while notices were followed may be stored: one begun before could
+  // have missed a notice sent before the LISTEN was in place.
+  const ticket: Ticket = { spoiled: !cache.live };
+  let tickets = cache.inFlight.get(secretHash);
+  if (!tickets) cache.inFlight.set(secretHash, (tickets = new Set<Ticket>()));
+  tickets.add(ticket);
+  try {
+    const value = await load();
+    if (value !== null && cache.live && !ticket.spoiled) {
+      if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
+      cache.entries.set(secretHash, { value, expiresAt: now + TTL_MS });
+    }
+    return value;
+  } finally {
+    tickets.delete(ticket);
+    if (tickets.size === 0 && cache.inFlight.get(secretHash) === tickets) cache.inFlight.delete(secretHash);
   }
-  return value;
 }
 
 /** Tell every process to forget this key now (call inside the revoking transaction). */

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DbTx } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError, DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
@@ -82,6 +82,11 @@ export interface AuthenticatedKey {
 export async function authenticateBearer(tx: DbTx, authorization: string | null): Promise<AuthenticatedKey> {
   if (!authorization || !authorization.trim()) {
     throw new ApiError(401, 'api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
+  }
+  // Repeated Authorization headers arrive joined with ", " (http/incoming-request.ts); a comma
+  // is in no key, so two credentials are never resolved by picking one of them.
+  if (authorization.includes(',')) {
+    throw new DomainError('api_key_invalid', 'More than one credential was sent (several Authorization headers or values). Send exactly one: "Authorization: Bearer rt_…".', { param: 'authorization' });
   }
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
   const secret = match?.[1];

@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, type Member } from '@/server/members/roles';
 import type { Permission } from './permissions';
@@ -58,12 +58,19 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
 /** Create a key in the member's mode; the secret is in this answer only. */
 export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
   if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
-  return createApiKey(db(), {
-    organizationId: member.organizationId,
-    mode: member.mode,
-    name: input.name.trim(),
-    permissions: input.permissions,
-    createdByUserId: member.userId,
+  return db().$transaction(async (tx) => {
+    // The membership is held until the key commits, so a removal running now waits and then
+    // revokes this key with the member's others (keys-of-member.ts); after it, nothing is created.
+    const held = await tx.$queryRaw<unknown[]>`
+      select 1 from "Membership" where "organizationId" = ${member.organizationId} and "userId" = ${member.userId} for share`;
+    if (held.length === 0) throw new DomainError('resource_not_found', `No organization ${member.organizationId}.`, { param: 'organizationId' });
+    return createApiKey(tx, {
+      organizationId: member.organizationId,
+      mode: member.mode,
+      name: input.name.trim(),
+      permissions: input.permissions,
+      createdByUserId: member.userId,
+    });
   });
 }
 

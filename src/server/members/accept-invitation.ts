@@ -1,6 +1,7 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { ApiError } from '@/server/platform/errors';
+import { requireVerified } from '@/server/auth/email-verification';
 import { invitationTokenHash } from './invite-member';
 import type { Role } from './roles';
 
@@ -16,13 +17,14 @@ export interface InvitationPreview {
 }
 
 function invalid(): ApiError {
-  return new ApiError(404, 'invitation_invalid', 'This invitation link is unknown or was replaced by a newer one.', { param: 'token' });
+  return new ApiError(404, 'invitation_invalid', 'This invitation link is unknown, was replaced by a newer one or was revoked.', { param: 'token' });
 }
 
 /** What the acceptance page shows, to whoever holds the token. */
 export async function previewInvitation(token: string): Promise<InvitationPreview> {
   const invitation = await db().invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) }, include: { organization: { select: { id: true, name: true } } } });
-  if (!invitation) throw invalid();
+  // A revoked link says no more than an unknown one (not even the organization's name).
+  if (!invitation || invitation.revokedAt) throw invalid();
   const [inviter, account] = await Promise.all([
     invitation.invitedByUserId ? db().user.findUnique({ where: { id: invitation.invitedByUserId }, select: { email: true } }) : null,
     db().user.findUnique({ where: { email: invitation.email }, select: { id: true } }),
@@ -40,17 +42,19 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
 
 /**
  * Accept: the invitation is used once (one conditional UPDATE) by the account of the address it
- * was sent to, and makes that account a member with the invited role.
+ * was sent to, and makes that account a member with the invited role. The account's address must
+ * be proven: an account someone opened with another person's address cannot take their place.
  */
 export async function acceptInvitationTx(tx: DbTx, user: { id: string; email: string }, token: string): Promise<{ organization_id: string; role: Role }> {
   const invitation = await tx.invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) } });
-  if (!invitation) throw invalid();
+  if (!invitation || invitation.revokedAt) throw invalid();
   if (invitation.email !== user.email) {
     throw new ApiError(403, 'permission_denied', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`);
   }
+  requireVerified(await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerified: true } }), 'accept an invitation');
   const now = clock.now();
   const used = await tx.invitation.updateMany({
-    where: { id: invitation.id, acceptedAt: null, expiresAt: { gt: now } },
+    where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
     data: { acceptedAt: now, acceptedUserId: user.id },
   });
   if (used.count === 0) throw new ApiError(409, 'invitation_invalid', 'This invitation has already been used or has expired. Ask for a new one.', { param: 'token' });

@@ -1,10 +1,13 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
+import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { canAssignRole, type Member, type Role } from './roles';
+import { endInvitationsOfInviter } from './revoke-invitation';
 
 /**
  * Role changes and removals. Every change that could take away an owner runs with the
  * organization's row locked, so two concurrent demotions cannot leave it without an owner.
+ * The pending invitations the member sent end with their right to send them (revoke-invitation.ts).
  */
 async function lockedTarget(tx: DbTx, actor: Member, userId: string) {
   await tx.$queryRaw`select id from "Organization" where id = ${actor.organizationId} for update`;
@@ -25,15 +28,23 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
     return { user_id: input.userId, role: input.role };
   });
 }
 
-export async function removeMember(actor: Member, input: { userId: string }): Promise<{ user_id: string; removed: true }> {
+/**
+ * Remove a member and revoke the API keys they created (keys/keys-of-member.ts). The membership
+ * goes first: a key being created by that member holds the membership row until it commits, so
+ * it is revoked here too, and a later one finds no membership.
+ */
+export async function removeMember(actor: Member, input: { userId: string }): Promise<{ user_id: string; removed: true; revoked_keys: string[] }> {
   return db().$transaction(async (tx) => {
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
-    return { user_id: input.userId, removed: true as const };
+    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
+    const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
+    return { user_id: input.userId, removed: true as const, revoked_keys: revoked };
   });
 }

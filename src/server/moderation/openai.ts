@@ -1,3 +1,4 @@
+import { deadline } from '@/server/platform/deadline';
 import type { Moderator, ModerationResult } from './moderation';
 
 /**
@@ -47,33 +48,35 @@ export class OpenAIModerator implements Moderator {
   }
 
   async check(text: string, signal?: AbortSignal): Promise<ModerationResult> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const limit = deadline(this.timeoutMs, [signal]);
     const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-
-    const response = await fetch(this.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ model: this.model, input: text }),
-      signal: combined,
-      // A moderation endpoint has no reason to redirect; refusing keeps the key where it was sent.
-      redirect: 'error',
-    });
-    if (!response.ok) {
-      // Drain so the connection can be reused; the body is not needed.
-      await response.body?.cancel().catch(() => undefined);
-      throw new Error(`moderation provider answered HTTP ${response.status}`);
-    }
-    // The same signal bounds the body read, so a server that stalls mid-body also times out.
-    const raw = await response.text();
-    let body: unknown;
     try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new Error('moderation provider answered malformed JSON');
+      const response = await fetch(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: this.model, input: text }),
+        signal: limit.signal,
+        // A moderation endpoint has no reason to redirect; refusing keeps the key where it was sent.
+        redirect: 'error',
+      });
+      if (!response.ok) {
+        // Drain so the connection can be reused; the body is not needed.
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`moderation provider answered HTTP ${response.status}`);
+      }
+      // The same signal bounds the body read, so a server that stalls mid-body also times out.
+      const raw = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        throw new Error('moderation provider answered malformed JSON');
+      }
+      return parseModerationAnswer(body);
+    } finally {
+      limit.dispose();
     }
-    return parseModerationAnswer(body);
   }
 }
 

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import { resetConfigCache } from '@/server/platform/config';
+import { timeoutSignal } from '@/server/platform/deadline';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -574,7 +575,7 @@ describe('safeDownload against a real HTTPS server', () => {
     await withFlag(true, async () => {
       const t0 = Date.now();
       const err = await expectApiError(
-        safeDownload(`${base()}/slow`, opts({ signal: AbortSignal.timeout(300) })),
+        safeDownload(`${base()}/slow`, opts({ signal: timeoutSignal(300) })),
         400,
         'image_url_unreachable',
       );

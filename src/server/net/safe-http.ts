@@ -25,6 +25,7 @@ import dns from 'node:dns';
 import https from 'node:https';
 import net from 'node:net';
 import { config } from '@/server/platform/config';
+import { deadline } from '@/server/platform/deadline';
 import type { IncomingMessage } from 'node:http';
 
 import { ApiError } from '@/server/platform/errors';
@@ -34,19 +35,6 @@ export const MAX_REDIRECTS = 5;
 /** Spec: all URLs of a request must download within 30 seconds (DOWNLOAD_DEADLINE_MS). */
 export function downloadDeadlineMs(): number {
   return config().DOWNLOAD_DEADLINE_MS;
-}
-
-/**
- * An AbortSignal that fires at `at` (ms since epoch), with `reason`, and `clear()` to drop the
- * timer once the work is done. Built from an AbortController and a timer of our own: the timer
- * holds the controller, so it fires whatever references the signal's users keep (Node 20's
- * AbortSignal.timeout can be collected with its timer when only a signal combined from it is
- * referenced, and then never fires).
- */
-export function deadlineSignal(at: number, reason: () => Error): { signal: AbortSignal; clear(): void } {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(reason()), Math.max(0, at - Date.now()));
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -590,20 +578,9 @@ const SENSITIVE_ON_CROSS_ORIGIN = ['authorization', 'cookie', 'proxy-authorizati
  */
 export async function safeRequest(url: string | URL, options: SafeRequestOptions = {}): Promise<SafeResponse> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  // Our own timeout and the caller's deadline are told apart in the error kind. One controller
-  // for both (not AbortSignal.any, see deadlineSignal): the caller's signal aborts it too.
-  const own = deadlineSignal(Date.now() + timeoutMs, () => new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`));
-  const combined = new AbortController();
-  const forward = (source: AbortSignal) => () => combined.abort(source.reason);
-  const onOwn = forward(own.signal);
-  own.signal.addEventListener('abort', onOwn, { once: true });
-  const callerSignal = options.signal;
-  const onCaller = callerSignal ? forward(callerSignal) : null;
-  if (callerSignal && onCaller) {
-    if (callerSignal.aborted) onCaller();
-    else callerSignal.addEventListener('abort', onCaller, { once: true });
-  }
-  const signal = combined.signal;
+  // Our own timeout and the caller's deadline are told apart in the error kind.
+  const limit = deadline(timeoutMs, [options.signal], { reason: () => new OutboundError('timeout', `No complete answer within ${timeoutMs} ms.`) });
+  const { signal } = limit;
 
   const follow = options.followRedirects ?? false;
   const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
@@ -668,9 +645,7 @@ export async function safeRequest(url: string | URL, options: SafeRequestOptions
       current = next;
     }
   } finally {
-    own.clear();
-    own.signal.removeEventListener('abort', onOwn);
-    if (callerSignal && onCaller) callerSignal.removeEventListener('abort', onCaller);
+    limit.dispose();
   }
 }
 

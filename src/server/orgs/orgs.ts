@@ -1,5 +1,5 @@
 import type { DbTx, Tx } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
@@ -7,15 +7,18 @@ import { isKnownTier } from '@/server/billing/pricing';
 import type { MemberRole } from '@/generated/prisma/enums';
 import { checkPasswordRule, hashPassword } from '@/server/auth/password';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
+import { organizationNameProblem } from './organization-name';
 
 export async function createOrganization(
   tx: Tx,
   input: { name: string; tier?: number; creditCents?: number },
 ): Promise<{ id: string; name: string; tier: number; balanceCents: number }> {
   const tier = input.tier ?? 1;
+  const nameProblem = organizationNameProblem(input.name);
+  if (nameProblem) throw invalidParam('name', nameProblem);
   if (!isKnownTier(tier)) throw new ApiError(400, 'parameter_invalid', `Unknown tier ${tier}.`, { param: 'tier' });
   const org = await tx.organization.create({
-    data: { id: newId('org'), name: input.name, tier, createdAt: clock.now() },
+    data: { id: newId('org'), name: input.name.trim(), tier, createdAt: clock.now() },
   });
   let balanceCents = 0;
   if (input.creditCents && input.creditCents > 0) {
@@ -24,7 +27,12 @@ export async function createOrganization(
   return { id: org.id, name: org.name, tier: org.tier, balanceCents };
 }
 
-/** Create a console user (or add an existing one) as a member of an organization. */
+/**
+ * Create a console user (or add an existing one) as a member of an organization: the CLI's
+ * `user create` and the first-run demo owner. A user created here is verified (the operator
+ * vouches for the address); an existing account keeps its state, so an address someone else
+ * claimed by signing up is not vouched for by adding it to an organization.
+ */
 export async function createUser(
   tx: DbTx,
   input: { email: string; password: string; organizationId: string; role: MemberRole; name?: string },
@@ -37,7 +45,7 @@ export async function createUser(
   const user =
     existing ??
     (await tx.user.create({
-      data: { id: newId('usr'), email, name: input.name ?? null, passwordHash: await hashPassword(input.password), createdAt: clock.now() },
+      data: { id: newId('usr'), email, name: input.name ?? null, passwordHash: await hashPassword(input.password), emailVerified: clock.now(), createdAt: clock.now() },
     }));
   await tx.membership.upsert({
     where: { organizationId_userId: { organizationId: org.id, userId: user.id } },

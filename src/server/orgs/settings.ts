@@ -2,6 +2,7 @@ import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
 import { invalidParam } from '@/server/platform/errors';
 import { tierOf } from '@/server/billing/pricing';
+import { organizationNameProblem } from './organization-name';
 
 export interface SettingsView {
   id: string;
@@ -40,7 +41,8 @@ export async function organizationSettings(organizationId: string): Promise<Sett
 
 export async function renameOrganization(organizationId: string, name: string): Promise<SettingsView> {
   const trimmed = name.trim();
-  if (!trimmed) throw invalidParam('name', 'The name cannot be empty.');
+  const problem = organizationNameProblem(trimmed);
+  if (problem) throw invalidParam('name', problem);
   await db().organization.update({ where: { id: organizationId }, data: { name: trimmed } });
   return organizationSettings(organizationId);
 }

@@ -30,7 +30,7 @@ const envSchema = z.object({
   PORT: int(3000),
   HOST: z.string().optional().default('0.0.0.0'),
   /** External base URL, used in signed output URLs and console links. */
-  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   /** Use this PostgreSQL; unset = start the embedded one under DATA_DIR. */
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional().default('.data'),
@@ -76,8 +76,23 @@ const envSchema = z.object({
   /** `1`: `npm start` does not (re)build the web app even if sources are newer. */
   SKIP_BUILD: z.enum(['0', '1']).optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).optional().default('info'),
-  /** Trust X-Forwarded-For for the client IP (behind a proxy you control). */
-  TRUST_PROXY: bool,
+  /**
+   * Proxy hops in front of the service whose X-Forwarded-For entries are believed, counted from
+   * the right: `true` = 1, `false`/`0`/unset = none (the socket address is the client IP).
+   */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const value = v?.trim().toLowerCase() ?? '';
+      if (value === '' || value === 'false') return 0;
+      if (value === 'true') return 1;
+      if (!/^\d{1,2}$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: `expected true, false or a number of proxy hops (0-99), got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(value);
+    }),
   // --- Hardening and scale-out (issue 12) ---
   /** Where request-rate counters live: auto = postgres with an external DATABASE_URL, else memory. */
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).optional().default('auto'),
@@ -111,7 +126,7 @@ const envSchema = z.object({
   WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
   /** How often an idle worker looks for due deliveries (retries; new events wake it at once by NOTIFY). */
   WEBHOOK_POLL_MS: int(1000),
-  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = only the outbox table (shown in the console). */
+  /** smtp(s)://user:pass@host:port: send mail through this relay; unset = the server log and `roomtone mail list` (never the console). */
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),

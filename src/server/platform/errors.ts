@@ -43,7 +43,7 @@ export type ApiErrorCode =
   | 'already_member'
   | 'invitation_invalid'
   | 'signup_disabled'
-  | 'email_taken';
+  | 'email_unverified';
 
 /**
  * What business code throws: a code, a message, the parameter at fault and, for refusals

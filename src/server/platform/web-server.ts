@@ -3,7 +3,7 @@ import next from 'next';
 import { serveV1 } from '@/server/http/v1';
 import { serveMcp } from '@/server/mcp/endpoint';
 import { serveUploadPut } from '@/server/http/upload-put';
-import { stampClientIp } from '@/server/http/client-ip';
+import { stampIncomingRequest } from '@/server/http/incoming-request';
 import { discardRequestBody, requestBodyStream } from '@/server/http/request-body';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply, type DoorReply } from '@/server/http/front-door';
 import { serveSignedFile, serveSwatch } from '@/server/http/public-files';
@@ -65,8 +65,9 @@ function routeOf(pathname: string): string {
 }
 
 export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): void {
-  // The client IP comes from the socket only; a header of that name from outside is dropped.
-  stampClientIp(req);
+  // The client IP comes from the socket only (a header of that name from outside is dropped),
+  // and repeated Authorization headers are all kept, so an ambiguous credential is refused.
+  stampIncomingRequest(req);
   // An answer sent before the body was read (a refusal): drain the rest so the client gets it.
   res.once('finish', () => discardRequestBody(req));
   const requestId = newId('req');

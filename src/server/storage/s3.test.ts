@@ -1,71 +1,23 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { clock } from '@/server/platform/clock';
+import { startLocalS3, type LocalS3 } from '../../../test/s3-server';
 import { S3BlobStore, s3StoreFromEnv } from './s3';
+import { BlobTooLarge } from './read-at-most';
 
-/**
- * A small S3-protocol server, path-style (/bucket/key). It does not verify signatures but
- * refuses any request that is not SigV4-signed, in a header (SDK calls) or in the query
- * (presigned URLs).
- */
+/** The local S3-protocol server (test/s3-server.ts): path-style, SigV4-signed requests only. */
 const BUCKET = 'roomtone-test';
-const objects = new Map<string, { body: Buffer; contentType: string }>();
-const seen: Array<{ method: string; path: string; authorization: string | undefined; presigned: boolean }> = [];
-let server: http.Server;
+let s3: LocalS3;
 let endpoint = '';
-
-function xmlError(res: http.ServerResponse, status: number, code: string, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/xml' });
-  res.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
-}
-
-function handle(req: http.IncomingMessage, body: Buffer, res: http.ServerResponse): void {
-  const url = new URL(req.url ?? '/', 'http://local');
-  const authorization = req.headers.authorization;
-  const presigned = url.searchParams.get('X-Amz-Algorithm') === 'AWS4-HMAC-SHA256' && url.searchParams.has('X-Amz-Signature');
-  seen.push({ method: req.method ?? '', path: url.pathname, authorization, presigned });
-  if (!authorization?.startsWith('AWS4-HMAC-SHA256 ') && !presigned) {
-    return xmlError(res, 403, 'AccessDenied', 'request is not signed with AWS4-HMAC-SHA256');
-  }
-  const [, bucket = '', ...rest] = url.pathname.split('/');
-  const key = rest.map(decodeURIComponent).join('/');
-  if (bucket !== BUCKET) return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
-
-  switch (req.method) {
-    case 'PUT':
-      objects.set(key, { body, contentType: req.headers['content-type'] ?? 'application/octet-stream' });
-      res.writeHead(200, { etag: '"test"' });
-      return void res.end();
-    case 'GET':
-    case 'HEAD': {
-      const object = objects.get(key);
-      if (!object) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.');
-      res.writeHead(200, { 'content-type': object.contentType, 'content-length': String(object.body.length) });
-      return void res.end(req.method === 'GET' ? object.body : undefined);
-    }
-    case 'DELETE':
-      objects.delete(key);
-      res.writeHead(204);
-      return void res.end();
-    default:
-      return xmlError(res, 405, 'MethodNotAllowed', 'method not allowed');
-  }
-}
+const objects = () => s3.objects;
+const seen = () => s3.requests;
 
 const savedEnv = { ...process.env };
 let store: S3BlobStore;
 
 beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, Buffer.concat(chunks), res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  s3 = await startLocalS3(BUCKET);
+  endpoint = s3.endpoint;
 
   // Through the SDK's default credential chain, as in production.
   process.env.AWS_ACCESS_KEY_ID = 'AKIAROOMTONETEST';
@@ -85,8 +37,7 @@ afterAll(async () => {
     if (savedEnv[name] === undefined) delete process.env[name];
     else process.env[name] = savedEnv[name];
   }
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await s3.close();
 });
 
 describe('S3BlobStore against a local S3-protocol server', () => {
@@ -96,10 +47,10 @@ describe('S3BlobStore against a local S3-protocol server', () => {
     const key = 'outputs/gen_abc/0.webp';
     await store.put(key, bytes, 'image/webp');
 
-    const stored = objects.get(key);
+    const stored = objects().get(key);
     expect(stored?.body.equals(bytes)).toBe(true);
     expect(stored?.contentType).toBe('image/webp');
-    const put = seen.findLast((r) => r.method === 'PUT');
+    const put = seen().findLast((r) => r.method === 'PUT');
     expect(put?.path).toBe(`/${BUCKET}/outputs/gen_abc/0.webp`);
     expect(put?.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIAROOMTONETEST\/\d{8}\/eu-west-3\/s3\/aws4_request/);
 
@@ -108,8 +59,27 @@ describe('S3BlobStore against a local S3-protocol server', () => {
     expect(got?.equals(bytes)).toBe(true);
 
     await store.delete(key);
-    expect(objects.has(key)).toBe(false);
+    expect(objects().has(key)).toBe(false);
     expect(await store.get(key)).toBeNull();
+  });
+
+  it('getAtMost: the bytes of an object within the limit, null for a missing key', async () => {
+    await store.put('uploads/file_small/file', bytes, 'image/webp');
+    expect((await store.getAtMost('uploads/file_small/file', bytes.length))?.equals(bytes)).toBe(true);
+    expect(await store.getAtMost('uploads/file_none/file', 100)).toBeNull();
+  });
+
+  it('getAtMost: an object over the limit is refused from its size, without its body being read', async () => {
+    const key = 'uploads/file_big/file';
+    const big = Buffer.alloc(11 * 1024 * 1024, 7);
+    s3.objects.set(key, { body: big, contentType: 'image/png' });
+    // The server sends the headers and 64 KiB, then waits for the client to leave: a reader
+    // that wanted the whole body would never end.
+    s3.hold(key);
+    await expect(store.getAtMost(key, 10 * 1024 * 1024)).rejects.toBeInstanceOf(BlobTooLarge);
+    await expect(store.getAtMost(key, 10 * 1024 * 1024)).rejects.toMatchObject({ size: big.length, maxBytes: 10 * 1024 * 1024 });
+    const gets = seen().filter((r) => r.method === 'GET' && r.path === `/${BUCKET}/${key}`);
+    expect(gets).toHaveLength(2);
   });
 
   it('returns null for a missing key and deletes a missing key quietly', async () => {
@@ -129,10 +99,10 @@ describe('S3BlobStore against a local S3-protocol server', () => {
   });
 
   it('refuses unsafe keys before any request', async () => {
-    const before = seen.length;
+    const before = seen().length;
     await expect(store.put('../escape', bytes, 'image/png')).rejects.toThrow(/unsafe storage key/);
     await expect(store.signedUrl('/abs', clock.nowSeconds() + 60)).rejects.toThrow(/unsafe storage key/);
-    expect(seen.length).toBe(before);
+    expect(seen().length).toBe(before);
   });
 
   it('presigns a GET with the requested expiry that the server serves', async () => {
@@ -153,7 +123,7 @@ describe('S3BlobStore against a local S3-protocol server', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/webp');
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-    const get = seen.at(-1);
+    const get = seen().at(-1);
     expect(get?.authorization).toBeUndefined();
     expect(get?.presigned).toBe(true);
   });

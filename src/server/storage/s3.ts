@@ -11,6 +11,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { assertSafeKey, type BlobStore } from './storage';
+import { BlobTooLarge, readAtMost } from './read-at-most';
 
 /**
  * S3-compatible blob store (AWS S3, MinIO, Cloudflare R2, ...). Signed URLs are SigV4
@@ -71,6 +72,33 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * GetObject answers the object's size (Content-Length) before its body: a bigger object is
+   * refused there and its body discarded unread; the read itself stops past the limit too.
+   */
+  async getAtMost(key: string, maxBytes: number): Promise<Buffer | null> {
+    assertSafeKey(key);
+    const controller = new AbortController();
+    let res;
+    try {
+      res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: controller.signal });
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw error;
+    }
+    const body = res.Body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
+    const stop = () => {
+      body?.destroy?.();
+      controller.abort();
+    };
+    if (res.ContentLength !== undefined && res.ContentLength > maxBytes) {
+      stop();
+      throw new BlobTooLarge(key, res.ContentLength, maxBytes);
+    }
+    if (!body) return Buffer.alloc(0);
+    return readAtMost(key, body, maxBytes, stop);
+  }
+
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     // S3 answers 204 for a missing key too, matching the local store's `rm --force`.
@@ -91,12 +119,6 @@ export class S3BlobStore implements BlobStore {
     return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
 
-  /** Presigned PUT until `expiresAt` (uploads): the client sends the bytes straight to the bucket. */
-  async presignedPut(key: string, expiresAt: number): Promise<string> {
-    assertSafeKey(key);
-    const expiresIn = Math.max(1, Math.min(MAX_PRESIGN_SECONDS, Math.floor(expiresAt - clock.nowSeconds())));
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
-  }
 }
 
 /** A missing object; a missing bucket is a misconfiguration and must surface. */

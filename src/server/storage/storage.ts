@@ -4,15 +4,22 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '@/server/platform/config';
 import { derivedKey } from '@/server/platform/secrets';
 import { s3StoreFromEnv } from './s3';
+import { readAtMost, BlobTooLarge } from './read-at-most';
 
 /**
  * Blob storage port. Default: a local directory (DATA_DIR/blobs) whose files are served by the
  * app at /files/<key> behind HMAC-signed, expiring URLs. The S3-compatible adapter implements
- * the same interface with presigned GETs.
+ * the same interface with presigned GETs. Nothing writes to either store but the service itself
+ * (uploads come through the app: uploads/uploads.ts).
  */
 export interface BlobStore {
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   get(key: string): Promise<Buffer | null>;
+  /**
+   * The bytes of an object that holds at most `maxBytes`; a bigger one throws BlobTooLarge
+   * without being read whole (its size is known first, and the read stops past the limit).
+   */
+  getAtMost(key: string, maxBytes: number): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
   /** A URL readable without a key until `expiresAt` (Unix seconds). */
   signedUrl(key: string, expiresAt: number): Promise<string>;
@@ -60,6 +67,24 @@ export class LocalBlobStore implements BlobStore {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
+    }
+  }
+
+  async getAtMost(key: string, maxBytes: number): Promise<Buffer | null> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(this.file(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      if (size > maxBytes) throw new BlobTooLarge(key, size, maxBytes);
+      // The size again while reading: the file may have grown since the stat.
+      return await readAtMost(key, handle.createReadStream({ autoClose: false }), maxBytes, () => undefined);
+    } finally {
+      await handle.close();
     }
   }
 

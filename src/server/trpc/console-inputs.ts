@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { permissionSchema } from '@/server/keys/permissions';
 import { roleSchema } from '@/server/members/role-names';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { organizationNameSchema } from '@/server/orgs/organization-name';
 
 /**
  * The console's input schemas, shared by the tRPC procedures (console-router.ts) and the UI's
@@ -24,15 +25,17 @@ export const signUpInput = z.strictObject({
   email,
   password: newPassword,
   name: z.string().max(100).optional(),
-  organizationName: z.string().max(100).optional(),
+  organizationName: organizationNameSchema.optional(),
   invitationToken: linkTokenSchema.optional(),
 });
 export const requestPasswordResetInput = z.strictObject({ email });
 export const resetPasswordInput = z.strictObject({ token: linkTokenSchema, password: newPassword });
+export const verifyEmailInput = z.strictObject({ token: linkTokenSchema, password });
 export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(), newPassword });
 export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1, 'Choose at least one permission.').max(5) });
 export const inviteInput = z.object({ email, role: roleSchema });
-export const renameInput = z.object({ name: z.string().trim().min(1).max(100) });
+export const renameInput = z.object({ name: organizationNameSchema });
+export const invitationIdSchema = z.string().regex(/^inv_[0-9A-Za-z]{1,64}$/, 'must be an invitation id (inv_…)');
 export const logFiltersInput = z.object({
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),
   errorCode: z.string().max(64).optional(),

@@ -5,13 +5,17 @@ import { MEMBER_PERMISSIONS } from '@/server/members/roles';
 import { roleSchema } from '@/server/members/role-names';
 import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
+import { verifyEmail } from '@/server/auth/email-verification';
 import { changePassword } from '@/server/auth/change-password';
 import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
+import { listPendingInvitations } from '@/server/members/list-invitations';
+import { revokeInvitation } from '@/server/members/revoke-invitation';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
 import { createMemberKey, listMemberKeys, revokeMemberKey } from '@/server/keys/member-keys';
+import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
 import { cancelGeneration } from '@/server/generations/generations';
@@ -20,11 +24,12 @@ import { billingSummary, listTransactions } from '@/server/billing/billing-summa
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
-import { listOrganizationOutbox } from '@/server/mail/outbox';
+import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   changePasswordInput,
   createKeyInput,
   generationIdSchema,
+  invitationIdSchema,
   inviteInput,
   linkTokenSchema,
   logFiltersInput,
@@ -35,6 +40,7 @@ import {
   signUpInput,
   unixSecondsSchema,
   userIdSchema,
+  verifyEmailInput,
 } from './console-inputs';
 import { webhooksRouter } from './webhooks-router';
 import { playgroundRouter } from './playground-router';
@@ -55,6 +61,7 @@ const authRouter = router({
     await resetPassword(input.token, input.password);
     return { reset: true as const };
   }),
+  verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(input.token, input.password, ctx.ip)),
 });
 
 const meRouter = router({
@@ -111,7 +118,11 @@ export const consoleRouter = router({
   members: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listMembers(ctx.member, input)),
     invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
+    invitations: manager.input(pageInput).query(({ ctx, input }) => listPendingInvitations(ctx.member, input)),
+    revokeInvitation: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => revokeInvitation(ctx.member, input.invitationId)),
     updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
+    /** The active keys a member created, both modes: removing them revokes these. */
+    keysToRevoke: manager.input(z.object({ userId: userIdSchema })).query(({ ctx, input }) => keysRevokedByRemoval(ctx.member, input.userId)),
     remove: manager.input(z.object({ userId: userIdSchema })).mutation(({ ctx, input }) => removeMember(ctx.member, input)),
   }),
   invitations: router({
@@ -124,7 +135,8 @@ export const consoleRouter = router({
   }),
   playground: playgroundRouter,
   outbox: router({
-    list: manager.input(pageInput).query(({ ctx, input }) => listOrganizationOutbox(ctx.member.organizationId, input)),
+    // The viewer's own notification mail, whatever their role (never access mail: mail/my-notification-mail.ts).
+    list: anyMember.input(pageInput).query(({ ctx, input }) => listMyNotificationMail(ctx.user, input)),
   }),
   webhooks: webhooksRouter,
 });

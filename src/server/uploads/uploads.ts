@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { db, type DbTx } from '@/server/platform/db';
-import { ApiError, notFound } from '@/server/platform/errors';
+import { ApiError, DomainError, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
@@ -8,8 +8,8 @@ import { log } from '@/server/platform/logger';
 import { derivedKey } from '@/server/platform/secrets';
 import { tierOf } from '@/server/billing/pricing';
 import { inspectImage, MAX_IMAGE_BYTES } from '@/server/images/intake';
-import { blobStore, LocalBlobStore } from '@/server/storage/storage';
-import type { S3BlobStore } from '@/server/storage/s3';
+import { blobStore } from '@/server/storage/storage';
+import { BlobTooLarge } from '@/server/storage/read-at-most';
 import type { Caller } from '@/server/access/caller';
 import type { Permission } from '@/server/keys/permissions';
 
@@ -18,6 +18,12 @@ import type { Permission } from '@/server/keys/permissions';
  * creation. create_upload makes a waiting file with a single-use PUT URL; one generation that
  * names its id consumes it (in the admission transaction, so a refused request leaves it
  * available); unused files are deleted 1 hour after creation by the retention job.
+ *
+ * The PUT URL is Roomtone's own with every storage driver, never a presigned bucket URL: the
+ * spec has agents PUT the bytes, and a presigned S3 PUT can neither limit the size nor be used
+ * once nor check the type (a presigned POST can limit the size, but is not a PUT). Through the
+ * app, the body is cut off past max_bytes while it streams, recognized as JPEG, PNG or WebP by
+ * its content, claimed once in the database, and only then written to the store.
  */
 export const UPLOAD_LIFETIME_MS = 3_600_000;
 export const UPLOAD_URL_TTL_SECONDS = 15 * 60;
@@ -64,11 +70,7 @@ export async function createUpload(caller: Caller): Promise<ApiUpload> {
     await checkWaitingFiles(tx, caller, now);
     await tx.upload.create({ data: { id, organizationId: caller.organizationId, mode: caller.mode, storageKey: NOT_RECEIVED, createdAt: now, expiresAt } });
   });
-  const store = blobStore();
-  const uploadUrl =
-    store instanceof LocalBlobStore
-      ? `${config().publicBaseUrl}/uploads/${id}?expires=${urlExpiresAt}&signature=${uploadSignature(id, urlExpiresAt)}`
-      : await (store as S3BlobStore).presignedPut(keyFor(id), urlExpiresAt);
+  const uploadUrl = `${config().publicBaseUrl}/uploads/${id}?expires=${urlExpiresAt}&signature=${uploadSignature(id, urlExpiresAt)}`;
   return { object: 'upload', id, upload_url: uploadUrl, upload_url_expires_at: urlExpiresAt, max_bytes: UPLOAD_MAX_BYTES, expires_at: Math.floor(expiresAt.getTime() / 1000) };
 }
 
@@ -102,8 +104,8 @@ export async function receiveUpload(id: string, expires: number, signature: stri
   if (claimed.count === 0) throw notFound(`No upload is waiting at this URL: '${id}' was already uploaded, used or deleted.`);
   try {
     const bytes = await readBytes(UPLOAD_MAX_BYTES);
-    await inspectImage(bytes, 'file');
-    await blobStore().put(key, bytes, 'application/octet-stream');
+    const image = await inspectImage(bytes, 'file');
+    await blobStore().put(key, bytes, `image/${image.format}`);
   } catch (error) {
     await db().upload.updateMany({ where: { id, storageKey: key, status: 'waiting' }, data: { storageKey: NOT_RECEIVED } });
     throw error;
@@ -117,9 +119,15 @@ export async function receiveUpload(id: string, expires: number, signature: stri
 export async function readUploadedFile(caller: Caller, id: string, param: string): Promise<Buffer> {
   const upload = await db().upload.findFirst({ where: { id, organizationId: caller.organizationId, mode: caller.mode, status: 'waiting', expiresAt: { gt: clock.now() } } });
   if (!upload) throw notFound(`No such uploaded file: '${id}' (a file serves one generation and is deleted 1 hour after creation if unused).`, param);
-  const bytes = await blobStore().get(keyFor(id));
+  let bytes: Buffer | null;
+  try {
+    // Never more than max_bytes read, whatever the store holds under that key.
+    bytes = await blobStore().getAtMost(keyFor(id), UPLOAD_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof BlobTooLarge) throw new DomainError('image_too_large', `The file '${id}' is over ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, { param });
+    throw error;
+  }
   if (!bytes) throw new ApiError(400, 'parameter_invalid', `The file '${id}' has not been uploaded yet: PUT its bytes to the upload_url first.`, { param });
-  if (bytes.length > UPLOAD_MAX_BYTES) throw new ApiError(413, 'image_too_large', `The file '${id}' is over ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, { param });
   return bytes;
 }
 

@@ -71,7 +71,7 @@ export async function mailEndpointDisabled(client: Db, endpointId: string, reaso
     'Once the receiver works again, enable the endpoint: it receives the events produced from then on.',
   ].join('\n\n');
   for (const member of endpoint.organization.members) {
-    await sendMail({ to: member.user.email, subject: `Webhook endpoint disabled: ${endpoint.url}`, text }).catch((error: unknown) =>
+    await sendMail({ to: member.user.email, subject: `Webhook endpoint disabled: ${endpoint.url}`, text, kind: 'notification' }).catch((error: unknown) =>
       log.error('endpoint-disabled mail failed', { endpointId, error: String(error) }),
     );
   }

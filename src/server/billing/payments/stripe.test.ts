@@ -52,6 +52,54 @@ describe('stripe payment provider (against a local PaymentIntents server)', () =
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('a PaymentIntent still processing is no refusal: the outcome says processing, with its id', async () => {
+    const outcome = await provider().charge(payment('pm_processing'));
+    expect(outcome).toMatchObject({ status: 'processing', reference: expect.stringMatching(/^pi_/) });
+  });
+
+  it('lookup by reference follows a processing payment to its end (succeeded, or refused with the bank’s reason)', async () => {
+    const p = payment('pm_processing');
+    const first = await provider().charge(p);
+    const reference = first.status === 'processing' ? first.reference : '';
+    const since = new Date(Date.now() - 1000);
+    expect(await provider().lookup({ ...p, reference, requestedSince: since })).toEqual({ status: 'processing', reference });
+    stripe.settle(reference, 'succeeded');
+    expect(await provider().lookup({ ...p, reference, requestedSince: since })).toEqual({ status: 'succeeded', reference });
+
+    const other = payment('pm_processing');
+    const second = await provider().charge(other);
+    const ref2 = second.status === 'processing' ? second.reference : '';
+    stripe.settle(ref2, 'requires_payment_method');
+    expect(await provider().lookup({ ...other, reference: ref2, requestedSince: since })).toEqual({ status: 'refused', code: 'payment_failed', message: 'The bank refused the debit.', reference: ref2 });
+  });
+
+  it('lookup without a reference finds the attempt’s payment by its metadata among the customer’s, across pages', async () => {
+    const p = payment('pm_timeout_charged');
+    const since = new Date(Date.now() - 1000);
+    // Stripe took the money but the answer never came back.
+    await expect(provider(800).charge(p)).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+    // 150 later payments of the same customer push it to the second page of the list.
+    for (let i = 0; i < 150; i++) await provider().charge(payment('pm_card_visa'));
+    const found = await provider().lookup({ ...p, reference: null, requestedSince: since });
+    expect(found).toMatchObject({ status: 'succeeded', reference: expect.stringMatching(/^pi_/) });
+    expect(stripe.intents.get((found as { reference: string }).reference)?.metadata.auto_recharge).toBe(p.attemptId);
+    expect(stripe.requests.filter((r) => r.method === 'GET' && r.path === '/v1/payment_intents').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('lookup of a payment that never reached Stripe: not_found; with Stripe failing: PaymentOutcomeUnknown', async () => {
+    const p = payment('pm_timeout');
+    await expect(provider(800).charge(p)).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+    expect(await provider().lookup({ ...p, reference: null, requestedSince: new Date(Date.now() - 1000) })).toEqual({ status: 'not_found' });
+    expect(await provider().lookup({ ...payment(null), stripeCustomerId: null, reference: null, requestedSince: new Date() })).toEqual({ status: 'not_found' });
+    stripe.unavailable = true;
+    try {
+      await expect(provider().lookup({ ...p, reference: null, requestedSince: new Date() })).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+      await expect(provider().lookup({ ...p, reference: 'pi_0123', requestedSince: new Date() })).rejects.toBeInstanceOf(PaymentOutcomeUnknown);
+    } finally {
+      stripe.unavailable = false;
+    }
+  });
+
   it('no saved payment method: refused without calling Stripe', async () => {
     const before = stripe.requests.length;
     const outcome = await provider().charge(payment(null));

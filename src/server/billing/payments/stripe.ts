@@ -1,11 +1,14 @@
 import type Stripe from 'stripe';
-import { PaymentOutcomeUnknown, type PaymentProvider } from './port';
+import { PaymentOutcomeUnknown, type PaymentLookup, type PaymentOutcome, type PaymentProvider } from './port';
 
 /**
  * Stripe: an off-session PaymentIntent, confirmed at once, on the organization's saved
- * customer and payment method, with the attempt id as idempotency key. A card error (declined,
- * authentication required) or an invalid request (detached payment method, …) is a refusal;
- * a timeout, a connection failure or a Stripe server error leaves the outcome unknown.
+ * customer and payment method, with the attempt id as idempotency key and in its metadata. A
+ * card error (declined, authentication required) or an invalid request (detached payment
+ * method, …) is a refusal; `processing` is a payment under way; a timeout, a connection failure
+ * or a Stripe server error leaves the outcome unknown. A lookup retrieves the PaymentIntent by
+ * id, or finds it among the customer's PaymentIntents by `metadata.auto_recharge` (the list
+ * endpoint, not search: search is eventually consistent and missing in some regions).
  */
 export function stripeProvider(options: { secretKey: string; apiBase?: string; timeoutMs: number }): PaymentProvider {
   const base = new URL(options.apiBase ?? 'https://api.stripe.com');
@@ -25,6 +28,7 @@ export function stripeProvider(options: { secretKey: string; apiBase?: string; t
       }),
       errors: StripeSdk.errors,
     })));
+  const unknown = (what: string, error: unknown) => new PaymentOutcomeUnknown(`Stripe did not answer ${what}: ${error instanceof Error ? error.message : String(error)}`);
   return {
     name: 'stripe',
     async charge(payment) {
@@ -46,15 +50,43 @@ export function stripeProvider(options: { secretKey: string; apiBase?: string; t
           },
           { idempotencyKey: `auto-recharge-${payment.attemptId}` },
         );
-        if (intent.status === 'succeeded') return { status: 'succeeded', reference: intent.id };
-        return { status: 'refused', code: `payment_intent_${intent.status}`, message: `The payment ended in status ${intent.status}.`, reference: intent.id };
+        return outcomeOf(intent);
       } catch (error) {
         if (error instanceof errors.StripeCardError || error instanceof errors.StripeInvalidRequestError) {
           const message = error.decline_code ? `${error.message} (${error.decline_code})` : error.message;
           return { status: 'refused', code: error.code ?? error.type, message, reference: error.payment_intent?.id };
         }
-        throw new PaymentOutcomeUnknown(`Stripe did not answer the payment: ${error instanceof Error ? error.message : String(error)}`);
+        throw unknown('the payment', error);
       }
     },
+    async lookup(payment) {
+      // Without a customer no PaymentIntent was ever created (charge refuses before Stripe).
+      if (!payment.reference && !payment.stripeCustomerId) return { status: 'not_found' };
+      const { stripe } = await sdk();
+      try {
+        if (payment.reference) return outcomeOf(await stripe.paymentIntents.retrieve(payment.reference));
+        // A minute of margin for clocks that disagree.
+        const since = Math.floor(payment.requestedSince.getTime() / 1000) - 60;
+        for await (const intent of stripe.paymentIntents.list({ customer: payment.stripeCustomerId!, created: { gte: since }, limit: 100 })) {
+          if (intent.metadata?.auto_recharge === payment.attemptId) return outcomeOf(intent);
+        }
+        return { status: 'not_found' } satisfies PaymentLookup;
+      } catch (error) {
+        throw unknown('the lookup', error);
+      }
+    },
+  };
+}
+
+/** A PaymentIntent's state as an outcome: only `succeeded` took the money, only `processing` may still. */
+function outcomeOf(intent: Stripe.PaymentIntent): PaymentOutcome {
+  if (intent.status === 'succeeded') return { status: 'succeeded', reference: intent.id };
+  if (intent.status === 'processing') return { status: 'processing', reference: intent.id };
+  const lastError = intent.last_payment_error;
+  return {
+    status: 'refused',
+    code: lastError?.code ?? `payment_intent_${intent.status}`,
+    message: lastError?.message ?? `The payment ended in status ${intent.status}.`,
+    reference: intent.id,
   };
 }

@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { config } from '@/server/platform/config';
+import { deadline, sleep, type Deadline } from '@/server/platform/deadline';
 import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { outputSizeForQuality, outputSizeForScale, type EncodedOutput } from '../builtin/encode';
+import type { RawImage } from '../builtin/types';
 import { qualityOf, type StoredInput } from '@/server/generations/stored-json';
-import type { BackendAdapter, BackendAnswer } from './adapter';
+import type { BackendAdapter, BackendAnswer, BackendRequest } from './adapter';
 import { asBackendError, BackendError } from './errors';
 import { finishOutput, maskAlpha, maskPng, modelJpeg, rgbAt, sendSizeFor, straightSize, type Size } from './images';
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
-import { sleepUntilAborted } from './sleep';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
 import { replicateAdapter } from '../replicate/replicate-adapter';
 import { comfyuiAdapter } from '../comfyui/comfyui-adapter';
@@ -114,8 +115,27 @@ async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: s
     seed: createHash('sha256').update(job.seed).digest().readUInt32BE(0) & 0x7fffffff,
   };
   const adapter = adapterFor(job.spec);
-  const deadlineAt = Date.now() + config().ENGINE_TIMEOUT_MS;
-  const deadline = AbortSignal.any([AbortSignal.timeout(config().ENGINE_TIMEOUT_MS), stopping.signal]);
+  // Built by platform/deadline: Node 20's AbortSignal.any can lose a timeout signal to the GC.
+  const limit = deadline(config().ENGINE_TIMEOUT_MS, [stopping.signal]);
+  try {
+    return await attemptAll(job, adapter, request, target, source, alpha, limit);
+  } finally {
+    limit.dispose();
+  }
+}
+
+async function attemptAll(
+  job: BackendJob,
+  adapter: BackendAdapter,
+  request: Omit<BackendRequest, 'attempt' | 'signal' | 'deadlineAt'>,
+  target: Size,
+  source: RawImage | null,
+  alpha: Uint8Array | null,
+  limit: Deadline,
+): Promise<EncodedOutput & { method: string }> {
+  const { operation } = job;
+  const deadline = limit.signal;
+  const deadlineAt = limit.at;
   const attempts = 1 + config().ENGINE_RETRIES;
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
@@ -131,7 +151,7 @@ async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: s
       await record(job, attempt, error.kind, started, answer?.remoteId ?? remoteId, answer, error.message);
       log.warn('backend call failed', { generationId: job.generationId, backend: job.spec.kind, attempt, kind: error.kind, error: error.message });
       if (error.kind !== 'transient' || attempt >= attempts || deadline.aborted) throw error.kind === 'transient' && deadline.aborted ? new BackendError('timeout', error.message) : error;
-      await sleepUntilAborted(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
+      await sleep(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
       if (deadline.aborted) throw new BackendError(stopping.signal.aborted ? 'interrupted' : 'timeout', 'the backend call was given up');
     }
   }

@@ -1,9 +1,9 @@
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
+import { sleep, timeoutSignal } from '@/server/platform/deadline';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { fillRequestTemplate } from '../backends/templates';
-import { sleepUntilAborted } from '../backends/sleep';
 
 /**
  * ComfyUI (self-hosted GPU), through its HTTP API: inputs sent with POST /upload/image, the
@@ -58,7 +58,7 @@ async function upload(bytes: Buffer, name: string, signal: AbortSignal): Promise
 async function giveUp(promptId: string): Promise<void> {
   const quiet = (p: Promise<unknown>) => p.catch((e: unknown) => log.warn('ComfyUI cancel failed', { promptId, error: String(e) }));
   const json = { 'content-type': 'application/json' };
-  const signal = AbortSignal.timeout(10_000);
+  const signal = timeoutSignal(10_000);
   await quiet(comfy('/queue', { method: 'POST', headers: json, body: JSON.stringify({ delete: [promptId] }), signal }, 'queue delete'));
   await quiet(comfy('/interrupt', { method: 'POST', headers: json, body: JSON.stringify({ prompt_id: promptId }), signal }, 'interrupt'));
 }
@@ -90,7 +90,7 @@ export const comfyuiAdapter: BackendAdapter = {
         });
         entry = res ? ((await res.json()) as Record<string, HistoryEntry>)[promptId] : undefined;
         if (entry && (entry.status?.completed || entry.status?.status_str === 'error')) break;
-        await sleepUntilAborted(delay, signal);
+        await sleep(delay, signal);
         if (signal.aborted) {
           await giveUp(promptId);
           throw new BackendError('timeout', `ComfyUI prompt ${promptId} did not finish in time; removed from the queue`);
@@ -112,7 +112,7 @@ export const comfyuiAdapter: BackendAdapter = {
       return { bytes: Buffer.from(await view.arrayBuffer()), remoteId: promptId, backendMs, costMicroUsd: null };
     } finally {
       // ComfyUI keeps every run in its history (with the prompt text) until told otherwise.
-      await comfy('/history', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delete: [promptId] }), signal: AbortSignal.timeout(10_000) }, 'history delete').catch(
+      await comfy('/history', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delete: [promptId] }), signal: timeoutSignal(10_000) }, 'history delete').catch(
         (e: unknown) => log.warn('ComfyUI history delete failed', { promptId, error: String(e) }),
       );
     }

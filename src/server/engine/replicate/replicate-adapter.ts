@@ -1,12 +1,12 @@
 import Replicate, { type Prediction } from 'replicate';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
+import { sleep, timeoutSignal } from '@/server/platform/deadline';
 import { safeRequest } from '@/server/net/safe-http';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { callbackToken, waitForBackendEvent } from '../backends/events';
 import { fillRequestTemplate } from '../backends/templates';
-import { sleepUntilAborted } from '../backends/sleep';
 
 /**
  * Replicate (hosted): inputs uploaded with the files API (deleted when done), a prediction
@@ -45,7 +45,7 @@ function firstUrl(output: unknown): string | null {
 
 async function cancelQuietly(api: Replicate, id: string): Promise<void> {
   try {
-    await api.predictions.cancel(id, { signal: AbortSignal.timeout(10_000) });
+    await api.predictions.cancel(id, { signal: timeoutSignal(10_000) });
   } catch (error) {
     log.warn('Replicate cancel failed', { prediction: id, error: String(error) });
   }
@@ -77,7 +77,7 @@ export const replicateAdapter: BackendAdapter = {
     // after an hour). Once the prediction has ended they are deleted while the output downloads.
     let deleting: Promise<unknown> | null = null;
     const deleteInputs = () =>
-      (deleting ??= Promise.all(files.map((id) => api.files.delete(id, { signal: AbortSignal.timeout(10_000) }).catch((e: unknown) => log.warn('Replicate file delete failed', { file: id, error: String(e) })))));
+      (deleting ??= Promise.all(files.map((id) => api.files.delete(id, { signal: timeoutSignal(10_000) }).catch((e: unknown) => log.warn('Replicate file delete failed', { file: id, error: String(e) })))));
     try {
       const input = fillRequestTemplate(req, {
         image: await upload(req.image, 'image/jpeg'),
@@ -96,7 +96,7 @@ export const replicateAdapter: BackendAdapter = {
           input,
           ...(webhook ? { webhook, webhook_events_filter: ['completed' as const] } : {}),
           wait,
-          signal: AbortSignal.timeout((wait + 30) * 1000),
+          signal: timeoutSignal((wait + 30) * 1000),
         } as Parameters<Replicate['predictions']['create']>[0]);
       } catch (error) {
         throw fromClientError(error, 'prediction create');
@@ -105,7 +105,7 @@ export const replicateAdapter: BackendAdapter = {
       let delay = POLL_FIRST_MS;
       while (!TERMINAL.has(prediction.status)) {
         if (webhook) await waitForBackendEvent(prediction.id, WEBHOOK_SAFETY_POLL_MS, signal);
-        else await sleepUntilAborted(delay, signal);
+        else await sleep(delay, signal);
         if (signal.aborted) {
           await cancelQuietly(api, prediction.id);
           throw new BackendError('timeout', `prediction ${prediction.id} did not finish in time; canceled`);
