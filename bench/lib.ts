@@ -256,6 +256,26 @@ export function treeCpuMs(rootPids: (number | null | undefined)[]): (number | nu
   });
 }
 
+/**
+ * Wait until a freshly started server is idle (its process tree under `maxCoreShare` of a core
+ * over the last second; at most `timeoutMs`): what it does right after starting (loading the
+ * engine's threads, the first scheduled jobs) would otherwise be charged to the first runs.
+ */
+export async function settled(pid: number | undefined, options: { maxCoreShare?: number; timeoutMs?: number } = {}): Promise<number> {
+  const maxPerSecond = (options.maxCoreShare ?? 0.15) * 1000;
+  const deadline = performance.now() + (options.timeoutMs ?? 60_000);
+  const started = performance.now();
+  let [last] = treeCpuMs([pid]);
+  while (last != null && performance.now() < deadline) {
+    await sleep(1000);
+    const [now] = treeCpuMs([pid]);
+    if (now == null) break;
+    if (now - last < maxPerSecond) break;
+    last = now;
+  }
+  return performance.now() - started;
+}
+
 // ---------------------------------------------------------------------------------------
 // Child servers
 // ---------------------------------------------------------------------------------------

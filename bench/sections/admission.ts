@@ -16,7 +16,7 @@ import { createApiKey } from '@/server/keys/keys';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { BENCH_DATA_DIR, ROOT, envNumber, fmt, freePort, markdownTable, median, ownCpuMs, percentile, serverNodeFlags, startChildServer, startRoomtoneServer, treeCpuMs, type BenchContext, type ChildServer, type SectionOutput } from '../lib';
+import { BENCH_DATA_DIR, ROOT, envNumber, fmt, freePort, markdownTable, median, ownCpuMs, percentile, serverNodeFlags, settled, startChildServer, startRoomtoneServer, treeCpuMs, type BenchContext, type ChildServer, type SectionOutput } from '../lib';
 
 /** Goals: p50 ≤ 100 ms and p99 ≤ 300 ms with the workers busy. */
 const P50_GOAL_MS = 100;
@@ -40,7 +40,7 @@ async function twoMegabyteJpeg(): Promise<Buffer> {
 }
 
 export async function admissionSection(ctx: BenchContext): Promise<SectionOutput> {
-  const requests = envNumber('BENCH_ADMISSIONS', 60);
+  const requests = envNumber('BENCH_ADMISSIONS', ctx.check ? 20 : 60);
   const database = await ctx.database();
   setEnv('DATABASE_URL', database.url);
   resetConfigCache();
@@ -59,6 +59,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
     env: { PORT: String(baselinePort), DATABASE_URL: database.url, DATA_DIR: BENCH_DATA_DIR, NODE_ENV: 'production' },
   });
   ctx.cleanup.add('admission baseline', () => baseline.stop());
+  ctx.log(`admission: roomtone idle after ${fmt((await settled(server.pid)) / 1000, 1)} s`);
   const jpeg = await twoMegabyteJpeg();
   ctx.log(`admission: ${requests} background upscales, multipart ${fmt(jpeg.length / 1e6, 2)} MB JPEG, alternating with the baseline`);
 

@@ -33,6 +33,7 @@ import {
   startChildServer,
   serverNodeFlags,
   startRoomtoneServer,
+  settled,
   type BenchContext,
   type ChildServer,
   type LoadFigures,
@@ -184,6 +185,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
   });
   ctx.cleanup.add('baseline server', () => baseline.stop());
   const roomtones = new Map<Store, ChildServer>();
+  // One after the other: each start checks migrations and reference data.
   for (const [i, store] of stores.entries()) {
     const server = await startRoomtoneServer({
       port: roomtonePorts[i] as number,
@@ -196,6 +198,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
     ctx.log(`roomtone (${store} rate-limit store) ${server.url}, pid ${server.pid}`);
   }
   ctx.log(`baseline ${baseline.url}, pid ${baseline.pid}`);
+  for (const [store, server] of roomtones) ctx.log(`roomtone (${store}) idle after ${fmt((await settled(server.pid)) / 1000, 1)} s`);
 
   const failures: string[] = [];
   const checkPaths = [
