@@ -18,6 +18,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import pg from 'pg';
 import { inspectImage } from '@/server/images/intake';
+import { serveBaseline } from './baseline-lifecycle';
 
 const port = Number(process.env.PORT ?? 3200);
 const databaseUrl = process.env.DATABASE_URL;
@@ -67,18 +68,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   send(res, 202, { object: 'generation', id, status: 'in_progress' });
 }
 
-const server = http.createServer((req, res) => {
-  handle(req, res).catch((e: unknown) => {
-    process.stderr.write(`admission baseline: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (!res.headersSent) send(res, 500, { error: { code: 'internal_error', message: 'Request failed.' } });
-    else res.destroy();
-  });
-});
-server.listen(port, '127.0.0.1');
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBaseline('admission baseline', port, pool, handle);

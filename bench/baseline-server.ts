@@ -15,6 +15,7 @@
 import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import pg from 'pg';
+import { serveBaseline } from './baseline-lifecycle';
 
 const port = Number(process.env.PORT ?? 3100);
 const databaseUrl = process.env.DATABASE_URL;
@@ -142,20 +143,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   return send(res, 404, error('resource_not_found', 'Unknown route.'));
 }
 
-const server = http.createServer((req, res) => {
-  handle(req, res).catch((e: unknown) => {
-    process.stderr.write(`baseline: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (!res.headersSent) send(res, 500, error('internal_error', 'Request failed.'));
-    else res.destroy();
-  });
-});
-server.keepAliveTimeout = 65_000;
-server.listen(port, '127.0.0.1');
-
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBaseline('baseline', port, pool, handle);
