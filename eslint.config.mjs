@@ -2,7 +2,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
 export default [
-  { ignores: ['.next/**', 'node_modules/**', 'src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
+  { ignores: ['.next/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
   ...nextVitals,
   ...nextTs,
   {

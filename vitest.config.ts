@@ -30,10 +30,12 @@ const PORT_443 = [
   // The local Replicate server (test/backends/replicate-server.ts).
   'test/backends/replicate-backend.test.ts',
   'test/backends/mcp-backend.test.ts',
+  'test/backends/deadline-gc.test.ts',
   // Webhook receivers (test/webhook-receiver.ts); jobs-inngest once failed with EADDRINUSE beside
   // the Replicate files. webhooks.test.ts runs alone anyway.
   'test/jobs-inngest.test.ts',
   'test/webhooks.test.ts',
+  'test/sdk.test.ts',
 ];
 
 const root = import.meta.dirname;
@@ -67,7 +69,8 @@ class AloneFirstSequencer extends BaseSequencer {
  * Measured in README, "Test infrastructure and CI time".
  *
  * Two projects, one `npm test`:
- * - unit: pure modules next to their code (src/**), no server;
+ * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**) and the
+ *   scripts' (scripts/**), no server;
  * - integration: test/** against the real production server and PostgreSQL that
  *   test/global-setup.ts starts (only when this project runs).
  * Run one alone with `npx vitest run --project unit`.
@@ -81,7 +84,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['src/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks' },
+        test: { name: 'unit', include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'sdk/test/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000, pool: 'forks' },
       },
       {
         resolve: { alias },

@@ -53,8 +53,15 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * finds the invitation in their mailbox (e2e/mailbox.ts) and signs up through it in a new
  * context. Returns the invitee's page, signed in on the organization's overview.
  */
-export async function inviteDeveloper(page: Page, browser: Browser, demo: E2EState, email: string, name: string): Promise<{ dev: Page; close: () => Promise<void> }> {
-  await page.goto(`/o/${demo.organizationId}/test/members`);
+export async function inviteDeveloper(
+  page: Page,
+  browser: Browser,
+  demo: E2EState,
+  email: string,
+  name: string,
+  org: { id: string; name: string } = { id: demo.organizationId, name: 'Demo organization' },
+): Promise<{ dev: Page; close: () => Promise<void> }> {
+  await page.goto(`/o/${org.id}/test/members`);
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
@@ -68,12 +75,45 @@ export async function inviteDeveloper(page: Page, browser: Browser, demo: E2ESta
   const devContext = await browser.newContext();
   const dev = await devContext.newPage();
   await dev.goto(link!);
-  await expect(dev.getByRole('heading', { name: 'Join Demo organization' })).toBeVisible();
+  await expect(dev.getByRole('heading', { name: `Join ${org.name}` })).toBeVisible();
   await dev.getByLabel('Your name').fill(name);
   await dev.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery staple');
   await dev.getByRole('button', { name: 'Create account and join' }).click();
-  await dev.waitForURL(`**/o/${demo.organizationId}/test/overview`);
+  await dev.waitForURL(`**/o/${org.id}/test/overview`);
   return { dev, close: () => devContext.close() };
+}
+
+/**
+ * A new account with an organization of its own (open sign-up), its address confirmed with the
+ * link from the mailbox and its password; the page ends on its overview. Returns the organization id.
+ */
+export async function signUpOwner(page: Page, demo: E2EState, email: string, password: string, organizationName: string): Promise<string> {
+  await page.goto('/sign-up');
+  await page.getByLabel('Your name').fill('Owner of ' + organizationName);
+  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByLabel('Organization name').fill(organizationName);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('status')).toContainText('Check your e-mail');
+  await page.goto(linkIn((await lastMail(demo, email, 'Confirm your e-mail address')).body, '/verify-email?'));
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Confirm and sign in' }).click();
+  await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  return /\/o\/(org_[^/]+)\//.exec(page.url())![1]!;
+}
+
+/** The page fits a 390 px wide phone: nothing wider than the viewport. */
+export async function expectFitsPhone(page: Page, context: string): Promise<void> {
+  const { width, wide } = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth,
+    // What sticks out, to say where to look.
+    wide: [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > 391 && getComputedStyle(el).position !== 'fixed')
+      .filter((el) => !el.parentElement?.closest('.overflow-x-auto') || getComputedStyle(el).position === 'absolute')
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)} (${Math.round(el.getBoundingClientRect().right)}px)`),
+  }));
+  expect(width, `${context} is ${width}px wide on a 390px phone: ${wide.join('; ')}`).toBeLessThanOrEqual(390);
 }
 
 /** A small room-coloured JPEG. */

@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
+import { startFakeComfy } from '../test/backends/comfyui-server';
+import { ensureSdkBuild } from '../test/sdk-build';
 
 export interface E2EState {
   baseUrl: string;
@@ -21,6 +23,8 @@ export interface E2EState {
   password: string;
   /** A leaf certificate for 127.0.0.1 / ::1 the server trusts: the webhook receivers tests start on :443. */
   receiverTls: { key: string; cert: string };
+  /** The local ComfyUI of live decorations, and the CA its certificate is signed by. */
+  comfy: { url: string; caPem: string };
 }
 
 function field(banner: string, label: string): string {
@@ -30,12 +34,18 @@ function field(banner: string, label: string): string {
 }
 
 export default async function globalSetup(_config: FullConfig): Promise<() => Promise<void>> {
+  // The playground's SDK tab runs its copied code against the built package.
+  if (process.env.SKIP_BUILD !== '1') ensureSdkBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
   // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.
   const certs = await makeTestCertificates('Roomtone e2e CA');
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
+  // Live decorations run on a local ComfyUI (its HTTP API and progress websocket, a slow run of
+  // 20 sampler steps of 1 s, held at the 12th until the test releases it): the progress e2e watches one
+  // move. Test mode keeps the preview.
+  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 20_000, holdAtStep: 12 });
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -54,7 +64,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       // Every e2e test signs the same owner in; the per-account limit itself is tested in
       // test/console-auth.test.ts, so here it must not refuse the sixth test of a minute.
       SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: '1000',
-      // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a dozen times).
+      // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a
+      // dozen times, a two-factor scenario makes a dozen attempts with its codes).
       SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
       // Each job holds the one worker slot this long, so the e2e can queue a generation
       // behind another and cancel it in the console before it starts.
@@ -62,7 +73,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,
+      ENGINE_DECORATION: 'comfyui:img2img',
+      COMFYUI_URL: comfy.url,
     },
+  }).catch(async (error: unknown) => {
+    await comfy.close();
+    throw error;
   });
   const baseUrl = server.url;
   const output = server.output();
@@ -77,6 +93,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     email,
     password,
     receiverTls: { key: certs.key, cert: certs.cert },
+    comfy: { url: comfy.url, caPem: certs.caPem },
   };
   const statePath = path.join(dataDir, 'e2e-state.json');
   fs.writeFileSync(statePath, JSON.stringify(state));
@@ -86,6 +103,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   return async () => {
     await server.stop();
+    await comfy.close();
     if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
   };
 }

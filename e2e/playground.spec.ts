@@ -2,9 +2,9 @@
  * Issue 11, the playground: every kind run in test mode to a succeeded result on screen; a mask
  * painted with the mouse in two colours → a two-layer edit (recolour a wall, remove an object)
  * that the server accepts and stores with exactly those colours; an unlayered colour flagged
- * before sending; a server refusal shown under its field; the copied curl run with the real
- * key creates a generation with the same settings; replay from the request log; axe and
- * screenshots.
+ * before sending; a server refusal shown under its field; the copied curl and the copied SDK
+ * code, run with the real key, create a generation with the same settings; replay from the
+ * request log; axe and screenshots.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -235,6 +235,39 @@ test('copy as curl: the copied command, run with the real key, creates a generat
   expect(created.type).toBe('decoration');
   expect(created.input).toEqual(played.input);
   expect(created.metadata).toEqual({ source: "curl's test" });
+  expect(created.cost.amount).toBe(played.cost.amount);
+});
+
+test('copy as SDK: the copied code, run with node and the real key, creates a generation with the same settings', async ({ page, demo }) => {
+  await signInWithPassword(page, demo.email, demo.password);
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Edit');
+  await chooseFile(page);
+  await pickOption(page, 'Quality', '1k');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill("Paint the wall sage green, keep the floor's grain");
+  await page.getByRole('button', { name: 'Add a pair' }).click();
+  await page.getByLabel('Metadata key 1').fill('source');
+  await page.getByLabel('Metadata value 1').fill('sdk tab');
+  await page.getByRole('tab', { name: 'SDK' }).click();
+  const code = (await page.getByTestId('code-sdk').textContent()) ?? '';
+  expect(code).toContain("import Roomtone from '@roomtone/sdk';");
+  expect(code).toContain('image: "room.jpg"');
+  expect(code).not.toContain(demo.testKey);
+  const played = await runToSuccess(page);
+
+  // Run as copied, in a project where @roomtone/sdk is installed (here: linked to this repository's package).
+  fs.mkdirSync(path.join(workDir, 'node_modules', '@roomtone'), { recursive: true });
+  const link = path.join(workDir, 'node_modules', '@roomtone', 'sdk');
+  if (!fs.existsSync(link)) fs.symlinkSync(path.resolve(import.meta.dirname, '..', 'sdk'), link, 'dir');
+  fs.writeFileSync(path.join(workDir, 'copied.mjs'), code);
+  const out = execFileSync(process.execPath, ['copied.mjs'], { cwd: workDir, env: { ...process.env, ROOMTONE_API_KEY: demo.testKey }, encoding: 'utf8', timeout: 300_000 });
+  const created = JSON.parse(out) as ShownGeneration;
+  expect(created.id).toMatch(/^gen_/);
+  expect(created.id).not.toBe(played.id);
+  expect(created.type).toBe('edit');
+  expect(created.status).toBe('succeeded');
+  expect(created.input).toEqual(played.input);
+  expect(created.metadata).toEqual({ source: 'sdk tab' });
   expect(created.cost.amount).toBe(played.cost.amount);
 });
 

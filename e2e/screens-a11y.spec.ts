@@ -4,7 +4,7 @@
  */
 import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
 
-const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'settings'] as const;
+const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'audit', 'settings', 'account'] as const;
 
 for (const theme of ['light', 'dark'] as const) {
   test(`signed-out pages are accessible (${theme})`, async ({ page }) => {

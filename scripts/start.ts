@@ -26,6 +26,7 @@ import { SHARED_LIMITS_ENV, serveRateLimits } from '@/server/limits/request-rate
 import { answerQuestions } from '@/server/platform/primary-ipc';
 import { localMetricsJson, mergedMetricsText } from '@/server/observability/metrics';
 import { workersRunning } from '@/server/jobs/workers-state';
+import { endEventStreams } from '@/server/http/event-stream';
 
 const root = path.resolve(import.meta.dirname, '..');
 const STOP_MESSAGE = { roomtone: 'web-stop' } as const;
@@ -35,6 +36,7 @@ const DRAIN_MS = 10_000;
 async function drain(server: http.Server): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  endEventStreams(); // open streams never finish on their own; clients reconnect with Last-Event-ID
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
   await flushRequestLog();
 }
@@ -128,7 +130,7 @@ async function main(): Promise<void> {
   }
 
   const consoleUrl = c.publicBaseUrl;
-  const lines = [`Roomtone is up: ${consoleUrl}  (API ${consoleUrl}/v1, health ${consoleUrl}/healthz; ${webProcesses} web process${webProcesses > 1 ? 'es' : ''})`];
+  const lines = [`Roomtone is up: ${consoleUrl}  (API ${consoleUrl}/v1, API reference ${consoleUrl}/docs, health ${consoleUrl}/healthz; ${webProcesses} web process${webProcesses > 1 ? 'es' : ''})`];
   if (runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
   if (demo) {
     lines.push(

@@ -157,7 +157,7 @@ describe('accounts claimed before their owner arrives', () => {
     const user = await db().user.findUniqueOrThrow({ where: { email: carol } });
     expect(user.emailVerified).toBeNull();
     // A session from before (made here directly: none can be made by the password any more).
-    await db().session.create({ data: { sessionToken: `stale-${user.id}`, userId: user.id, expires: new Date(Date.now() + 3_600_000) } });
+    await db().session.create({ data: { id: `ses_stale${user.id.slice(4)}`, sessionToken: `stale-${user.id}`, userId: user.id, expires: new Date(Date.now() + 3_600_000) } });
     expect((await query('me.get', undefined, `authjs.session-token=stale-${user.id}`)).status).toBe(200);
 
     // The real Carol is invited; she signs in by link (her mailbox) and accepts.

@@ -55,6 +55,13 @@ describe('roomtone CLI', () => {
     expect(revoke.code).toBe(0);
     expect(revoke.json).toMatchObject({ id: key.json.id, revoked: true });
     expect((await api('/v1/styles', { key: secret, ip })).status).toBe(401);
+    // The operator's changes are in the organization's audit log, with the CLI as the actor.
+    const audit = await db().auditEvent.findMany({ where: { organizationId: orgId }, orderBy: { seq: 'asc' } });
+    expect(audit.map((e) => [e.action, e.actorType, e.targetId])).toEqual([
+      ['api_key.created', 'operator', key.json.id],
+      ['api_key.created', 'operator', limited.json.id],
+      ['api_key.revoked', 'operator', key.json.id],
+    ]);
 
     const credit = roomtone('credit', 'grant', '--org', orgId, '--amount', '500', '--json');
     expect(credit.code).toBe(0);

@@ -36,8 +36,8 @@ export interface SignInResult {
 }
 
 /** Sign in exactly as the browser does: CSRF token + cookie, then the credentials callback. */
-export async function signIn(email: string, password: string, ip = testIp(), base = baseUrl): Promise<SignInResult> {
-  const csrf = await fetch(`${base}/api/auth/csrf`, { headers: { 'x-forwarded-for': ip } });
+export async function signIn(email: string, password: string, ip = testIp(), base = baseUrl, headers: Record<string, string> = {}): Promise<SignInResult> {
+  const csrf = await fetch(`${base}/api/auth/csrf`, { headers: { 'x-forwarded-for': ip, ...headers } });
   const { csrfToken } = (await csrf.json()) as { csrfToken: string };
   const csrfCookies = cookiesOf(csrf);
   const res = await fetch(`${base}/api/auth/callback/credentials`, {
@@ -48,6 +48,7 @@ export async function signIn(email: string, password: string, ip = testIp(), bas
       cookie: [...csrfCookies].map(([k, v]) => `${k}=${v}`).join('; '),
       'x-forwarded-for': ip,
       origin: base,
+      ...headers,
     },
     body: new URLSearchParams({ csrfToken, email, password, callbackUrl: `${base}/` }),
   });

@@ -19,13 +19,14 @@ describe('GET /v1/generations/{id}', () => {
     expect(res.headers.get('request-id')).toMatch(/^req_/);
     const body = res.body as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(
-      ['object', 'id', 'type', 'status', 'cancelable', 'livemode', 'created_at', 'completed_at', 'input', 'output', 'error', 'cost', 'metadata', 'expires_at'].sort(),
+      ['object', 'id', 'type', 'status', 'progress', 'cancelable', 'livemode', 'created_at', 'completed_at', 'input', 'output', 'error', 'cost', 'metadata', 'expires_at'].sort(),
     );
     expect(body).toMatchObject({
       object: 'generation',
       id: gen.id,
       type: 'upscale',
       status: 'succeeded',
+      progress: 1,
       cancelable: false,
       livemode: false,
       error: null,
@@ -50,6 +51,20 @@ describe('GET /v1/generations/{id}', () => {
     expect(tampered.status).toBe(403);
     const expired = await fetch(output.url.replace(/expires=\d+/, `expires=${now - 10}`));
     expect(expired.status).toBe(403);
+  });
+
+  it('progress: 0 while queued, the stored fraction (or null) once started, null once failed or canceled', async () => {
+    const read = async (id: string) => ((await api(`/v1/generations/${id}`, { key: org.testKey, ip })).body as { progress: unknown }).progress;
+    const queued = await insertGeneration({ organizationId: org.id, mode: 'test' });
+    expect(await read(queued.id)).toBe(0);
+    await db().generation.update({ where: { id: queued.id }, data: { startedAt: new Date() } });
+    expect(await read(queued.id)).toBeNull();
+    await db().generation.update({ where: { id: queued.id }, data: { progress: 0.42, progressStage: 'generating' } });
+    expect(await read(queued.id)).toBe(0.42);
+    const list = await api(`/v1/generations?status=in_progress&limit=100`, { key: org.testKey, ip });
+    expect((list.body as { data: { id: string; progress: unknown }[] }).data.find((g) => g.id === queued.id)?.progress).toBe(0.42);
+    const failed = await insertGeneration({ organizationId: org.id, mode: 'test', status: 'failed' });
+    expect(await read(failed.id)).toBeNull();
   });
 
   it('is visible only to keys of its organization and mode (404 resource_not_found otherwise)', async () => {

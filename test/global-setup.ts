@@ -10,6 +10,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
 import { applyMigrations } from '../src/server/platform/migrations';
 import { ensureProductionBuild } from '../src/server/platform/build';
+import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
 import { startProcess } from './start-server';
@@ -41,7 +42,10 @@ export default async function setup(project: TestProject) {
     await applyMigrations(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
 
-    if (process.env.SKIP_BUILD !== '1') ensureProductionBuild(root);
+    if (process.env.SKIP_BUILD !== '1') {
+      ensureProductionBuild(root);
+      ensureSdkBuild();
+    }
 
     const images = await startImageServer(dataDir);
     cleanups.push(() => images.close());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, testIp } from './support';
+import { api, baseUrl, createKey, createTestOrg, testIp } from './support';
 
 describe('GET /v1/openapi.json', () => {
   it('is a valid OpenAPI 3 document of every /v1 route with the real error envelope', async () => {
@@ -18,6 +18,10 @@ describe('GET /v1/openapi.json', () => {
     }
     expect(doc.paths['/generations/{id}'].get.responses['202']).toBeUndefined();
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
+    // The generation's progress: a fraction, or null while the engine cannot tell.
+    const progress = doc.components.schemas.Generation.properties.progress;
+    expect(progress.description).toContain('Fraction done');
+    expect(progress.anyOf).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'number', minimum: 0, maximum: 1 }), { type: 'null' }]));
     expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Every operation: an operationId, a 200 response, and errors in the envelope (no tRPC shapes).
     const refs = new Set<string>();
@@ -38,5 +42,49 @@ describe('GET /v1/openapi.json', () => {
       const target = (ref as string).replace(/^#\//, '').split('/').reduce<any>((node, part) => node?.[part], doc); // eslint-disable-line @typescript-eslint/no-explicit-any
       expect(target, ref).toBeDefined();
     }
+  });
+});
+
+describe('what the OpenAPI document says about each route', () => {
+  it('names the permission each route needs, truthfully: without it 403 permission_denied, with only it not', async () => {
+    const ip = testIp();
+    const doc = (await api<Record<string, any>>('/v1/openapi.json', { ip })).body; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const org = await createTestOrg();
+    const all = ['renders', 'edits', 'decorations', 'upscales', 'generations_read'] as const;
+    let checked = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      for (const [method, op] of Object.entries<any>(item)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const needed = op['x-permissions'] as (typeof all)[number][];
+        expect(needed.length, `${method} ${path}`).toBeGreaterThan(0);
+        expect(op.description, `${method} ${path}`).toContain('**Permission:**');
+        expect(op['x-codeSamples'].map((s: { label: string }) => s.label), `${method} ${path}`).toEqual(['curl', 'SDK (TypeScript)', 'Python']);
+        const url = `/v1${path.replace('{id}', 'gen_doesnotexist')}`;
+        const call = async (key: string) => {
+          const res = await fetch(`${baseUrl}${url}`, {
+            method: method.toUpperCase(),
+            headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': ip, ...(method === 'post' ? { 'content-type': 'application/json' } : {}) },
+            ...(method === 'post' ? { body: '{}' } : {}),
+          });
+          const text = res.headers.get('content-type')?.startsWith('text/event-stream') ? (await res.body?.cancel(), '') : await res.text();
+          return { status: res.status, code: text ? (JSON.parse(text) as { error?: { code: string } }).error?.code : undefined };
+        };
+        const without = await call(await createKey(org.id, 'test', all.filter((p) => !needed.includes(p))));
+        expect(without, `${method} ${path} without ${needed.join(', ')}`).toEqual({ status: 403, code: 'permission_denied' });
+        const only = await call(await createKey(org.id, 'test', needed));
+        expect(only.status, `${method} ${path} with only ${needed.join(', ')}`).not.toBe(403);
+        checked++;
+      }
+    }
+    expect(checked).toBe(11);
+  });
+
+  it('lists the codes of its error answers per status, from the one code → status table', async () => {
+    const doc = (await api<Record<string, any>>('/v1/openapi.json', { ip: testIp() })).body; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const edits = doc.paths['/edits'].post.responses;
+    expect(Object.keys(edits['400'].content['application/json'].examples)).toEqual(expect.arrayContaining(['parameter_invalid', 'mask_invalid', 'mask_dimensions_mismatch', 'mask_colors_mismatch', 'image_url_unreachable']));
+    expect(Object.keys(edits['422'].content['application/json'].examples)).toEqual(['content_policy_violation']);
+    expect(Object.keys(doc.paths['/generations/{id}/cancel'].post.responses['409'].content['application/json'].examples)).toEqual(['generation_not_cancelable']);
+    expect(doc.paths['/renders'].post.requestBody.content['application/json'].examples.render.value).toMatchObject({ image: expect.stringMatching(/^https:/) });
+    expect(doc.webhooks['generation.succeeded'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/GenerationEvent');
   });
 });

@@ -42,6 +42,7 @@ export const SCREENS = [
   { slug: 'usage', title: 'Usage', roles: ['owner', 'admin', 'developer'] },
   { slug: 'members', title: 'Members', roles: ['owner', 'admin'] },
   { slug: 'webhooks', title: 'Webhooks', roles: ['owner', 'admin'] },
+  { slug: 'audit', title: 'Audit log', roles: ['owner', 'admin'] },
   { slug: 'settings', title: 'Settings', roles: ['owner', 'admin', 'developer'] },
 ] as const satisfies readonly { slug: string; title: string; roles: readonly Role[] }[];
 

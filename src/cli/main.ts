@@ -14,6 +14,8 @@ import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
 import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { OPERATOR } from '@/server/audit/actor';
+import { recordAudit } from '@/server/audit/record-audit';
 import { listMailForOperator } from '@/server/mail/operator-mail-list';
 
 class UsageError extends Error {}
@@ -93,7 +95,16 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       const client = await database();
       const org = await client.organization.findUnique({ where: { id: organizationId } });
       if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
-      const key = await createApiKey(client, { organizationId, mode, permissions, name: typeof flags.name === 'string' ? flags.name : undefined });
+      const key = await transaction(async (tx) => {
+        const created = await createApiKey(tx, { organizationId, mode, permissions, name: typeof flags.name === 'string' ? flags.name : undefined });
+        await recordAudit(tx, OPERATOR, organizationId, {
+          action: 'api_key.created',
+          mode,
+          target: { type: 'api_key', id: created.id },
+          details: { name: created.name, prefix: created.prefix, permissions: created.permissions },
+        });
+        return created;
+      }, undefined, client);
       return {
         json: { object: 'api_key', id: key.id, secret: key.secret, mode: key.mode, name: key.name, permissions: key.permissions, organization: key.organizationId },
         text: `Created ${key.id} (${key.mode}). Secret, shown once:\n${key.secret}`,
@@ -104,7 +115,14 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
     options: { key: { type: 'string' } },
     async run(flags) {
       const id = required(flags, 'key');
-      const result = await revokeApiKey(await database(), id);
+      const result = await transaction(async (tx) => {
+        const before = await tx.apiKey.findUnique({ where: { id }, select: { organizationId: true, mode: true, name: true, prefix: true, revokedAt: true } });
+        const revoked = await revokeApiKey(tx, id);
+        if (before && before.revokedAt === null) {
+          await recordAudit(tx, OPERATOR, before.organizationId, { action: 'api_key.revoked', mode: before.mode, target: { type: 'api_key', id }, details: { name: before.name, prefix: before.prefix } });
+        }
+        return revoked;
+      }, undefined, await database());
       return { json: { object: 'api_key', id: result.id, revoked: true, revoked_at: Math.floor(result.revokedAt.getTime() / 1000) }, text: `Revoked ${id}` };
     },
   },

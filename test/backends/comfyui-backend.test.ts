@@ -97,6 +97,51 @@ describe('ComfyUI backend', () => {
     expect(meanDiff(out.data, inverted, out.width, [0, 400, 500, 768])).toBeLessThan(4);
   });
 
+  it('an unmasked prompt edit runs the inpaint workflow\'s unmasked variant (no mask node left without its image), at the quality size', async () => {
+    comfy.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Paint the walls sage green' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(comfy.refused).toEqual([]);
+    const p = comfy.prompts[0]!;
+    expect(node(p.workflow, 'LoadImageMask')).toEqual([]);
+    expect(node(p.workflow, 'KSampler')[0]!.inputs).toMatchObject({ denoise: 0.6 });
+    expect(node(p.workflow, 'CLIPTextEncode')[0]!.inputs.text).toContain('Paint the walls sage green');
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768 });
+    const out = await outputPixels(env, res.body);
+    const inverted = await sharp(image).resize(1024, 768, { fit: 'fill' }).negate().raw().toBuffer();
+    expect(meanDiff(out.data, inverted, out.width, [0, 0, 1024, 768])).toBeLessThan(4);
+  });
+
+  it('a throttled submission (429, Retry-After: 2) is submitted again after 2 s, not 1 s', async () => {
+    comfy.reset();
+    comfy.throttle('2', 1);
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(comfy.promptRequests).toHaveLength(2);
+    expect(comfy.promptRequests[1]! - comfy.promptRequests[0]!).toBeGreaterThanOrEqual(2_000);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'succeeded']]);
+  });
+
+  it('progress: the sampler\'s steps (websocket progress messages) show in the generation while it runs, then 1', async () => {
+    comfy.reset();
+    comfy.script('slow');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k', background: 'true' });
+    expect(res.status).toBe(202);
+    const seen: number[] = [];
+    for (let gen = res.body; gen.status === 'in_progress'; ) {
+      await new Promise((r) => setTimeout(r, 150));
+      gen = (await call<Gen>(server, env.certs.caPem, `/v1/generations/${res.body.id}`, { key: org.live })).body;
+      if (gen.status === 'in_progress' && typeof gen.progress === 'number') seen.push(gen.progress);
+      if (gen.status !== 'in_progress') expect(gen).toMatchObject({ status: 'succeeded', progress: 1 });
+    }
+    expect(comfy.prompts[0]!.progressSent.length).toBe(20);
+    expect(seen.some((p) => p > 0.06 && p < 0.89), JSON.stringify(seen)).toBe(true);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  });
+
   it('an execution error is retried once, then failed and refunded', async () => {
     comfy.reset();
     comfy.script('fail', 'fail');
@@ -136,7 +181,7 @@ describe('ComfyUI backend', () => {
     expect(comfy.prompts).toHaveLength(1);
   });
 
-  it('a run past ENGINE_TIMEOUT_MS fails (refunded), and is removed from the queue and interrupted', async () => {
+  it('a run past ENGINE_TIMEOUT_MS fails (refunded), is removed from the queue and interrupted, and its history deleted once it has stopped', async () => {
     comfy.reset();
     comfy.script('hang');
     const org = await newOrg();
@@ -146,7 +191,13 @@ describe('ComfyUI backend', () => {
     expect(res.body.cost).toMatchObject({ amount: 20, amount_refunded: 20 });
     expect(await balance(org.id)).toBe(10_000);
     expect(comfy.prompts).toHaveLength(1);
-    expect(comfy.prompts[0]!).toMatchObject({ queueDeleted: true, interrupted: true, historyDeleted: true });
+    expect(comfy.prompts[0]!).toMatchObject({ queueDeleted: true, interrupted: true });
     expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome, r.remoteId])).toEqual([[1, 'timeout', comfy.prompts[0]!.id]]);
+    // The interrupted run writes its history entry (with the prompt) only when it stops, 1.5 s
+    // after the interrupt: a delete sent with the interrupt finds nothing. Deleted after it stops.
+    const until = Date.now() + 30_000;
+    while (!comfy.prompts[0]!.historyDeleted && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(comfy.prompts[0]!.stoppedAt).not.toBeNull();
+    expect(comfy.prompts[0]!.historyDeleted).toBe(true);
   });
 });

@@ -57,7 +57,7 @@ export interface RoomtoneServer {
   stop(): Promise<void>;
 }
 
-export async function startRoomtone(env: BackendTestEnv, extra: Record<string, string>, options: { httpsFront?: boolean; stopTimeoutMs?: number } = {}): Promise<RoomtoneServer> {
+export async function startRoomtone(env: BackendTestEnv, extra: Record<string, string>, options: { httpsFront?: boolean; stopTimeoutMs?: number; nodeFlags?: string[] } = {}): Promise<RoomtoneServer> {
   const port = await freePort();
   let front: https.Server | null = null;
   let baseUrl = `http://127.0.0.1:${port}`;
@@ -82,6 +82,7 @@ export async function startRoomtone(env: BackendTestEnv, extra: Record<string, s
       processes: 1,
       timeoutMs: 120_000,
       ...(options.stopTimeoutMs ? { stopTimeoutMs: options.stopTimeoutMs } : {}),
+      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
       echoEnv: 'TEST_SERVER_LOGS',
       env: {
         PUBLIC_BASE_URL: baseUrl,

@@ -94,6 +94,34 @@ describe('generations through MCP with a backend configured (Replicate protocol)
     await client.close();
   }, 120_000);
 
+  it('get_generation carries progress: the model\'s percentage while it runs (the sentence says it), 1 at the end', async () => {
+    fake.reset();
+    fake.script('slow');
+    const org = await newOrg();
+    const client = await connect(org.live);
+    // Started in the background through /v1 (MCP's tools always wait), then read through MCP.
+    const form = new FormData();
+    form.set('image', new Blob([new Uint8Array(image)]), 'room.jpg');
+    form.set('quality', '1k');
+    form.set('background', 'true');
+    const started = await fetch(`${server.baseUrl}/v1/renders`, { method: 'POST', body: form, headers: { authorization: `Bearer ${org.live}`, 'x-forwarded-for': FROM } });
+    const { id } = (await started.json()) as { id: string };
+    let during: { progress: unknown; sentence: string } | null = null;
+    for (let i = 0; i < 200 && during === null; i++) {
+      const result = (await client.callTool({ name: 'get_generation', arguments: { id, wait_seconds: 0 } })) as CallToolResult;
+      const [body, sentence] = result.content as Array<{ type: 'text'; text: string }>;
+      const gen = JSON.parse(body!.text) as Gen;
+      if (gen.status !== 'in_progress') break;
+      if (typeof gen.progress === 'number' && gen.progress > 0.06 && gen.progress < 0.89) during = { progress: gen.progress, sentence: sentence!.text };
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(during, 'no progress seen while it ran').not.toBeNull();
+    expect(during!.sentence).toContain(`(${Math.round((during!.progress as number) * 100)} % done)`);
+    const end = await tool<Gen>(client, 'get_generation', { id });
+    expect(end.body).toMatchObject({ status: 'succeeded', progress: 1 });
+    await client.close();
+  }, 120_000);
+
   it('create_decoration and a masked create_edit in prompt mode succeed; pixels outside the mask are the input’s', async () => {
     fake.reset();
     const org = await newOrg();

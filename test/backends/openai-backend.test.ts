@@ -2,8 +2,9 @@
  * Prompt-mode edits (and renders) through OpenAI's images.edit: a real Roomtone server with
  * ENGINE_EDIT_PROMPT=openai:<model>, against a local HTTPS server speaking that API. The API
  * makes only three sizes: the input is letterboxed in and cropped back out, so the framing
- * and the output size are the request's. Decorations have no backend here (partial
- * configuration): live ones keep answering 503 mode_unavailable.
+ * and the output size are the request's; DALL·E 2 makes only squares (decorations here).
+ * Renders have no backend here (partial configuration): live ones keep answering 503
+ * mode_unavailable.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   image = await roomImage();
   server = await startRoomtone(env, {
     ENGINE_EDIT_PROMPT: 'openai:gpt-image-1',
-    ENGINE_RENDER: 'openai:gpt-image-1',
+    ENGINE_DECORATION: 'openai:dall-e-2',
     OPENAI_API_KEY: KEY,
     OPENAI_BASE_URL: openai.url,
     ENGINE_TIMEOUT_MS: '15000', // headroom for a loaded machine (a cold 2k edit took 5 s in CI)
@@ -96,13 +97,39 @@ describe('OpenAI images backend', () => {
     expect(meanDiff(out.data, original, out.width, [0, 400, 1024, 768])).toBeLessThan(3);
   });
 
-  it('a live render through OpenAI', async () => {
+  it('a portrait edit goes to the portrait size', async () => {
     openai.reset();
     const org = await newOrg();
-    const res = await create(org.live, '/v1/renders', { image: await sharp(image).resize(900, 1200, { fit: 'fill' }).jpeg().toBuffer(), quality: '1k' });
+    const res = await create(org.live, '/v1/edits', { image: await sharp(image).resize(900, 1200, { fit: 'fill' }).jpeg().toBuffer(), mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
     expect(res.body.output[0]).toMatchObject({ width: 768, height: 1024 });
     expect(openai.edits[0]!.size).toBe('1024x1536');
+  });
+
+  it('DALL·E 2 (squares only): a 4:3 decoration is letterboxed into a 1024 square PNG with its mask (the whole picture may change), and cropped back', async () => {
+    openai.reset();
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/decorations', { image, quality: '1k', style: 'japandi', categories: JSON.stringify(['plants']) });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(openai.refusals).toEqual([]);
+    expect(openai.edits).toEqual([expect.objectContaining({ model: 'dall-e-2', size: '1024x1024', outputFormat: null, image: { width: 1024, height: 1024, format: 'png' } })]);
+    // Transparent over the placed 1024×768 picture, opaque on the letterbox bands.
+    expect(openai.edits[0]!.mask).toEqual({ width: 1024, height: 1024, transparent: 1024 * 768 });
+    expect(res.body.output[0]).toMatchObject({ width: 1024, height: 768, content_type: 'image/webp' });
+    const out = await outputPixels(env, res.body);
+    const inverted = await sharp(image).resize(1024, 768, { fit: 'fill' }).negate().raw().toBuffer();
+    expect(meanDiff(out.data, inverted, out.width, [4, 4, 1020, 764])).toBeLessThan(6);
+  });
+
+  it('a throttled call (429, Retry-After: 2) is made again after 2 s, not 1 s', async () => {
+    openai.reset();
+    openai.throttle('2', 1);
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/edits', { image, mode: 'prompt', quality: '1k', prompt: 'Warmer light' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(openai.requests).toHaveLength(2);
+    expect(openai.requests[1]! - openai.requests[0]!).toBeGreaterThanOrEqual(2_000);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'succeeded']]);
   });
 
   it('a 500 is retried once, then failed and refunded', async () => {
@@ -155,19 +182,19 @@ describe('OpenAI images backend', () => {
     expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'timeout']]);
   });
 
-  it('partial configuration: a live decoration (no ENGINE_DECORATION) answers 503 mode_unavailable, nothing charged or created', async () => {
+  it('partial configuration: a live render (no ENGINE_RENDER) answers 503 mode_unavailable, nothing charged or created', async () => {
     openai.reset();
     const org = await newOrg();
-    const res = await create(org.live, '/v1/decorations', { image, quality: '1k', style: 'japandi', categories: JSON.stringify(['plants']) });
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k', style: 'japandi' });
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
-      error: { code: 'mode_unavailable', message: 'This decoration is temporarily unavailable: no generative model backend is configured. Nothing was charged.' },
+      error: { code: 'mode_unavailable', message: 'This render is temporarily unavailable: no generative model backend is configured. Nothing was charged.' },
     });
     expect(await balance(org.id)).toBe(10_000);
     expect(await db().generation.count({ where: { organizationId: org.id } })).toBe(0);
     expect(openai.edits).toHaveLength(0);
     // Test mode still answers the deterministic preview for it, free.
-    const preview = await create(org.test, '/v1/decorations', { image, quality: '1k', style: 'japandi' });
+    const preview = await create(org.test, '/v1/renders', { image, quality: '1k', style: 'japandi' });
     expect(preview.body.status, JSON.stringify(preview.body)).toBe('succeeded');
     expect(preview.body.output[0]).toMatchObject({ width: 1024, height: 768 });
     expect(openai.edits).toHaveLength(0);

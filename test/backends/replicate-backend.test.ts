@@ -200,6 +200,67 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(runs.map((r) => r.outcome)).toEqual(['timeout']);
   });
 
+  it('a throttled create (429, Retry-After: 2) is tried again after 2 s, once: one layer of retries, no client retries in between', async () => {
+    fake.reset();
+    fake.throttle('2', 1);
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    // The client used to send six creates at once (its own five retries, no sleep) per attempt.
+    expect(fake.createRequests).toHaveLength(2);
+    expect(fake.createRequests[1]! - fake.createRequests[0]!).toBeGreaterThanOrEqual(2_000);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'succeeded']]);
+    expect(await balance(org.id)).toBe(10_000 - 20);
+  });
+
+  it('Retry-After as an HTTP date is honoured too', async () => {
+    fake.reset();
+    // Whole seconds: at least 2 s from now.
+    fake.throttle(new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_000).toUTCString(), 1);
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
+    expect(fake.createRequests).toHaveLength(2);
+    expect(fake.createRequests[1]! - fake.createRequests[0]!).toBeGreaterThanOrEqual(1_900);
+  });
+
+  it('a Retry-After beyond the deadline (ENGINE_TIMEOUT_MS) gives up at once: failed, refunded, no second create', async () => {
+    fake.reset();
+    fake.throttle('60', 5);
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
+    expect(res.body.status).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.createRequests).toHaveLength(1);
+    expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient']]);
+  });
+
+  it('progress: a slow prediction\'s log percentages show in the generation while it runs (GET and list), then 1', async () => {
+    fake.reset();
+    fake.script('slow');
+    const org = await newOrg();
+    const res = await create(org.live, '/v1/renders', { image, quality: '1k', background: 'true' });
+    expect(res.status).toBe(202);
+    expect(res.body.progress).toBe(0);
+    const seen: number[] = [];
+    let listed: number | null | undefined;
+    for (let gen = res.body; gen.status === 'in_progress'; ) {
+      await new Promise((r) => setTimeout(r, 150));
+      gen = (await call<Gen>(server, env.certs.caPem, `/v1/generations/${res.body.id}`, { key: org.live })).body;
+      if (typeof gen.progress === 'number' && gen.status === 'in_progress') seen.push(gen.progress);
+      if (gen.status === 'in_progress' && listed === undefined && typeof gen.progress === 'number' && gen.progress > 0.05) {
+        const list = await call<{ data: Gen[] }>(server, env.certs.caPem, '/v1/generations?status=in_progress', { key: org.live });
+        listed = list.body.data.find((g) => g.id === res.body.id)?.progress as number | null;
+      }
+      if (gen.status !== 'in_progress') expect(gen).toMatchObject({ status: 'succeeded', progress: 1 });
+    }
+    // The model's own steps (the generating share, 0.05 to 0.9), not only the stage edges.
+    expect(seen.some((p) => p > 0.06 && p < 0.89), JSON.stringify(seen)).toBe(true);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(typeof listed).toBe('number');
+  });
+
   it('test mode keeps the deterministic preview by default (ENGINE_TEST_MODE=preview): no prediction, nothing charged', async () => {
     fake.reset();
     const org = await newOrg();
@@ -225,7 +286,7 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
   let image: Buffer;
   beforeAll(async () => {
     image = await roomImage();
-    server = await startRoomtone(env, { ...backendEnv, ENGINE_TEST_MODE: 'backend' }, { httpsFront: true });
+    server = await startRoomtone(env, { ...backendEnv, ENGINE_TEST_MODE: 'backend', ENGINE_UPSCALE: 'replicate:someone/community-upscaler' }, { httpsFront: true });
   });
   afterAll(async () => server?.stop());
 
@@ -249,6 +310,22 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
     expect(res.body.status).toBe('succeeded');
     expect(fake.predictions).toHaveLength(1);
     expect(await balance(org.id)).toBe(10_000);
+  });
+
+  it('a community model by name (only official models run by name): failed, refunded, not retried; the operator is told to pin a version', async () => {
+    fake.reset();
+    const org = await newOrg();
+    const res = await call<Gen>(server, env.certs.caPem, '/v1/upscales', { key: org.live, body: form({ image: await sharp(image).resize(160, 120).png().toBuffer(), scale: 'x2' }) });
+    expect(res.body.status, JSON.stringify(res.body)).toBe('failed');
+    expect(res.body.error).toMatchObject({ code: 'generation_failed' });
+    expect(res.body.cost.amount_refunded).toBe(res.body.cost.amount);
+    expect(await balance(org.id)).toBe(10_000);
+    expect(fake.createRequests).toHaveLength(1);
+    expect(fake.predictions).toHaveLength(0);
+    const [run] = await backendRuns(res.body.id);
+    expect(run).toMatchObject({ outcome: 'failed', error: expect.stringContaining('runs only its official models by name') });
+    expect(run!.error).toContain('replicate:someone/community-upscaler:<64-hex version id>');
+    expect(server.output()).toContain('ENGINE_UPSCALE: Replicate runs only its official models by name');
   });
 
   it('a webhook call with a forged token is refused with 404', async () => {

@@ -7,7 +7,10 @@
  *   GET /v1/predictions/<id>, POST /v1/predictions/<id>/cancel
  *   GET /deliveries/<file>: outputs (as replicate.delivery)
  * The model inverts the input image's colours at the requested size (so a test can tell its
- * pixels from the input's). Tests script what the next predictions do with `script()`.
+ * pixels from the input's); a slow run prints a tqdm bar in its logs, as diffusion models do.
+ * As Replicate does, only official models run by name (`officialModels`); another model by
+ * name answers 404. Tests script what the next predictions do with `script()`, and
+ * `throttle()` makes the next creates answer 429 with a Retry-After.
  */
 import https from 'node:https';
 import sharp from 'sharp';
@@ -30,6 +33,9 @@ export interface FakePrediction {
   reads: number;
   webhookStatus: number | null;
   canceledByClient: boolean;
+  /** Date.now() when the cancel arrived. */
+  canceledAt: number | null;
+  logs: string;
   /** performance.now() in this process when the create arrived and when the run ended (bench). */
   receivedAt: number;
   endedAt: number | null;
@@ -41,7 +47,11 @@ export interface FakeReplicate {
   files: Map<string, { bytes: Buffer; type: string; deleted: boolean; metadata: Record<string, unknown> }>;
   /** The model's answers by file name (the last segment of a prediction's output URL). */
   outputs: Map<string, Buffer>;
+  /** Date.now() of every prediction create request, throttled or not. */
+  createRequests: number[];
   script(...behaviours: Behaviour[]): void;
+  /** The next `times` creates answer 429 with this Retry-After (seconds or an HTTP date). */
+  throttle(retryAfter: string, times: number): void;
   /** Forget the script, the predictions, the uploaded files and the outputs (one test's own). */
   reset(): void;
   close(): Promise<void>;
@@ -56,12 +66,24 @@ async function readBody(req: import('node:http').IncomingMessage): Promise<Buffe
   return Buffer.concat(chunks);
 }
 
+/** Models that run by name here (Replicate's official models); any other needs a version. */
+export const OFFICIAL_MODELS = new Set(['roomtone-test/interior-render', 'roomtone-test/decorate', 'roomtone-test/inpaint', 'roomtone-bench/render']);
+const STEPS = 30;
+
+function tqdm(step: number): string {
+  const percent = Math.floor((step / STEPS) * 100);
+  const bar = '█'.repeat(Math.floor(percent / 10)).padEnd(10, ' ');
+  return `${String(percent).padStart(3)}%|${bar}| ${step}/${STEPS} [00:0${step % 10}<00:05,  4.2it/s]`;
+}
+
 export async function startFakeReplicate(certs: TestCertificates, token: string): Promise<FakeReplicate> {
   const origin = 'https://[::1]';
   const predictions: FakePrediction[] = [];
   const files: FakeReplicate['files'] = new Map();
   const outputs = new Map<string, Buffer>();
   const waiters = new Map<string, Array<() => void>>();
+  const createRequests: number[] = [];
+  let throttled: { retryAfter: string; times: number } | null = null;
   let queue: Behaviour[] = [];
   let seq = 0;
 
@@ -70,7 +92,7 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
     model: p.model,
     version: p.version ?? 'hidden',
     input: p.input,
-    logs: '',
+    logs: p.logs,
     output: p.output,
     error: p.error,
     status: p.status,
@@ -110,7 +132,14 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
   const run = async (p: FakePrediction) => {
     p.status = 'processing';
     if (p.behaviour === 'hang') return; // never ends unless canceled
-    await new Promise((r) => setTimeout(r, p.behaviour === 'slow' ? SLOW_MS : FAST_MS));
+    if (p.behaviour === 'slow') {
+      p.logs = 'Using seed: 7\n';
+      for (let step = 1; step <= STEPS; step++) {
+        await new Promise((r) => setTimeout(r, SLOW_MS / STEPS));
+        if (p.status !== 'processing') return; // canceled meanwhile
+        p.logs += `\r${tqdm(step)}`;
+      }
+    } else await new Promise((r) => setTimeout(r, FAST_MS));
     if (p.status !== 'processing') return; // canceled meanwhile
     p.metrics = { predict_time: (p.behaviour === 'slow' ? SLOW_MS : FAST_MS) / 1000 };
     if (p.behaviour === 'fail') {
@@ -181,6 +210,14 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
       }
       const isCreate = req.method === 'POST' && ((parts[1] === 'predictions' && parts.length === 2) || (parts[1] === 'models' && parts[4] === 'predictions'));
       if (isCreate) {
+        createRequests.push(Date.now());
+        if (throttled && throttled.times > 0) {
+          throttled.times--;
+          const text = JSON.stringify({ title: 'Request was throttled.', detail: 'Request was throttled. Expected available in 2 seconds.', status: 429 });
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': throttled.retryAfter, 'content-length': Buffer.byteLength(text) }).end(text);
+          return;
+        }
+        if (parts[1] === 'models' && !OFFICIAL_MODELS.has(`${parts[2]}/${parts[3]}`)) return json(res, 404, { detail: 'The requested resource could not be found.', status: 404 });
         const data = JSON.parse(body.toString('utf8')) as { input?: Record<string, unknown>; version?: string; webhook?: string; webhook_events_filter?: string[] };
         if (!data.input) return json(res, 422, { detail: 'input is required' });
         const p: FakePrediction = {
@@ -198,6 +235,8 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
           reads: 0,
           webhookStatus: null,
           canceledByClient: false,
+          canceledAt: null,
+          logs: '',
           receivedAt: performance.now(),
           endedAt: null,
         };
@@ -224,6 +263,7 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
       }
       if (parts[1] === 'predictions' && p && req.method === 'POST' && parts[3] === 'cancel') {
         p.canceledByClient = true;
+        p.canceledAt = Date.now();
         if (p.status === 'starting' || p.status === 'processing') {
           p.status = 'canceled';
           settle(p);
@@ -242,9 +282,13 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
     predictions,
     files,
     outputs,
+    createRequests,
     script: (...behaviours) => (queue = [...behaviours]),
+    throttle: (retryAfter, times) => (throttled = { retryAfter, times }),
     reset: () => {
       queue = [];
+      throttled = null;
+      createRequests.length = 0;
       predictions.length = 0;
       files.clear();
       outputs.clear();

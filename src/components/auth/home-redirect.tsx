@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC, errorStatus } from '@/app-client/trpc';
+import { apiErrorOf, useTRPC, errorStatus } from '@/app-client/trpc';
 import { LoadingRows } from '@/components/ui/states';
 
 /** `/`: signed out → sign-in; signed in → the first organization's overview (test mode). */
@@ -11,7 +11,7 @@ export function HomeRedirect() {
   const router = useRouter();
   const me = useQuery(trpc.me.get.queryOptions());
   React.useEffect(() => {
-    if (me.isError && errorStatus(me.error) === 401) router.replace('/sign-in');
+    if (me.isError && errorStatus(me.error) === 401) router.replace(apiErrorOf(me.error)?.code === 'second_factor_required' ? '/sign-in/two-factor' : '/sign-in');
     else if (me.data) {
       const first = me.data.organizations[0];
       router.replace(first ? `/o/${first.id}/test/overview` : '/sign-up');

@@ -8,6 +8,7 @@ import { useScope, useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';
 import { dateTime, money, unixFromInput } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
+import { GenerationProgress } from './generation-progress';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
@@ -42,13 +43,28 @@ export function GenerationsScreen() {
   const status = STATUSES.find((s) => s === filters.status);
   const query = { type, status, from: unixFromInput(filters.from ?? ''), to: unixFromInput(filters.to ?? '') };
   const pages = useCursorPages(JSON.stringify([input, query]));
-  const list = useQuery(trpc.generations.list.queryOptions({ ...input, ...query, cursor: pages.cursor }));
+  // Read again every 2 s while a row of the page is in progress, so its progress moves.
+  const list = useQuery(
+    trpc.generations.list.queryOptions({ ...input, ...query, cursor: pages.cursor }, { refetchInterval: (q) => (q.state.data?.data.some((g) => g.status === 'in_progress') ? 2_000 : false) }),
+  );
   const anyFilter = Boolean(type || status || filters.from || filters.to);
 
   const columns: Column<GenerationRow>[] = [
     { id: 'id', header: 'Generation', cell: ({ row }) => <code className="text-xs">{row.original.id}</code> },
     { id: 'type', header: 'Type', cell: ({ row }) => row.original.type },
-    { id: 'status', header: 'Status', cell: ({ row }) => <GenerationStatusBadge status={row.original.status} /> },
+    {
+      id: 'status',
+      header: 'Status',
+      cell: ({ row }) =>
+        row.original.status === 'in_progress' ? (
+          <div className="flex flex-col gap-1">
+            <GenerationStatusBadge status={row.original.status} />
+            <GenerationProgress id={row.original.id} progress={row.original.progress} createdAt={row.original.created_at} compact />
+          </div>
+        ) : (
+          <GenerationStatusBadge status={row.original.status} />
+        ),
+    },
     { id: 'cost', header: 'Cost', cell: ({ row }) => <span className="tabular-nums">{money(row.original.cost.amount - row.original.cost.amount_refunded)}</span> },
     { id: 'created', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
     { id: 'completed', header: 'Completed', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.completed_at)}</span> },
@@ -113,7 +129,7 @@ function GenerationDetail({ id }: { id: string }) {
   const scope = useScope();
   const input = useScopeInput();
   const queryClient = useQueryClient();
-  const generation = useQuery(trpc.generations.get.queryOptions({ ...input, id }));
+  const generation = useQuery(trpc.generations.get.queryOptions({ ...input, id }, { refetchInterval: (q) => (q.state.data?.status === 'in_progress' ? 1_000 : false) }));
   const cancel = useMutation(
     trpc.generations.cancel.mutationOptions({
       onSuccess: () => toast.success(`Generation ${id} canceled; its cost is refunded.`),
@@ -145,6 +161,7 @@ function GenerationDetail({ id }: { id: string }) {
           />
         ) : null}
       </div>
+      {g.status === 'in_progress' ? <GenerationProgress id={g.id} progress={g.progress} stage={g.progress_stage} createdAt={g.created_at} /> : null}
       <section aria-labelledby="timeline-heading">
         <h3 id="timeline-heading" className="mb-2 font-semibold">
           Timeline

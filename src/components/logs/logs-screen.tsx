@@ -17,7 +17,9 @@ import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
-import { EmptyState, ErrorState } from '@/components/ui/states';
+import { EmptyState, ErrorState, IgnoredFilterNotice } from '@/components/ui/states';
+import { DebouncedField } from '@/components/ui/debounced-field';
+import { TimeRangeFields } from '@/components/ui/time-range-fields';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
 
 const ANY = 'all';
@@ -109,14 +111,7 @@ export function LogsScreen() {
         </div>
         <DebouncedField id="filter-error-code" label="Error code" value={filters.errorCode ?? ''} onCommit={(v) => setFilters({ errorCode: v || undefined })} placeholder="e.g. invalid_parameter" />
         <DebouncedField id="filter-path" label="Path" value={filters.path ?? ''} onCommit={(v) => setFilters({ path: v || undefined })} placeholder="e.g. /v1/renders" />
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-from">From (UTC)</Label>
-          <Input id="filter-from" type="datetime-local" value={filters.from ?? ''} onChange={(e) => setFilters({ from: e.target.value || undefined })} />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="filter-to">To (UTC)</Label>
-          <Input id="filter-to" type="datetime-local" value={filters.to ?? ''} onChange={(e) => setFilters({ to: e.target.value || undefined })} />
-        </div>
+        <TimeRangeFields idPrefix="filter" from={filters.from} to={filters.to} onChange={setFilters} />
         <div className="flex items-end">
           <Button
             variant="ghost"
@@ -130,11 +125,7 @@ export function LogsScreen() {
           </Button>
         </div>
       </div>
-      {!parsed.success ? (
-        <p role="alert" className="mb-3 text-sm text-destructive">
-          Ignored an invalid filter: {parsed.error.issues[0]?.path.join('.')} {parsed.error.issues[0]?.message}
-        </p>
-      ) : null}
+      {!parsed.success ? <IgnoredFilterNotice issue={parsed.error.issues[0]} /> : null}
       <QueryTable
         query={lines}
         loadingLabel="Loading requests"
@@ -155,27 +146,6 @@ export function LogsScreen() {
         {openId ? <RequestDetail id={openId} base={scope.base} /> : null}
       </Sheet>
     </>
-  );
-}
-
-function DebouncedField({ id, label, value, onCommit, placeholder }: { id: string; label: string; value: string; onCommit: (value: string) => void; placeholder?: string }) {
-  const [draft, setDraft] = React.useState(value);
-  const [synced, setSynced] = React.useState(value);
-  if (synced !== value) {
-    // The URL changed (e.g. Clear filters): show it (state set during render, React's documented pattern).
-    setSynced(value);
-    setDraft(value);
-  }
-  React.useEffect(() => {
-    if (draft === value) return;
-    const timer = setTimeout(() => onCommit(draft.trim()), 400);
-    return () => clearTimeout(timer);
-  }, [draft, value, onCommit]);
-  return (
-    <div className="grid gap-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} value={draft} placeholder={placeholder} onChange={(e) => setDraft(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && onCommit(draft.trim())} />
-    </div>
   );
 }
 

@@ -5,12 +5,13 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toaster';
-import { toCurl, toFetch, toPython, type CodeRequest } from './copy-as-code';
+import { toCurl, toFetch, toPython, toSdk, type CodeRequest } from './copy-as-code';
 
 const LANGUAGES = [
   { id: 'curl', label: 'curl', render: toCurl },
   { id: 'javascript', label: 'JavaScript', render: toFetch },
   { id: 'python', label: 'Python', render: toPython },
+  { id: 'sdk', label: 'SDK', render: toSdk },
 ] as const;
 
 /** The request as filled, as code (the key elided: it reads ROOMTONE_API_KEY from the environment). */

@@ -1,6 +1,7 @@
 /**
  * "Copy as code": the playground's request as the /v1 call a developer makes, in curl,
- * JavaScript (fetch) and Python (requests). Framework-free. The key is never included
+ * JavaScript (fetch), Python (requests) and the official SDK (@roomtone/sdk). Framework-free
+ * (the OpenAPI document's examples use the same renderers). The key is never included
  * (`$ROOMTONE_API_KEY` / `process.env` / `os.environ`); a request with a file becomes
  * multipart/form-data exactly as /v1 takes it: each file a part named as its field (image, mask,
  * layers[0].element), other parameters text fields, layers / metadata / categories as JSON text.
@@ -145,4 +146,46 @@ export function toPython(req: CodeRequest): string {
   }
   lines.push('generation = response.json()');
   return lines.join('\n');
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** A JavaScript literal, keys unquoted where they can be. */
+function js(value: unknown, indent = ''): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'undefined';
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => js(v)).join(', ')}]`;
+    return `[\n${value.map((v) => `${inner}${js(v, inner)}`).join(',\n')},\n${indent}]`;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${IDENTIFIER.test(k) ? k : JSON.stringify(k)}: ${js(v, inner)}`).join(',\n')},\n${indent}}`;
+}
+
+/** Files become paths (the SDK reads them and sends multipart); URLs stay URLs. */
+function sdkBody(body: Record<string, unknown>): Record<string, unknown> {
+  const path = (v: unknown) => (isFileRef(v) ? v.file : v);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (key === 'layers' && Array.isArray(value)) out.layers = value.map((layer: Record<string, unknown>) => ('element' in layer ? { ...layer, element: path(layer.element) } : layer));
+    else out[key] = path(value);
+  }
+  return out;
+}
+
+/** The SDK's resources are named as the routes: client.renders, client.edits, … */
+export function toSdk(req: CodeRequest): string {
+  const options = req.idempotencyKey ? `, { idempotencyKey: ${JSON.stringify(req.idempotencyKey)} }` : '';
+  return [
+    `import Roomtone from '@roomtone/sdk';`,
+    ``,
+    `// The key is read from ROOMTONE_API_KEY; file paths are read from the working directory.`,
+    `const client = new Roomtone({ baseUrl: ${JSON.stringify(req.baseUrl.replace(/\/$/, ''))} });`,
+    ``,
+    `const generation = await client.${req.route}.create(${js(sdkBody(req.body))}${options});`,
+    `console.log(JSON.stringify(generation, null, 2));`,
+  ].join('\n');
 }

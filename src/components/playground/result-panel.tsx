@@ -6,6 +6,7 @@ import { money } from '@/app-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { GenerationProgress } from '@/components/generations/generation-progress';
 
 type Generation = ConsoleOutputs['generations']['get'];
 
@@ -29,6 +30,9 @@ export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: 
         </CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3">
+        {generation.status === 'in_progress' ? (
+          <GenerationProgress id={generation.id} progress={generation.progress} stage={generation.progress_stage} createdAt={generation.created_at} />
+        ) : null}
         <p className="text-sm" role="status" aria-live="polite">
           {generation.status === 'in_progress' ? (
             <span className="inline-flex items-center gap-2">

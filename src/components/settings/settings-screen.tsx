@@ -15,6 +15,8 @@ import { PageControls, useCursorPages } from '@/components/ui/data-table';
 import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { Switch } from '@/components/ui/switch';
+import { Label } from '@/components/ui/label';
 
 export function SettingsScreen() {
   const trpc = useTRPC();
@@ -40,6 +42,7 @@ export function SettingsScreen() {
             </CardHeader>
             <CardContent>{manager ? <RenameForm name={settings.data.name} /> : <p>{settings.data.name}</p>}</CardContent>
           </Card>
+          <TwoFactorRequirement required={settings.data.require_two_factor} canChange={scope.role === 'owner'} />
           <Card>
             <CardHeader>
               <h2 className="font-semibold">
@@ -91,6 +94,40 @@ function RenameForm({ name }: { name: string }) {
         Save name
       </Button>
     </form>
+  );
+}
+
+/** Owners require two-factor sign-in of every member; members without it are sent to set it up. */
+function TwoFactorRequirement({ required, canChange }: { required: boolean; canChange: boolean }) {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const id = React.useId();
+  const change = useMutation(
+    trpc.settings.requireTwoFactor.mutationOptions({
+      onSuccess: (data) => {
+        toast.success(data.require_two_factor ? 'Two-factor sign-in is now required of every member.' : 'Two-factor sign-in is no longer required.');
+        void queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.me.get.queryKey() });
+      },
+    }),
+  );
+  return (
+    <Card>
+      <CardHeader>
+        <h2 className="font-semibold">Security</h2>
+        <p className="text-xs text-muted-foreground">
+          {canChange ? 'Owners decide. Members without two-factor sign-in are asked to set it up before they can use this organization.' : 'Only owners change this.'}
+        </p>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-3">
+        <FormError message={change.error?.message} />
+        <div className="flex items-center gap-3">
+          <Switch id={id} checked={required} disabled={!canChange || change.isPending} onCheckedChange={(checked) => change.mutate({ ...input, required: checked })} data-testid="require-two-factor" />
+          <Label htmlFor={id}>Require two-factor sign-in of every member</Label>
+        </div>
+      </CardContent>
+    </Card>
   );
 }
 

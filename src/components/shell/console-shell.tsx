@@ -5,8 +5,9 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
-import { useTRPC, errorStatus } from '@/app-client/trpc';
+import { BarChart3, BookOpen, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { apiErrorOf, useTRPC, errorStatus } from '@/app-client/trpc';
+import { TwoFactorSection } from '@/components/account/two-factor-section';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/components/ui/cn';
@@ -34,6 +35,7 @@ const ICONS: Record<ScreenSlug, React.ComponentType<{ className?: string; 'aria-
   usage: BarChart3,
   members: Users,
   webhooks: Webhook,
+  audit: ScrollText,
   settings: Settings,
 };
 
@@ -52,10 +54,11 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
   const pathname = usePathname();
   const me = useQuery(trpc.me.get.queryOptions());
   const status = me.isError ? errorStatus(me.error) : undefined;
+  const secondFactorPending = me.isError && apiErrorOf(me.error)?.code === 'second_factor_required';
 
   React.useEffect(() => {
-    if (status === 401) router.replace(`/sign-in?callbackUrl=${encodeURIComponent(pathname)}`);
-  }, [status, router, pathname]);
+    if (status === 401) router.replace(`${secondFactorPending ? '/sign-in/two-factor' : '/sign-in'}?callbackUrl=${encodeURIComponent(pathname)}`);
+  }, [status, secondFactorPending, router, pathname]);
 
   if (me.isPending || status === 401) {
     return (
@@ -90,6 +93,8 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
   const base = `/o/${organizationId}/${mode}`;
   const screen = screenOf(pathname) as ScreenSlug | undefined;
   const allowed = !screen || !SCREENS.some((s) => s.slug === screen) || canSee(role, screen);
+  // The organization requires two-factor sign-in and the user has none: enrol first (the account page stays open).
+  const mustEnrol = me.data.two_factor.required_by.includes(organizationId) && !me.data.two_factor.enabled && (screen as string | undefined) !== 'account';
 
   return (
     <ScopeProvider scope={{ organizationId, mode, role, base }}>
@@ -128,10 +133,12 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
                 })}
               </ul>
             </nav>
+            <ApiReferenceLink />
           </aside>
           <div className="flex min-w-0 flex-1 flex-col">
-            <header className="flex h-14 items-center justify-between gap-4 border-b px-4">
-              <div className="md:hidden">
+            {/* Wraps on a phone rather than overflowing it. */}
+            <header className="flex min-h-14 flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b px-4 py-2">
+              <div className="max-w-full min-w-0 md:hidden">
                 <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
               </div>
               <MobileNav role={role} base={base} />
@@ -141,12 +148,36 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
               </div>
             </header>
             <main id="main" className="flex-1 p-4 md:p-8">
-              {allowed ? children : <NotForRole role={role} />}
+              {mustEnrol ? <EnrolFirst organizationName={current.name} /> : allowed ? children : <NotForRole role={role} />}
             </main>
           </div>
         </div>
       </div>
     </ScopeProvider>
+  );
+}
+
+/** The API reference (/docs) is a page of its own, outside the console: a plain link. */
+function ApiReferenceLink() {
+  return (
+    <a
+      href="/docs"
+      data-testid="api-reference-link"
+      className="mt-auto flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <BookOpen className="size-4" aria-hidden />
+      API reference
+    </a>
+  );
+}
+
+function EnrolFirst({ organizationName }: { organizationName: string }) {
+  return (
+    <div className="flex max-w-2xl flex-col gap-4">
+      <h1 className="text-xl font-semibold">Two-factor sign-in required</h1>
+      <p className="text-muted-foreground">{organizationName} requires two-factor sign-in of every member. Set it up to continue; it protects your account in every organization.</p>
+      <TwoFactorSection required />
+    </div>
   );
 }
 
@@ -175,6 +206,10 @@ function MobileNav({ role, base }: { role: Role; base: string }) {
               {s.title}
             </DropdownMenuItem>
           ))}
+          <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <a href="/docs">API reference</a>
+          </DropdownMenuItem>
         </DropdownMenuContent>
       </DropdownMenu>
     </div>

@@ -60,8 +60,8 @@ export function DataTable<T extends RowData>({
   const scrolls = useScrollsSideways(frame);
   return (
     <div className="flex flex-col gap-3">
-      {/* On a narrow screen the table scrolls in its frame: then the frame takes the focus, so a keyboard can scroll it. */}
-      <div ref={frame} tabIndex={scrolls ? 0 : undefined} className="overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+      {/* On a narrow screen the table scrolls in its frame: then the frame takes the focus, so a keyboard can scroll it. relative: absolutely placed content (sr-only labels) stays inside the frame instead of widening the page. */}
+      <div ref={frame} tabIndex={scrolls ? 0 : undefined} className="relative overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
         <table className="w-full caption-bottom text-sm" aria-label={label}>
           <thead className="bg-muted/50">
             {table.getHeaderGroups().map((group) => (

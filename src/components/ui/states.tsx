@@ -38,3 +38,12 @@ export function LoadingRows({ rows = 5, label = 'Loading' }: { rows?: number; la
     </div>
   );
 }
+
+/** A filter from the URL that the server's schema refuses is dropped; say which. */
+export function IgnoredFilterNotice({ issue }: { issue: { path: PropertyKey[]; message: string } | undefined }) {
+  return (
+    <p role="alert" className="mb-3 text-sm text-destructive">
+      Ignored an invalid filter: {issue?.path.map(String).join('.')} {issue?.message}
+    </p>
+  );
+}

@@ -3,6 +3,7 @@ import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Download } from 'lucide-react';
+import { downloadText } from '@/app-client/download';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';
@@ -36,13 +37,7 @@ export function UsageScreen() {
 
   const download = () => {
     if (!usage.data) return;
-    const blob = new Blob([usageCsv(usage.data.days)], { type: 'text/csv' });
-    const url = URL.createObjectURL(blob);
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = `roomtone-usage-${scope.organizationId}-${scope.mode}-${range}d.csv`;
-    a.click();
-    URL.revokeObjectURL(url);
+    downloadText(`roomtone-usage-${scope.organizationId}-${scope.mode}-${range}d.csv`, usageCsv(usage.data.days), 'text/csv');
   };
 
   return (

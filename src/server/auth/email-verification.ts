@@ -6,6 +6,7 @@ import { sendMail } from '@/server/mail/send-mail';
 import { linkTokenHash, newLinkToken } from './link-tokens';
 import { verifyPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
+import { endOtherSessions } from './sessions';
 
 /**
  * Proving an account's address. Until it is proven, the password does not sign in and no
@@ -84,7 +85,7 @@ export async function verifyByLinkSignIn(userId: string) {
   return transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<{ emailVerified: Date | null }[]>`select "emailVerified" from "User" where id = ${userId} for update`;
     if (locked && locked.emailVerified === null) {
-      await tx.session.deleteMany({ where: { userId } });
+      await endOtherSessions(userId, null, tx);
       await tx.verificationToken.deleteMany({ where: { identifier: identifierOf(userId) } });
       await tx.user.update({ where: { id: userId }, data: { emailVerified: clock.now(), passwordHash: null } });
     }

@@ -7,6 +7,8 @@ import { checkPasswordRule, hashPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
 import { endOtherSessions } from './sessions';
 import { normalizeEmail } from './verify-credentials';
+import { userActor, type RequestOrigin } from '@/server/audit/actor';
+import { recordUserAudit } from '@/server/audit/record-audit';
 import { linkTokenHash, newLinkToken } from './link-tokens';
 
 /**
@@ -38,7 +40,7 @@ export async function requestPasswordReset(emailInput: string, ip: string | null
   });
 }
 
-export async function resetPassword(token: string, password: string): Promise<void> {
+export async function resetPassword(token: string, password: string, origin: RequestOrigin = { ip: null, userAgent: null }): Promise<void> {
   checkPasswordRule(password);
   const passwordHash = await hashPassword(password);
   const used = await db().$transaction(async (tx) => {
@@ -49,8 +51,9 @@ export async function resetPassword(token: string, password: string): Promise<vo
     const userId = row.identifier.slice(IDENTIFIER_PREFIX.length);
     await tx.user.update({ where: { id: userId }, data: { passwordHash } });
     await tx.user.updateMany({ where: { id: userId, emailVerified: null }, data: { emailVerified: clock.now() } });
+    const ended = await endOtherSessions(userId, null, tx);
+    await recordUserAudit(tx, userActor({ id: userId }, origin), userId, { action: 'user.password_reset', details: { sessions_ended: ended } });
     return userId;
   });
   if (!used) throw invalidParam('token', 'This reset link is unknown, used or expired. Ask for a new one.');
-  await endOtherSessions(used, null);
 }

@@ -11,6 +11,8 @@ import type { Step } from '@/server/jobs/steps';
 import { JOB_EVENTS } from '@/server/jobs/definitions/job';
 import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
 import { recordBalanceEvent } from '@/server/webhooks/events';
+import { OPERATOR, type AuditActor } from '@/server/audit/actor';
+import { recordAudit } from '@/server/audit/record-audit';
 import type { AutoRechargeAttempt, Prisma } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
 import { balanceObject } from './balance-object';
@@ -80,7 +82,7 @@ function view(org: { id: string; autoRechargeEnabled: boolean; autoRechargeThres
  * CLI first). Enabling needs both values (given now or kept from before); with the Stripe
  * provider it also needs a saved payment method. Omitted values are kept.
  */
-export async function setAutoRecharge(organizationId: string, input: AutoRechargeSettings): Promise<AutoRechargeView> {
+export async function setAutoRecharge(organizationId: string, input: AutoRechargeSettings, actor: AuditActor = OPERATOR): Promise<AutoRechargeView> {
   const parsed = autoRechargeSettingsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -103,6 +105,13 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
       where: { id: organizationId },
       data: { autoRechargeEnabled: settings.enabled, autoRechargeThreshold: threshold, autoRechargeAmount: amount },
     });
+    await recordAudit(tx, actor, organizationId, {
+      action: 'auto_recharge.updated',
+      details: {
+        from: { enabled: org.autoRechargeEnabled, threshold: org.autoRechargeThreshold, amount: org.autoRechargeAmount },
+        to: { enabled: updated.autoRechargeEnabled, threshold: updated.autoRechargeThreshold, amount: updated.autoRechargeAmount },
+      },
+    });
     return view(updated);
   });
 }
@@ -116,17 +125,20 @@ export async function getAutoRecharge(organizationId: string): Promise<AutoRecha
 const stripeIds = z.object({ customerId: z.string().regex(/^cus_[A-Za-z0-9]+$/), paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]+$/) });
 
 /** Store the Stripe customer and saved payment method that auto-recharges are paid with. */
-export async function setPaymentMethod(organizationId: string, input: { customerId: string; paymentMethodId: string }): Promise<AutoRechargeView> {
+export async function setPaymentMethod(organizationId: string, input: { customerId: string; paymentMethodId: string }, actor: AuditActor = OPERATOR): Promise<AutoRechargeView> {
   const parsed = stripeIds.safeParse(input);
   if (!parsed.success) {
     const param = parsed.error.issues[0]?.path[0] === 'customerId' ? 'customer' : 'payment_method';
     throw new ApiError(400, 'parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
   }
-  const updated = await db().organization.updateMany({
-    where: { id: organizationId },
-    data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
+  await transaction(async (tx) => {
+    const updated = await tx.organization.updateMany({
+      where: { id: organizationId },
+      data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
+    });
+    if (updated.count === 0) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+    await recordAudit(tx, actor, organizationId, { action: 'auto_recharge.payment_method_set', details: { customer: parsed.data.customerId, payment_method: parsed.data.paymentMethodId } });
   });
-  if (updated.count === 0) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
   return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
 }
 

@@ -10,6 +10,7 @@ import { layerAlpha } from './builtin/masks';
 import { outputSizeForQuality, type OutputQuality } from './builtin/encode';
 import { backendFor } from './backends/selection';
 import { runBackend } from './backends/run-backend';
+import { ignoreProgress, reportStage, type ProgressSink } from './progress';
 import { qualityOf, type StoredInput, type StoredLayer } from '@/server/generations/stored-json';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
 
@@ -29,6 +30,8 @@ export interface EngineJob {
   images: Map<string, Buffer>;
   /** Deterministic seed for previews: same request → same bytes. */
   seed: string;
+  /** Where the engine says how far it is (stored, throttled, for the API's `progress`). */
+  progress?: ProgressSink;
 }
 
 export interface EngineOutput {
@@ -73,7 +76,7 @@ async function swatchFor(materialId: string): Promise<RawImage> {
   return { data: swatch.data, width: swatch.width, height: swatch.height, channels: 3 };
 }
 
-async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: EngineJob): Promise<{ img: RawImage; method: string }> {
+async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: EngineJob, progress: ProgressSink): Promise<{ img: RawImage; method: string }> {
   const source = toRgbImage(await decode(job.images.get('image')!));
   const target = outputSizeForQuality(source.width, source.height, quality);
   let img = await resizeTo(source, target.width, target.height);
@@ -81,7 +84,9 @@ async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: E
   // would refuse a small image's own-size mask (spec: allowed), so compare with the source.
   const mask = await analyzeMask(job.images.get('mask')!, { width: img.width, height: img.height }, 'mask', source);
   const methods: string[] = [];
+  // Progress: layers done out of all (the pixel work is per layer).
   for (const [i, layer] of layers.entries()) {
+    reportStage(progress, 'generating', i / layers.length);
     const alpha = layerAlpha(mask.labels, MASK_PALETTE.indexOf(layer.mask_color as (typeof MASK_PALETTE)[number]));
     switch (layer.action) {
       case 'modify':
@@ -110,29 +115,36 @@ async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: E
 }
 
 export async function runEngine(job: EngineJob): Promise<EngineOutput> {
+  const progress = job.progress ?? ignoreProgress;
   // A generative backend configured for this operation (and mode) does it; else the CPU engine.
   const backend = backendFor(job.type, job.input, job.mode);
-  if (backend) return runBackend({ ...backend, generationId: job.generationId, input: job.input, images: job.images, seed: job.seed });
+  if (backend) return runBackend({ ...backend, generationId: job.generationId, input: job.input, images: job.images, seed: job.seed, progress });
+  // The built-in engine's stages: decode, the pixel work (by layer or by tile), encode.
+  reportStage(progress, 'preparing', 0);
   let result: { img: RawImage; method: string };
   if (job.type === 'upscale') {
     const source = toRgbImage(await decode(job.images.get('image')!));
     const scale = job.input.scale === 'x4' ? 4 : 2;
     const method = config().UPSCALE_METHOD;
+    reportStage(progress, 'generating', 0);
+    const onProgress = (done: number, total: number) => reportStage(progress, 'generating', done / total);
     if (method === 'lanczos3') result = { img: await runOffThread({ op: 'upscaleLanczos3', img: source, scale }), method: 'upscale:lanczos3' };
-    else if (method === 'neural') result = { img: await upscaleNeural(source, scale), method: 'upscale:neural' };
+    else if (method === 'neural') result = { img: await upscaleNeural(source, scale, { onProgress }), method: 'upscale:neural' };
     else {
-      const up = await upscaleAuto(source, scale);
+      const up = await upscaleAuto(source, scale, { onProgress });
       result = { img: up.img, method: `upscale:${up.method}` };
     }
   } else if (job.type === 'edit' && job.input.mode === 'mask') {
-    result = await runMaskEdit(qualityOf(job.input), job.input.layers ?? [], job);
+    result = await runMaskEdit(qualityOf(job.input), job.input.layers ?? [], job, progress);
   } else {
     // Test mode only (live mode refused these at admission): a deterministic preview of the
     // right size, without any text drawn on it.
     const source = toRgbImage(await decode(job.images.get('image')!));
     const target = outputSizeForQuality(source.width, source.height, qualityOf(job.input));
+    reportStage(progress, 'generating', 0);
     result = { img: await runOffThread({ op: 'preview', img: source, target, seed: job.seed }), method: `${job.type}:preview` };
   }
+  reportStage(progress, 'finishing', 0);
   const encoded = await encodeOutput(result.img);
   return { ...encoded, method: result.method };
 }

@@ -1,7 +1,7 @@
 import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
 import type { Page, PageParams } from '@/server/platform/pages';
-import type { GenerationStatus, GenerationType } from '@/generated/prisma/enums';
+import type { GenerationStage, GenerationStatus, GenerationType } from '@/generated/prisma/enums';
 import { getGeneration, listGenerations, type Scope } from './generations';
 import { toApiGeneration, toApiGenerations, type ApiGeneration } from './serialize';
 
@@ -11,6 +11,8 @@ import { toApiGeneration, toApiGenerations, type ApiGeneration } from './seriali
  */
 export interface ConsoleGeneration extends ApiGeneration {
   started_at: number | null;
+  /** Where an in-progress generation is (queued, preparing, generating, finishing); null once ended. */
+  progress_stage: GenerationStage | null;
   channel: 'v1' | 'mcp' | 'console';
   api_key_id: string | null;
   request_id: string | null;
@@ -38,6 +40,7 @@ export async function getConsoleGeneration(scope: Scope, id: string): Promise<Co
   return {
     ...(await toApiGeneration(row)),
     started_at: toUnixSeconds(row.startedAt),
+    progress_stage: row.status === 'in_progress' ? row.progressStage : null,
     channel: origin.channel,
     api_key_id: origin.apiKeyId,
     request_id: origin.requestId,

@@ -2,6 +2,8 @@ import { deleteUnusedUploads } from '@/server/uploads/uploads';
 import { db } from '@/server/platform/db';
 import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
+import { monthsBefore } from '@/server/platform/clock';
+import { deleteExpiredAuditEvents } from '@/server/audit/retention';
 import { runLotMaintenance } from '@/server/billing/lots';
 import { storedInputImages, storedOutputs } from './stored-json';
 
@@ -12,9 +14,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 3600 * 1000;
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 /** 13 months, counted as calendar months from creation. */
 export function generationRetentionCutoff(now: Date): Date {
-  const cutoff = new Date(now);
-  cutoff.setUTCMonth(cutoff.getUTCMonth() - 13);
-  return cutoff;
+  return monthsBefore(now, 13);
 }
 
 /**
@@ -24,6 +24,7 @@ export function generationRetentionCutoff(now: Date): Date {
  * - generations deleted 13 months after creation (their ledger rows stay), with the
  *   operator-only records of their generative-backend calls (EngineBackendRun);
  * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
+ * - audit events deleted 13 months after they were recorded;
  * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
  * - uploaded files (create_upload) deleted 1 hour after creation if unused.
  * Each step is idempotent and works in bounded batches. The scheduled job leaves credit lots to
@@ -39,6 +40,7 @@ export async function runRetention(now: Date, options: { creditLots?: boolean } 
   expiring_notices: number;
   uploads_deleted: number;
   backend_runs_deleted: number;
+  audit_events_deleted: number;
 }> {
   let imagesDeleted = 0;
   for (;;) {
@@ -81,5 +83,6 @@ export async function runRetention(now: Date, options: { creditLots?: boolean } 
     ...(options.creditLots === false ? { credit_lots_expired: 0, expiring_notices: 0 } : await runLotMaintenance(now)),
     uploads_deleted: await deleteUnusedUploads(now),
     backend_runs_deleted: backendRunsDeleted,
+    audit_events_deleted: await deleteExpiredAuditEvents(now),
   };
 }

@@ -10,6 +10,16 @@ export const apiGenerationSchema = z
     id: z.string().meta({ example: 'gen_3kTq9ZbX2mPw7LrV1sNc8YdA' }),
     type: generationTypeSchema,
     status: generationStatusSchema,
+    progress: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({
+        description:
+          'Fraction done, 0 to 1. While in_progress: 0 until processing starts, then as the engine running it reports (null when it cannot tell, e.g. a model that reports no progress). 1 once succeeded; null once failed or canceled.',
+        example: 0.42,
+      }),
     cancelable: z.boolean(),
     livemode: z.boolean(),
     created_at: z.int(),

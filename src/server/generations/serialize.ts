@@ -10,6 +10,7 @@ export type { StoredOutput } from './stored-json';
 export const GENERATION_VIEW_COLUMNS = [
   'id', 'organizationId', 'mode', 'type', 'status', 'input', 'metadata', 'outputs', 'costAmount', 'discountPercent',
   'amountRefunded', 'errorCode', 'errorMessage', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'imagesDeletedAt',
+  'progress', 'progressStage',
 ] as const satisfies readonly (keyof Generation)[];
 export type GenerationView = Pick<Generation, (typeof GENERATION_VIEW_COLUMNS)[number]>;
 
@@ -21,6 +22,8 @@ export interface ApiGeneration {
   id: string;
   type: Generation['type'];
   status: Generation['status'];
+  /** Fraction done, 0 to 1: while in progress as the engine reports it (null when it cannot tell), 1 once succeeded, null once failed or canceled. */
+  progress: number | null;
   cancelable: boolean;
   livemode: boolean;
   created_at: number;
@@ -65,6 +68,18 @@ export async function toApiGenerations(rows: readonly GenerationView[]): Promise
   );
 }
 
+/** Queued: nothing done yet (0). Running: what the engine last reported, stored throttled. */
+function progressOf(row: GenerationView): number | null {
+  switch (row.status) {
+    case 'succeeded':
+      return 1;
+    case 'in_progress':
+      return row.startedAt === null ? 0 : (row.progress ?? null);
+    default:
+      return null;
+  }
+}
+
 function apiGeneration(row: GenerationView, output: ApiGeneration['output']): ApiGeneration {
   const expiresAt = row.expiresAt ?? new Date(row.createdAt.getTime() + IMAGE_RETENTION_MS);
   return {
@@ -72,6 +87,7 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
     id: row.id,
     type: row.type,
     status: row.status,
+    progress: progressOf(row),
     cancelable: row.status === 'in_progress' && row.startedAt === null,
     livemode: row.mode === 'live',
     created_at: toUnixSeconds(row.createdAt),

@@ -11,7 +11,9 @@ import { config } from '@/server/platform/config';
 import { ensureAuthSecret } from '@/server/platform/secrets';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
-import { createSession, sessionMaxAgeSeconds } from '@/server/auth/sessions';
+import { sessionMaxAgeSeconds, startSession } from '@/server/auth/sessions';
+import { recordFailedSignIn } from '@/server/auth/record-failed-sign-in';
+import { currentRequestOrigin, withRequestOrigin } from '@/server/audit/current-origin';
 import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
 import { normalizeEmail, passwordSignIn } from '@/server/auth/verify-credentials';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
@@ -56,6 +58,16 @@ function adapter(): Adapter {
       if (user.emailVerified && user.id) return verifyByLinkSignIn(user.id);
       return base.updateUser!(user);
     },
+    // E-mail link sign-ins: pending until the second factor for users who have one, and audited.
+    async createSession(session) {
+      return startSession(session, 'email_link', currentRequestOrigin());
+    },
+    // A session waiting for its second factor is no session to Auth.js either.
+    async getSessionAndUser(sessionToken) {
+      const found = await base.getSessionAndUser?.(sessionToken);
+      if (!found || (found.session as { secondFactorPending?: boolean }).secondFactorPending) return null;
+      return found;
+    },
   };
 }
 
@@ -98,6 +110,7 @@ function authConfig(): NextAuthConfig {
           if (!(await signInAttemptAllowed(email, clientIp(request)))) throw new TooManyAttempts();
           const result = await passwordSignIn(email, parsed.data.password);
           if (result.ok) return result.user;
+          if (result.reason === 'invalid') await recordFailedSignIn(email, currentRequestOrigin());
           if (result.reason === 'unverified') throw new EmailUnverified();
           return null;
         },
@@ -111,7 +124,7 @@ function authConfig(): NextAuthConfig {
       },
       async jwt({ token, user, account }) {
         if (account?.provider === 'credentials' && user?.id) {
-          token.sessionToken = (await createSession(user.id)).sessionToken;
+          token.sessionToken = (await startSession({ userId: user.id }, 'password', currentRequestOrigin())).sessionToken;
         }
         return token;
       },
@@ -143,5 +156,6 @@ export async function handleAuth(req: Request): Promise<Response> {
     request = new Request(url, { method: req.method, headers, ...(hasBody ? { body: await req.arrayBuffer() } : {}) });
   }
   const handler = req.method === 'POST' ? nextAuth.handlers.POST : nextAuth.handlers.GET;
-  return handler(request as NextRequest);
+  // Sign-ins are audited with where they came from; Auth.js does not hand the request on.
+  return withRequestOrigin({ ip: clientIp(req), userAgent: req.headers.get('user-agent') }, () => handler(request as NextRequest));
 }

@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { config } from '@/server/platform/config';
-import { sessionUserFromCookies } from '@/server/auth/sessions';
+import { readConsoleSession } from '@/server/auth/sessions';
 import { consoleRouter } from '@/server/trpc/console-router';
 import { clientIp } from './client-ip';
 
@@ -57,7 +57,11 @@ export async function handleConsoleTrpc(req: Request): Promise<Response> {
     endpoint: CONSOLE_TRPC_ENDPOINT,
     req,
     router: consoleRouter,
-    createContext: async () => ({ user: await sessionUserFromCookies(req.headers.get('cookie')), ip: clientIp(req) }),
+    createContext: async () => {
+      const origin = { ip: clientIp(req), userAgent: req.headers.get('user-agent') };
+      const { user, pending } = await readConsoleSession(req.headers.get('cookie'), origin);
+      return { user, pending, ...origin };
+    },
     responseMeta: () => ({ headers: { 'cache-control': 'no-store' } }),
   });
 }

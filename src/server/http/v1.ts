@@ -12,6 +12,8 @@ import { openApiDocument } from './openapi';
 import { directRead } from './v1-reads';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
+import { serveEventStream } from './event-stream';
+import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
 import { validateIdempotencyKey } from '@/server/creations/create';
@@ -68,6 +70,8 @@ export type V1Reply = DoorReply;
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
 export async function handleV1(req: Request): Promise<Response> {
+  // The event stream answers a long-lived response, not a reply: its own door (event-stream.ts).
+  if (new URL(req.url).pathname === EVENT_STREAM_PATH) return serveEventStream(req);
   return toResponse(await serveV1(req));
 }
 

@@ -4,6 +4,7 @@ import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { blobStore } from '@/server/storage/storage';
 import { refundIfCharged } from '@/server/generations/generations';
+import { progressWriter } from '@/server/generations/progress';
 import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { runEngine } from '@/server/engine/run';
@@ -102,7 +103,8 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
     try {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
-      const output = await runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed });
+      const progress = progressWriter(generationId);
+      const output = await runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed, progress: progress.report }).finally(() => progress.close());
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
       const key = `outputs/${generationId}/0.${ext}`;
       await blobStore().put(key, output.bytes, output.contentType);

@@ -7,7 +7,7 @@ import { setWorkersRunning } from './workers-state';
 import { startBillingWorkers } from './billing-worker';
 import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
 import { startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
-import { interruptBackendCalls } from '@/server/engine/backends/run-backend';
+import { interruptBackendCalls } from '@/server/engine/backends/in-flight';
 import { expiringCreditNotices, generationRun, retention, sweeper } from './definitions';
 import { runPgBossJob } from './providers/pgboss-run';
 

@@ -1,8 +1,9 @@
-import { db } from '@/server/platform/db';
+import { db, transaction } from '@/server/platform/db';
+import { recordAudit } from '@/server/audit/record-audit';
 import { toUnixSeconds } from '@/server/platform/clock';
 import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
-import { canManageKey, type Member } from '@/server/members/roles';
+import { canManageKey, memberActor, type Member } from '@/server/members/roles';
 import type { Permission } from './permissions';
 import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
 
@@ -58,19 +59,26 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
 /** Create a key in the member's mode; the secret is in this answer only. */
 export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
   if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     // The membership is held until the key commits, so a removal running now waits and then
     // revokes this key with the member's others (keys-of-member.ts); after it, nothing is created.
     const held = await tx.$queryRaw<unknown[]>`
       select 1 from "Membership" where "organizationId" = ${member.organizationId} and "userId" = ${member.userId} for share`;
     if (held.length === 0) throw new DomainError('resource_not_found', `No organization ${member.organizationId}.`, { param: 'organizationId' });
-    return createApiKey(tx, {
+    const key = await createApiKey(tx, {
       organizationId: member.organizationId,
       mode: member.mode,
       name: input.name.trim(),
       permissions: input.permissions,
       createdByUserId: member.userId,
     });
+    await recordAudit(tx, memberActor(member), member.organizationId, {
+      action: 'api_key.created',
+      mode: key.mode,
+      target: { type: 'api_key', id: key.id },
+      details: { name: key.name, prefix: key.prefix, permissions: key.permissions },
+    });
+    return key;
   });
 }
 
@@ -79,6 +87,19 @@ export async function revokeMemberKey(member: Member, keyId: string): Promise<{ 
   const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
   if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
   if (!canManageKey(member, key)) throw new ApiError(403, 'permission_denied', 'Developers can revoke only the keys they created.');
-  const revoked = await db().$transaction((tx) => revokeApiKey(tx, keyId));
+  const revoked = await transaction(async (tx) => {
+    // Locked, so only the call that revokes it records it.
+    const current = await tx.$queryRaw<{ revokedAt: Date | null }[]>`select "revokedAt" from "ApiKey" where id = ${keyId} for update`;
+    const result = await revokeApiKey(tx, keyId);
+    if (current[0]?.revokedAt === null) {
+      await recordAudit(tx, memberActor(member), member.organizationId, {
+        action: 'api_key.revoked',
+        mode: key.mode,
+        target: { type: 'api_key', id: key.id },
+        details: { name: key.name, prefix: key.prefix },
+      });
+    }
+    return result;
+  });
   return { id: revoked.id, revoked_at: toUnixSeconds(revoked.revokedAt) };
 }

@@ -10,7 +10,7 @@ export function nextStep(generation: ApiGeneration): string {
       return `The generation succeeded: the full-resolution image (${out.width}x${out.height}, ${out.content_type}) is at output[0].url, valid 15 minutes (until ${until}); call get_generation with id "${generation.id}" for a fresh URL, or pass the URL as image to another tool to chain.`;
     }
     case 'in_progress':
-      return `The generation is still in progress: call get_generation with id "${generation.id}" now (it waits up to 50 seconds) and again while it is in progress; after 5 minutes stop and give the user the id (the generation continues and stays readable).`;
+      return `The generation is still in progress${generation.progress !== null ? ` (${Math.round(generation.progress * 100)} % done)` : ''}: call get_generation with id "${generation.id}" now (it waits up to 50 seconds) and again while it is in progress; after 5 minutes stop and give the user the id (the generation continues and stays readable).`;
     case 'failed':
       return generation.error?.code === 'content_policy_violation'
         ? `The generation failed: moderation refused the request (content_policy_violation); do not resend the same request. Nothing was charged (refunded).`

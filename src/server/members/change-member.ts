@@ -1,7 +1,8 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { ApiError, notFound } from '@/server/platform/errors';
 import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
-import { canAssignRole, type Member, type Role } from './roles';
+import { recordAudit } from '@/server/audit/record-audit';
+import { canAssignRole, memberActor, type Member, type Role } from './roles';
 import { endInvitationsOfInviter } from './revoke-invitation';
 
 /**
@@ -29,6 +30,7 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
     await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.role_changed', target: { type: 'user', id: input.userId }, details: { from: target.role, to: input.role } });
     return { user_id: input.userId, role: input.role };
   });
 }
@@ -45,6 +47,7 @@ export async function removeMember(actor: Member, input: { userId: string }): Pr
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
     await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
     const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.removed', target: { type: 'user', id: input.userId }, details: { role: target.role, revoked_keys: revoked } });
     return { user_id: input.userId, removed: true as const, revoked_keys: revoked };
   });
 }

@@ -5,10 +5,11 @@ import { ApiError, DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
+import { recordAudit } from '@/server/audit/record-audit';
 import { requireVerified } from '@/server/auth/email-verification';
 import { linkTokenHash, newLinkToken } from '@/server/auth/link-tokens';
 import { mailSafeOrganizationName } from '@/server/orgs/organization-name';
-import { canAssignRole, type Member, type Role } from './roles';
+import { canAssignRole, memberActor, type Member, type Role } from './roles';
 import type { InvitationView } from './list-invitations';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;
@@ -93,6 +94,7 @@ export async function inviteMember(member: Member, input: { email: string; role:
       },
     });
     const organization = await tx.organization.findUniqueOrThrow({ where: { id: member.organizationId }, select: { id: true, name: true } });
+    await recordAudit(tx, memberActor(member), member.organizationId, { action: 'member.invited', target: { type: 'invitation', id: invitation.id }, details: { email, role: input.role } });
     return { invitation, organization, inviter };
   });
   const orgName = mailSafeOrganizationName(organization);

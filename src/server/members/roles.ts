@@ -1,5 +1,6 @@
 import { db } from '@/server/platform/db';
-import { ApiError, notFound } from '@/server/platform/errors';
+import { ApiError, DomainError, notFound } from '@/server/platform/errors';
+import { NO_ORIGIN, type AuditActor } from '@/server/audit/actor';
 import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
 import type { MemberRole, Mode } from '@/generated/prisma/enums';
 
@@ -20,16 +21,26 @@ export interface Member {
   mode: Mode;
   role: Role;
   tier: number;
+  /** Who acts, for the audit log (the console sets it from the session: e-mail, IP, user agent). */
+  actor?: AuditActor | undefined;
 }
 
 export async function requireMembership(userId: string, organizationId: string, mode: Mode): Promise<Member> {
   const membership = await db().membership.findUnique({
     where: { organizationId_userId: { organizationId, userId } },
-    select: { role: true, organization: { select: { tier: true } } },
+    select: { role: true, organization: { select: { tier: true, requireTwoFactor: true } }, user: { select: { totpEnabledAt: true } } },
   });
   // Not a member and no such organization answer alike.
   if (!membership) throw notFound(`No organization ${organizationId}.`, 'organizationId');
+  if (membership.organization.requireTwoFactor && !membership.user.totpEnabledAt) {
+    throw new DomainError('two_factor_enrolment_required', 'This organization requires two-factor sign-in: set it up in your account first.');
+  }
   return { userId, organizationId, mode, role: membership.role, tier: membership.organization.tier };
+}
+
+/** The member as the audit log's actor (without a door's origin when none was given). */
+export function memberActor(member: Member): AuditActor {
+  return member.actor ?? { type: 'user', userId: member.userId, origin: NO_ORIGIN };
 }
 
 export function requireRole(member: Member, roles: readonly Role[]): void {

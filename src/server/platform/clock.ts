@@ -37,3 +37,10 @@ export function toUnixSeconds(date: Date | null): number | null;
 export function toUnixSeconds(date: Date | null): number | null {
   return date ? Math.floor(date.getTime() / 1000) : null;
 }
+
+/** The same instant `months` calendar months earlier (UTC): the retention periods counted in months. */
+export function monthsBefore(date: Date, months: number): Date {
+  const earlier = new Date(date);
+  earlier.setUTCMonth(earlier.getUTCMonth() - months);
+  return earlier;
+}

@@ -43,7 +43,12 @@ export type ApiErrorCode =
   | 'already_member'
   | 'invitation_invalid'
   | 'signup_disabled'
-  | 'email_unverified';
+  | 'email_unverified'
+  // Two-factor sign-in
+  | 'second_factor_required'
+  | 'two_factor_enrolment_required'
+  | 'two_factor_already_enabled'
+  | 'two_factor_not_enabled';
 
 /**
  * What business code throws: a code, a message, the parameter at fault and, for refusals

@@ -19,7 +19,11 @@ export type IdPrefix =
   | 'att'
   | 'mail'
   | 'ebr'
-  | 'inv';
+  | 'inv'
+  | 'evs'
+  | 'ses'
+  | 'aud'
+  | 'rc';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import next from 'next';
 import { serveV1 } from '@/server/http/v1';
+import { serveEventStream } from '@/server/http/event-stream';
+import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 import { serveMcp } from '@/server/mcp/endpoint';
 import { serveUploadPut } from '@/server/http/upload-put';
 import { stampIncomingRequest } from '@/server/http/incoming-request';
@@ -85,7 +87,11 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   const route = `${method} ${routeOf(pathname)}`;
   const started = performance.now();
   res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
-  if (pathname === '/v1' || pathname.startsWith('/v1/')) {
+  if (pathname === EVENT_STREAM_PATH) {
+    const closed = new AbortController();
+    res.once('close', () => closed.abort());
+    void answerStream(req, res, route, requestId, () => serveEventStream(toWebRequest(req, origin.origin, path), requestId, closed.signal));
+  } else if (pathname === '/v1' || pathname.startsWith('/v1/')) {
     void answer(req, res, route, requestId, () => serveV1(toWebRequest(req, origin.origin, path), requestId));
   } else if (consoleDoors && (pathname.startsWith('/api/trpc/') || pathname.startsWith('/api/auth/'))) {
     const handler = pathname.startsWith('/api/trpc/') ? consoleDoors.trpc : consoleDoors.auth;
@@ -123,6 +129,40 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
       if (res.headersSent) res.destroy();
       else writeDoorReply(res, errorDoorReply(apiError, requestId), method);
     });
+  }
+}
+
+/** A response written as it comes (the event stream): headers at once, then each chunk. */
+async function answerStream(req: http.IncomingMessage, res: http.ServerResponse, route: string, requestId: string, serve: () => Promise<Response>): Promise<void> {
+  let response: Response;
+  try {
+    response = await serve();
+  } catch (error) {
+    writeDoorReply(res, errorDoorReply(apiErrorFromUnknown(error, { requestId, route }), requestId), req.method);
+    return;
+  }
+  const headers: Record<string, string> = { 'request-id': requestId };
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  res.flushHeaders();
+  if (!response.body || req.method === 'HEAD') {
+    await response.body?.cancel();
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      res.write(value);
+    }
+    res.end();
+  } catch {
+    res.destroy();
   }
 }
 

@@ -4,7 +4,8 @@ import { ApiError, DomainError } from '@/server/platform/errors';
 import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
 import { modeSchema } from '@/server/members/role-names';
-import type { SessionUser } from '@/server/auth/sessions';
+import type { PendingSession, SessionUser } from '@/server/auth/sessions';
+import type { RequestOrigin } from '@/server/audit/actor';
 import { apiErrorFromUnknown } from './errors';
 
 /**
@@ -19,6 +20,14 @@ import { apiErrorFromUnknown } from './errors';
 export interface ConsoleContext {
   user: SessionUser | null;
   ip: string | null;
+  userAgent?: string | null | undefined;
+  /** A session that gave its password or link but not yet its second factor: only the code step accepts it. */
+  pending?: PendingSession | null | undefined;
+}
+
+/** Where the request came from, for the audit log. */
+export function originOf(ctx: ConsoleContext): RequestOrigin {
+  return { ip: ctx.ip, userAgent: ctx.userAgent ?? null };
 }
 
 const STATUS_TO_TRPC: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -59,8 +68,11 @@ export const consoleRouterBuilder = t.router;
 export const publicProcedure = t.procedure.use(refusalsAsTrpcErrors);
 
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.user) throw new ApiError(401, 'session_missing', 'Sign in to use the console.');
-  return next({ ctx: { user: ctx.user } });
+  if (!ctx.user) {
+    if (ctx.pending) throw new DomainError('second_factor_required', 'Enter the code of your authenticator app to finish signing in.');
+    throw new ApiError(401, 'session_missing', 'Sign in to use the console.');
+  }
+  return next({ ctx: { user: ctx.user, origin: originOf(ctx) } });
 });
 
 /** Every member procedure's input starts with these (the organization in the URL, the mode switch). */
@@ -68,7 +80,7 @@ export const scopeInput = z.object({ organizationId: z.string().regex(/^org_[0-9
 
 export const memberProcedure = sessionProcedure.input(scopeInput).use(async ({ ctx, input, next }) => {
   const member: Member = await requireMembership(ctx.user.id, input.organizationId, input.mode);
-  return next({ ctx: { member } });
+  return next({ ctx: { member: { ...member, actor: { type: 'user' as const, userId: ctx.user.id, email: ctx.user.email, origin: ctx.origin } } } });
 });
 
 /** Declare the roles a member procedure admits: `memberProcedure.use(role('owner', 'admin'))`. */

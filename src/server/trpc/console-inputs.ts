@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { permissionSchema } from '@/server/keys/permissions';
 import { roleSchema } from '@/server/members/role-names';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { AUDIT_ACTIONS } from '@/server/audit/actions';
 import { organizationNameSchema } from '@/server/orgs/organization-name';
 
 /**
@@ -45,4 +46,17 @@ export const logFiltersInput = z.object({
   from: unixSecondsSchema.optional(),
   to: unixSecondsSchema.optional(),
   requestId: requestIdSchema.optional(),
+});
+
+/** The sign-in's second step: the 6 digits of the authenticator app, or a recovery code (xxxx-xxxx-xxxx). */
+export const secondFactorInput = z.strictObject({ code: z.string().trim().min(6, 'Enter the 6-digit code or a recovery code.').max(40) });
+/** Enrolment and new recovery codes take a code of the app itself. */
+export const totpCodeInput = z.strictObject({ code: z.string().trim().regex(/^\d{6}$/, 'Enter the 6 digits your authenticator app shows.') });
+export const sessionIdSchema = z.string().regex(/^ses_[0-9A-Za-z]{1,64}$/, 'must be a session id (ses_…)');
+export const requireTwoFactorInput = z.object({ required: z.boolean() });
+export const auditFiltersInput = z.object({
+  actor: z.string().trim().max(320).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: unixSecondsSchema.optional(),
+  to: unixSecondsSchema.optional(),
 });

@@ -23,9 +23,15 @@ import { toApiGeneration } from '@/server/generations/serialize';
 import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
-import { organizationSettings, renameOrganization } from '@/server/orgs/settings';
+import { organizationSettings, renameOrganization, setTwoFactorRequirement } from '@/server/orgs/settings';
+import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, regenerateRecoveryCodes, twoFactorStatus, verifySecondFactor } from '@/server/auth/two-factor';
+import { endOtherSessionsOf, endSession, listSessions } from '@/server/auth/manage-sessions';
+import { listAuditEvents } from '@/server/audit/search-audit-log';
+import { exportAuditLog } from '@/server/audit/export-audit-log';
+import { DomainError } from '@/server/platform/errors';
 import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
+  auditFiltersInput,
   changePasswordInput,
   createKeyInput,
   generationIdSchema,
@@ -36,7 +42,11 @@ import {
   renameInput,
   requestIdSchema,
   requestPasswordResetInput,
+  requireTwoFactorInput,
   resetPasswordInput,
+  secondFactorInput,
+  sessionIdSchema,
+  totpCodeInput,
   signUpInput,
   unixSecondsSchema,
   userIdSchema,
@@ -44,7 +54,7 @@ import {
 } from './console-inputs';
 import { webhooksRouter } from './webhooks-router';
 import { playgroundRouter } from './playground-router';
-import { consoleRouterBuilder as router, memberProcedure, publicProcedure, role, sessionProcedure } from './console-init';
+import { consoleRouterBuilder as router, memberProcedure, originOf, publicProcedure, role, sessionProcedure } from './console-init';
 
 /**
  * Every procedure of the console. Inputs are zod schemas the UI's forms reuse; member
@@ -57,27 +67,51 @@ const authRouter = router({
     await requestPasswordReset(input.email, ctx.ip);
     return { sent: true as const };
   }),
-  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ input }) => {
-    await resetPassword(input.token, input.password);
+  resetPassword: publicProcedure.input(resetPasswordInput).mutation(async ({ ctx, input }) => {
+    await resetPassword(input.token, input.password, originOf(ctx));
     return { reset: true as const };
   }),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(input.token, input.password, ctx.ip)),
+  /** The second step of a sign-in: only a session waiting for its code is accepted here. */
+  verifySecondFactor: publicProcedure.input(secondFactorInput).mutation(({ ctx, input }) => {
+    if (!ctx.pending) throw new DomainError('session_missing', 'This sign-in expired or was finished already: sign in again.');
+    return verifySecondFactor(ctx.pending, input.code, originOf(ctx));
+  }),
+});
+
+/** The user's own two-factor sign-in (not per organization: it is the account's). */
+const twoFactorRouter = router({
+  status: sessionProcedure.query(({ ctx }) => twoFactorStatus(ctx.user.id)),
+  begin: sessionProcedure.mutation(({ ctx }) => beginTotpEnrolment(ctx.user)),
+  confirm: sessionProcedure.input(totpCodeInput).mutation(({ ctx, input }) => confirmTotpEnrolment(ctx.user, input.code, ctx.origin)),
+  disable: sessionProcedure.input(secondFactorInput).mutation(({ ctx, input }) => disableTwoFactor(ctx.user, input.code, ctx.origin)),
+  regenerateRecoveryCodes: sessionProcedure.input(totpCodeInput).mutation(({ ctx, input }) => regenerateRecoveryCodes(ctx.user, input.code, ctx.origin)),
+});
+
+/** The user's own sessions. */
+const sessionsRouter = router({
+  list: sessionProcedure.query(({ ctx }) => listSessions(ctx.user)),
+  end: sessionProcedure.input(z.object({ sessionId: sessionIdSchema })).mutation(({ ctx, input }) => endSession(ctx.user, input.sessionId, ctx.origin)),
+  endOthers: sessionProcedure.mutation(({ ctx }) => endOtherSessionsOf(ctx.user, ctx.origin)),
 });
 
 const meRouter = router({
   get: sessionProcedure.query(({ ctx }) => me(ctx.user)),
   changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
-    await changePassword(ctx.user, input);
+    await changePassword(ctx.user, input, ctx.origin);
     return { changed: true as const };
   }),
 });
 
 const anyMember = memberProcedure.use(role('owner', 'admin', 'developer'));
 const manager = memberProcedure.use(role('owner', 'admin'));
+const owner = memberProcedure.use(role('owner'));
 
 export const consoleRouter = router({
   auth: authRouter,
   me: meRouter,
+  twoFactor: twoFactorRouter,
+  sessions: sessionsRouter,
   overview: router({
     get: anyMember.query(({ ctx }) => overview(ctx.member)),
   }),
@@ -131,7 +165,15 @@ export const consoleRouter = router({
   }),
   settings: router({
     get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),
-    rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member.organizationId, input.name)),
+    rename: manager.input(renameInput).mutation(({ ctx, input }) => renameOrganization(ctx.member, input.name)),
+    requireTwoFactor: owner.input(requireTwoFactorInput).mutation(({ ctx, input }) => setTwoFactorRequirement(ctx.member, input.required)),
+  }),
+  /** The organization's audit log (every mode): owners and admins. */
+  audit: router({
+    list: manager.input(pageInput.extend(auditFiltersInput.shape)).query(({ ctx, input }) => listAuditEvents(ctx.member.organizationId, input, input)),
+    export: manager
+      .input(auditFiltersInput.extend({ format: z.enum(['csv', 'json']) }))
+      .query(({ ctx, input }) => exportAuditLog(ctx.member.organizationId, input, input.format)),
   }),
   playground: playgroundRouter,
   outbox: router({

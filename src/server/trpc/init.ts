@@ -6,9 +6,12 @@ import { requirePermissions } from '@/server/access/caller';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
 
+/** `permissions`: what a key needs to call the procedure (the OpenAPI document shows it per route). */
+export type ProcedureMeta = OpenApiMeta & { permissions?: readonly Permission[] };
+
 const t = initTRPC
   .context<TrpcContext>()
-  .meta<OpenApiMeta>()
+  .meta<ProcedureMeta>()
   .create({
     // Every door renders refusals from this: the /v1 wrapper and MCP read `apiError`.
     errorFormatter({ shape, error }) {
@@ -23,7 +26,7 @@ export const publicProcedure = t.procedure;
 
 /** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
 export function permittedProcedure(...needed: Permission[]) {
-  return t.procedure.use(({ ctx, next }) => {
+  return t.procedure.meta({ permissions: needed }).use(({ ctx, next }) => {
     const caller = ctx.caller;
     if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
     requirePermissions(caller, needed);

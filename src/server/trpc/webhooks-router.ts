@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { pageInput } from '@/server/platform/pages';
-import type { Member } from '@/server/members/roles';
+import { memberActor, type Member } from '@/server/members/roles';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { getEndpoint, type EndpointScope } from '@/server/webhooks/endpoints';
 import { rotateSecret } from '@/server/webhooks/rotate-secret';
@@ -25,12 +25,12 @@ export const webhooksRouter = router({
   create: manager
     .input(createWebhookEndpointInput)
     .mutation(({ ctx, input }) =>
-      createEndpoint(db(), scopeOf(ctx.member), { mode: ctx.member.mode, url: input.url, events: input.events, ...(input.description ? { description: input.description } : {}) }),
+      createEndpoint(db(), scopeOf(ctx.member), { mode: ctx.member.mode, url: input.url, events: input.events, ...(input.description ? { description: input.description } : {}) }, memberActor(ctx.member)),
     ),
-  rotate: manager.input(endpointInput).mutation(({ ctx, input }) => rotateSecret(db(), scopeOf(ctx.member), input.endpointId)),
-  disable: manager.input(endpointInput).mutation(({ ctx, input }) => disableEndpoint(db(), scopeOf(ctx.member), input.endpointId)),
-  enable: manager.input(endpointInput).mutation(({ ctx, input }) => enableEndpoint(db(), scopeOf(ctx.member), input.endpointId)),
-  delete: manager.input(endpointInput).mutation(({ ctx, input }) => deleteEndpoint(db(), scopeOf(ctx.member), input.endpointId)),
+  rotate: manager.input(endpointInput).mutation(({ ctx, input }) => rotateSecret(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
+  disable: manager.input(endpointInput).mutation(({ ctx, input }) => disableEndpoint(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
+  enable: manager.input(endpointInput).mutation(({ ctx, input }) => enableEndpoint(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
+  delete: manager.input(endpointInput).mutation(({ ctx, input }) => deleteEndpoint(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
   deliveries: manager
     .input(pageInput.extend(deliveryFiltersInput.shape))
     .query(({ ctx, input }) => pageDeliveries(db(), scopeOf(ctx.member), input.endpointId, input)),

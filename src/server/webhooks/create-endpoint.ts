@@ -6,6 +6,8 @@ import { clock } from '@/server/platform/clock';
 import { checkUrl, OutboundError, UnsafeUrlError } from '@/server/net/safe-http';
 import { eventTypesForMode } from './event-types';
 import { encryptSecret, newSigningSecret } from './signing-secret';
+import { OPERATOR, type AuditActor } from '@/server/audit/actor';
+import { recordAudit } from '@/server/audit/record-audit';
 import { MAX_ENDPOINTS_PER_ORGANIZATION, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
 
 export const createEndpointInput = z.strictObject({
@@ -43,11 +45,12 @@ function checkEvents(mode: 'test' | 'live', events: string[] | undefined): strin
   return unique;
 }
 
-/** Declares an endpoint; the signing secret is in the answer and nowhere else in clear. */
+/** Declares an endpoint; the signing secret is in the answer and nowhere else in clear. `actor`: the console's member, else the operator (CLI). */
 export async function createEndpoint(
   client: Db,
   scope: EndpointScope,
   raw: unknown,
+  actor: AuditActor = OPERATOR,
 ): Promise<{ endpoint: ApiWebhookEndpoint; secret: string }> {
   const parsed = createEndpointInput.safeParse(raw);
   if (!parsed.success) {
@@ -67,7 +70,7 @@ export async function createEndpoint(
     if (count >= MAX_ENDPOINTS_PER_ORGANIZATION) {
       throw new ApiError(409, 'webhook_endpoint_limit_reached', `An organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints, all modes together.`);
     }
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: {
         id,
         organizationId: scope.organizationId,
@@ -79,6 +82,14 @@ export async function createEndpoint(
         createdAt: clock.now(),
       },
     });
-  });
+    await recordAudit(tx, actor, scope.organizationId, {
+      action: 'webhook_endpoint.created',
+      mode: created.mode,
+      target: { type: 'webhook_endpoint', id },
+      details: { url, events: eventTypes, description: created.description },
+    });
+    return created;
+    // Creations of one organization queue on its row lock: give the queue time on a busy machine.
+  }, { maxWait: 10_000, timeout: 20_000 });
   return { endpoint: toApiEndpoint(row), secret };
 }

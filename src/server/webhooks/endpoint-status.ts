@@ -2,6 +2,8 @@ import type { Db, DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { sendMail } from '@/server/mail/send-mail';
+import { OPERATOR, type AuditActor } from '@/server/audit/actor';
+import { recordAudit } from '@/server/audit/record-audit';
 import { findEndpoint, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
 
 export type DisabledReason = 'manual' | 'gone' | 'failing';
@@ -24,31 +26,38 @@ export async function disableEndpointTx(tx: DbTx, endpointId: string, reason: Di
   return true;
 }
 
-export async function disableEndpoint(client: Db, scope: EndpointScope, id: string): Promise<ApiWebhookEndpoint> {
+/** The audit row of a change to an endpoint, in its transaction. */
+function auditEndpoint(tx: DbTx, actor: AuditActor, endpoint: { id: string; organizationId: string; mode: 'test' | 'live'; url: string }, action: 'webhook_endpoint.disabled' | 'webhook_endpoint.enabled' | 'webhook_endpoint.deleted') {
+  return recordAudit(tx, actor, endpoint.organizationId, { action, mode: endpoint.mode, target: { type: 'webhook_endpoint', id: endpoint.id }, details: { url: endpoint.url } });
+}
+
+export async function disableEndpoint(client: Db, scope: EndpointScope, id: string, actor: AuditActor = OPERATOR): Promise<ApiWebhookEndpoint> {
   return client.$transaction(async (tx) => {
-    await findEndpoint(tx, scope, id);
-    await disableEndpointTx(tx, id, 'manual', clock.now());
+    const endpoint = await findEndpoint(tx, scope, id);
+    if (await disableEndpointTx(tx, id, 'manual', clock.now())) await auditEndpoint(tx, actor, endpoint, 'webhook_endpoint.disabled');
     return toApiEndpoint(await findEndpoint(tx, scope, id));
   });
 }
 
 /** Enable by hand: the failure history starts again; only events produced from now on follow. */
-export async function enableEndpoint(client: Db, scope: EndpointScope, id: string): Promise<ApiWebhookEndpoint> {
+export async function enableEndpoint(client: Db, scope: EndpointScope, id: string, actor: AuditActor = OPERATOR): Promise<ApiWebhookEndpoint> {
   return client.$transaction(async (tx) => {
-    await findEndpoint(tx, scope, id);
-    await tx.webhookEndpoint.updateMany({
+    const endpoint = await findEndpoint(tx, scope, id);
+    const enabled = await tx.webhookEndpoint.updateMany({
       where: { id, status: 'disabled' },
       data: { status: 'active', disabledReason: null, disabledAt: null, failingSince: null },
     });
+    if (enabled.count === 1) await auditEndpoint(tx, actor, endpoint, 'webhook_endpoint.enabled');
     return toApiEndpoint(await findEndpoint(tx, scope, id));
   });
 }
 
 /** Deleting removes the endpoint with its deliveries and log; its events expire with retention. */
-export async function deleteEndpoint(client: Db, scope: EndpointScope, id: string): Promise<{ id: string; deleted: true }> {
+export async function deleteEndpoint(client: Db, scope: EndpointScope, id: string, actor: AuditActor = OPERATOR): Promise<{ id: string; deleted: true }> {
   await client.$transaction(async (tx) => {
-    await findEndpoint(tx, scope, id);
+    const endpoint = await findEndpoint(tx, scope, id);
     await tx.webhookEndpoint.delete({ where: { id } });
+    await auditEndpoint(tx, actor, endpoint, 'webhook_endpoint.deleted');
   });
   return { id, deleted: true };
 }

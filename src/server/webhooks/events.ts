@@ -3,6 +3,7 @@ import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Generation } from '@/generated/prisma/client';
 import type { Mode } from '@/generated/prisma/enums';
+import { notifyEventStreams, streamFollows } from './event-stream';
 
 /** NOTIFY channel that wakes the delivery workers when deliveries are due now. */
 export const DELIVERIES_DUE_CHANNEL = 'roomtone_webhook_deliveries';
@@ -31,7 +32,10 @@ export async function recordGenerationEvent(
   return recordEvent(tx, { organizationId: generation.organizationId, mode: generation.mode, type, generationId: generation.id });
 }
 
-/** The event and one pending delivery per active endpoint of its mode that follows its type; null when none does. */
+/**
+ * The event and one pending delivery per active endpoint of its mode that follows its type;
+ * null when no endpoint and no open event stream (test mode) follows it.
+ */
 async function recordEvent(
   tx: DbTx,
   event: { organizationId: string; mode: Mode; type: string; generationId?: string; payload?: object },
@@ -40,7 +44,8 @@ async function recordEvent(
     where: { organizationId: event.organizationId, mode: event.mode, status: 'active', eventTypes: { has: event.type } },
     select: { id: true },
   });
-  if (endpoints.length === 0) return null;
+  const streamed = await streamFollows(tx, event.organizationId, event.mode, event.type);
+  if (endpoints.length === 0 && !streamed) return null;
   const eventId = newId('evt');
   const now = clock.now();
   await tx.webhookEvent.create({
@@ -53,7 +58,8 @@ async function recordEvent(
       },
     },
   });
-  await announceDueDeliveries(tx);
+  if (endpoints.length > 0) await announceDueDeliveries(tx);
+  if (streamed) await notifyEventStreams(tx, event.organizationId);
   return eventId;
 }
 

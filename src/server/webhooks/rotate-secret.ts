@@ -1,5 +1,7 @@
 import type { Db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
+import { OPERATOR, type AuditActor } from '@/server/audit/actor';
+import { recordAudit } from '@/server/audit/record-audit';
 import { decryptSecret, encryptSecret, newSigningSecret } from './signing-secret';
 import { findEndpoint, ROTATION_OVERLAP_MS, toApiEndpoint, type ApiWebhookEndpoint, type EndpointScope } from './endpoints';
 
@@ -8,13 +10,13 @@ import { findEndpoint, ROTATION_OVERLAP_MS, toApiEndpoint, type ApiWebhookEndpoi
  * replaced becomes the previous one, so a second rotation within those 24 hours drops the
  * first secret at once.
  */
-export async function rotateSecret(client: Db, scope: EndpointScope, id: string): Promise<{ endpoint: ApiWebhookEndpoint; secret: string }> {
+export async function rotateSecret(client: Db, scope: EndpointScope, id: string, actor: AuditActor = OPERATOR): Promise<{ endpoint: ApiWebhookEndpoint; secret: string }> {
   const secret = newSigningSecret();
   const row = await client.$transaction(async (tx) => {
     await tx.$queryRaw`select id from "WebhookEndpoint" where id = ${id} for update`;
     const endpoint = await findEndpoint(tx, scope, id);
     const current = decryptSecret(id, endpoint.secretEncrypted);
-    return tx.webhookEndpoint.update({
+    const rotated = await tx.webhookEndpoint.update({
       where: { id },
       data: {
         secretEncrypted: encryptSecret(id, secret),
@@ -22,6 +24,13 @@ export async function rotateSecret(client: Db, scope: EndpointScope, id: string)
         previousSecretExpiresAt: new Date(clock.nowMs() + ROTATION_OVERLAP_MS),
       },
     });
+    await recordAudit(tx, actor, endpoint.organizationId, {
+      action: 'webhook_endpoint.secret_rotated',
+      mode: endpoint.mode,
+      target: { type: 'webhook_endpoint', id },
+      details: { url: endpoint.url, previous_secret_expires_at: rotated.previousSecretExpiresAt?.toISOString() ?? null },
+    });
+    return rotated;
   });
   return { endpoint: toApiEndpoint(row), secret };
 }

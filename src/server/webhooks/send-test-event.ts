@@ -23,6 +23,7 @@ export function sampleObject(type: string, livemode: boolean, nowSeconds: number
     id: `gen_test${randomBase62(20)}`,
     type: 'render',
     status,
+    progress: status === 'succeeded' ? 1 : null,
     cancelable: false,
     livemode,
     created_at: createdAt,

@@ -22,6 +22,8 @@ export interface BackendRequest {
   signal: AbortSignal;
   /** When `signal` fires (ms since the epoch), for backends that take a wait time. */
   deadlineAt: number;
+  /** The remote run's own progress, 0 to 1 (null: it gives none), as the backend reports it. */
+  progress(fraction: number | null): void;
 }
 
 export interface BackendAnswer {

@@ -1,3 +1,5 @@
+import { parseRetryAfter } from './retry-policy';
+
 /**
  * How a backend call ended badly, in the spec's terms: `transient` is retried (a bounded number
  * of times) then fails the generation; `refused` is the backend's content refusal
@@ -9,10 +11,13 @@ export type BackendErrorKind = 'transient' | 'refused' | 'failed' | 'timeout' | 
 
 export class BackendError extends Error {
   readonly kind: BackendErrorKind;
-  constructor(kind: BackendErrorKind, message: string, options?: { cause?: unknown }) {
+  /** The backend's Retry-After, in ms from when it answered (a throttled or busy backend). */
+  readonly retryAfterMs: number | null;
+  constructor(kind: BackendErrorKind, message: string, options?: { cause?: unknown; retryAfterMs?: number | null }) {
     super(message, options);
     this.name = 'BackendError';
     this.kind = kind;
+    this.retryAfterMs = options?.retryAfterMs ?? null;
   }
 }
 
@@ -27,6 +32,13 @@ export function looksLikeRefusal(message: string): boolean {
 export function kindForStatus(status: number): BackendErrorKind {
   if (status === 408 || status === 409 || status === 425 || status === 429 || status >= 500) return 'transient';
   return 'failed';
+}
+
+/** A backend API's non-2xx answer: refusal, transient (with its Retry-After) or failed. */
+export function httpFailure(what: string, status: number, body: string, headers: Headers): BackendError {
+  return new BackendError(looksLikeRefusal(body) ? 'refused' : kindForStatus(status), `${what}: HTTP ${status} ${body.slice(0, 300)}`.trim(), {
+    retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+  });
 }
 
 /** Anything thrown inside an adapter → a BackendError (network errors are transient). */

@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
 import { config } from '@/server/platform/config';
 import { deadline, sleep, type Deadline } from '@/server/platform/deadline';
+import { reportStage, type ProgressSink } from '../progress';
 import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { outputSizeForQuality, outputSizeForScale, type EncodedOutput } from '../builtin/encode';
-import type { RawImage } from '../builtin/types';
 import { qualityOf, type StoredInput } from '@/server/generations/stored-json';
 import type { BackendAdapter, BackendAnswer, BackendRequest } from './adapter';
 import { asBackendError, BackendError } from './errors';
+import { stopping, track } from './in-flight';
+import { retryDelayMs } from './retry-policy';
 import { finishOutput, maskAlpha, maskPng, modelJpeg, rgbAt, sendSizeFor, straightSize, type Size } from './images';
 import { buildPrompt, NEGATIVE_PROMPT } from './prompt';
 import { modelLabel, type BackendOperation, type BackendSpec } from './settings';
@@ -18,7 +20,7 @@ import { openaiAdapter } from '../openai/openai-adapter';
 
 /**
  * The generative side of the engine port: which backend serves a generation, and the rules
- * every backend shares (prompt, sizes, mask compositing, retries, deadline, operator record).
+ * every backend shares (prompt, sizes, mask compositing, retries, deadline, progress, operator record).
  */
 
 function adapterFor(spec: BackendSpec): BackendAdapter {
@@ -32,23 +34,6 @@ function adapterFor(spec: BackendSpec): BackendAdapter {
   }
 }
 
-/** Fires when the workers stop (shutdown): calls in flight cancel their remote jobs. */
-const stopping = new AbortController();
-/** The backend calls running in this process. */
-const inFlight = new Set<Promise<unknown>>();
-
-/**
- * Stops the backend calls in flight and resolves once each has ended: its remote job canceled,
- * its attempt recorded, its generation left in progress for the job's retry. A stop that did not
- * wait could exit during a Replicate create held open by `Prefer: wait` (which is never aborted:
- * the prediction's id comes with its answer), and leave that prediction running, billed to the
- * operator, with nothing to cancel it. So a stop can take up to REPLICATE_WAIT_SECONDS.
- */
-export async function interruptBackendCalls(): Promise<void> {
-  stopping.abort();
-  await Promise.allSettled([...inFlight]);
-}
-
 export interface BackendJob {
   generationId: string;
   operation: BackendOperation;
@@ -56,6 +41,7 @@ export interface BackendJob {
   input: StoredInput;
   images: Map<string, Buffer>;
   seed: string;
+  progress: ProgressSink;
 }
 
 async function record(job: BackendJob, attempt: number, outcome: string, started: number, remoteId: string | null, answer: BackendAnswer | null, error: string | null): Promise<void> {
@@ -79,18 +65,13 @@ async function record(job: BackendJob, attempt: number, outcome: string, started
     .catch((e: unknown) => log.warn('could not record a backend run', { generationId: job.generationId, error: String(e) }));
 }
 
-export async function runBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
-  const call = callBackend(job);
-  inFlight.add(call);
-  try {
-    return await call;
-  } finally {
-    inFlight.delete(call);
-  }
+export function runBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
+  return track(callBackend(job));
 }
 
 async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: string }> {
-  const { operation } = job;
+  const { operation, progress } = job;
+  reportStage(progress, 'preparing', 0);
   const imageBytes = job.images.get('image')!;
   const original = await straightSize(imageBytes);
   const scale = operation === 'upscale' ? (job.input.scale === 'x4' ? 4 : 2) : null;
@@ -101,7 +82,7 @@ async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: s
   // Compositing happens at the target size: "unchanged outside the mask" holds for the output.
   const alpha = maskBytes ? await maskAlpha(maskBytes, target) : null;
   const source = alpha ? await rgbAt(imageBytes, target) : null;
-  const request = {
+  const request: PreparedRequest = {
     generationId: job.generationId,
     operation,
     spec: job.spec,
@@ -114,45 +95,57 @@ async function callBackend(job: BackendJob): Promise<EncodedOutput & { method: s
     scale,
     seed: createHash('sha256').update(job.seed).digest().readUInt32BE(0) & 0x7fffffff,
   };
-  const adapter = adapterFor(job.spec);
   // Built by platform/deadline: Node 20's AbortSignal.any can lose a timeout signal to the GC.
   const limit = deadline(config().ENGINE_TIMEOUT_MS, [stopping.signal]);
   try {
-    return await attemptAll(job, adapter, request, target, source, alpha, limit);
+    const output = await attempts(job, request, limit, (answer) => {
+      reportStage(progress, 'finishing', 0);
+      return finishOutput(answer.bytes, target, source, alpha);
+    });
+    return { ...output, method: `${operation}:${job.spec.kind}` };
   } finally {
     limit.dispose();
   }
 }
 
-async function attemptAll(
-  job: BackendJob,
-  adapter: BackendAdapter,
-  request: Omit<BackendRequest, 'attempt' | 'signal' | 'deadlineAt'>,
-  target: Size,
-  source: RawImage | null,
-  alpha: Uint8Array | null,
-  limit: Deadline,
-): Promise<EncodedOutput & { method: string }> {
-  const { operation } = job;
-  const deadline = limit.signal;
-  const deadlineAt = limit.at;
-  const attempts = 1 + config().ENGINE_RETRIES;
+type PreparedRequest = Omit<BackendRequest, 'attempt' | 'signal' | 'deadlineAt' | 'progress'>;
+
+/**
+ * The one retry loop (retry-policy.ts): a transient failure is tried again up to ENGINE_RETRIES
+ * times, after the backend's Retry-After or an exponential backoff with jitter, and never past
+ * the deadline: a wait that would end after it gives up at once.
+ */
+async function attempts<T>(job: BackendJob, request: PreparedRequest, limit: Deadline, finish: (answer: BackendAnswer) => Promise<T>): Promise<T> {
+  const adapter = adapterFor(job.spec);
+  const { signal } = limit;
+  const allowed = 1 + config().ENGINE_RETRIES;
+  // The model's own progress, kept from going back when a model runs several passes.
+  let best = -1;
+  const progress = (fraction: number | null) => {
+    if (fraction !== null) best = Math.max(best, fraction);
+    reportStage(job.progress, 'generating', fraction === null ? null : best);
+  };
   for (let attempt = 1; ; attempt++) {
     const started = performance.now();
     let remoteId: string | null = null;
     let answer: BackendAnswer | null = null;
+    reportStage(job.progress, 'generating', best < 0 ? null : best);
     try {
-      answer = await adapter.generate({ ...request, attempt, signal: deadline, deadlineAt }, (id) => (remoteId = id));
-      const output = await finishOutput(answer.bytes, target, source, alpha);
+      answer = await adapter.generate({ ...request, attempt, signal, deadlineAt: limit.at, progress }, (id) => (remoteId = id));
+      // The answer passes the shared checks (size, aspect) before the attempt counts as a success.
+      const output = await finish(answer);
       await record(job, attempt, 'succeeded', started, answer.remoteId, answer, null);
-      return { ...output, method: `${operation}:${job.spec.kind}` };
+      return output;
     } catch (thrown) {
-      const error = stopping.signal.aborted ? new BackendError('interrupted', 'the worker is stopping', { cause: thrown }) : asBackendError(thrown, deadline);
+      const error = stopping.signal.aborted ? new BackendError('interrupted', 'the worker is stopping', { cause: thrown }) : asBackendError(thrown, signal);
       await record(job, attempt, error.kind, started, answer?.remoteId ?? remoteId, answer, error.message);
       log.warn('backend call failed', { generationId: job.generationId, backend: job.spec.kind, attempt, kind: error.kind, error: error.message });
-      if (error.kind !== 'transient' || attempt >= attempts || deadline.aborted) throw error.kind === 'transient' && deadline.aborted ? new BackendError('timeout', error.message) : error;
-      await sleep(Math.min(1000 * 2 ** (attempt - 1), 10_000), deadline);
-      if (deadline.aborted) throw new BackendError(stopping.signal.aborted ? 'interrupted' : 'timeout', 'the backend call was given up');
+      if (error.kind !== 'transient') throw error;
+      if (signal.aborted) throw new BackendError(stopping.signal.aborted ? 'interrupted' : 'timeout', error.message, { cause: error });
+      const wait = retryDelayMs(attempt, error.retryAfterMs);
+      if (attempt >= allowed || wait >= limit.remainingMs()) throw error;
+      await sleep(wait, signal);
+      if (signal.aborted) throw new BackendError(stopping.signal.aborted ? 'interrupted' : 'timeout', 'the backend call was given up');
     }
   }
 }

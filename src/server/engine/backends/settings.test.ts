@@ -39,6 +39,23 @@ describe('ENGINE_<OPERATION> settings', () => {
     expect(problems).toEqual([['ENGINE_RENDER', `template ${path.join(dir, 'replicate', 'render.json')} is missing or not JSON (ENOENT: no such file or directory, open '${path.join(dir, 'replicate', 'render.json')}')`]]);
   });
 
+  it('a ComfyUI prompt-edit workflow that needs {{mask}} needs its unmasked variant (prompt edits may come without a mask)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'templates-'));
+    fs.mkdirSync(path.join(dir, 'comfyui'));
+    fs.writeFileSync(path.join(dir, 'comfyui', 'paint.json'), JSON.stringify({ '3': { class_type: 'LoadImageMask', inputs: { image: '{{mask}}', channel: 'red' } } }));
+    const env = { ENGINE_EDIT_PROMPT: 'comfyui:paint', COMFYUI_URL: 'http://gpu:8188', ENGINE_TEMPLATE_DIR: dir };
+    const unmasked = path.join(dir, 'comfyui', 'paint.unmasked.json');
+    expect(checkEngineEnv(env)).toEqual([['ENGINE_EDIT_PROMPT', expect.stringContaining(`needs {{mask}}, and prompt edits may come without one: add ${unmasked}`)]]);
+    fs.writeFileSync(unmasked, JSON.stringify({ '2': { class_type: 'LoadImage', inputs: { image: '{{image}}' } } }));
+    expect(checkEngineEnv(env)).toEqual([]);
+    // Renders never come with a mask: a workflow that needs one cannot serve them.
+    expect(checkEngineEnv({ ...env, ENGINE_EDIT_PROMPT: undefined, ENGINE_RENDER: 'comfyui:paint' })).toEqual([
+      ['ENGINE_RENDER', `${path.join(dir, 'comfyui', 'paint.json')} needs {{mask}}, and a render never has a mask: use a workflow without one (e.g. comfyui:img2img)`],
+    ]);
+    // The shipped templates pass.
+    expect(checkEngineEnv({ ENGINE_EDIT_PROMPT: 'comfyui:inpaint', ENGINE_RENDER: 'comfyui:img2img', COMFYUI_URL: 'http://gpu:8188' })).toEqual([]);
+  });
+
   it('config() stops at start with the variable named', () => {
     // The whole message: one line per bad variable, naming it and saying what it expects.
     const startError = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'test', ...env });

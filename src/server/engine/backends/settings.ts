@@ -75,11 +75,30 @@ export function templateDir(configured: string | undefined): string {
   return path.resolve(/*turbopackIgnore: true*/ configured ?? 'engine-templates');
 }
 
-/** The template file of a backend for an operation: replicate/<operation>.json, comfyui/<workflow>.json. */
-export function templatePath(dir: string, spec: BackendSpec, operation: BackendOperation): string | null {
+/**
+ * The template file of a backend for an operation: replicate/<operation>.json,
+ * comfyui/<workflow>.json, and for a ComfyUI prompt edit without a mask
+ * comfyui/<workflow>.unmasked.json (an inpainting graph needs its mask: a node left without a
+ * required input fails ComfyUI's validation; the unmasked graph edits the whole image instead).
+ */
+export function templatePath(dir: string, spec: BackendSpec, operation: BackendOperation, options: { masked?: boolean } = {}): string | null {
   if (spec.kind === 'replicate') return path.join(dir, 'replicate', `${operation}.json`);
-  if (spec.kind === 'comfyui') return path.join(dir, 'comfyui', `${spec.workflow}.json`);
+  if (spec.kind === 'comfyui') return path.join(dir, 'comfyui', `${spec.workflow}${operation === 'edit_prompt' && options.masked === false ? '.unmasked' : ''}.json`);
   return null;
+}
+
+/** The template a request uses: the unmasked variant for a prompt edit without a mask when there is one. */
+export function templateFileFor(dir: string, spec: BackendSpec, operation: BackendOperation, masked: boolean): string | null {
+  const unmasked = masked ? null : templatePath(dir, spec, operation, { masked: false });
+  return unmasked && fs.existsSync(unmasked) ? unmasked : templatePath(dir, spec, operation);
+}
+
+/** Whether a template has an input that is exactly `{{mask}}` (dropped when there is no mask). */
+function hasWholeMaskInput(node: unknown): boolean {
+  if (node === '{{mask}}') return true;
+  if (Array.isArray(node)) return node.some(hasWholeMaskInput);
+  if (node && typeof node === 'object') return Object.values(node).some(hasWholeMaskInput);
+  return false;
 }
 
 export interface EngineEnv {
@@ -111,11 +130,24 @@ export function checkEngineEnv(env: EngineEnv): Array<[string, string]> {
     if (spec.kind === 'comfyui' && !env.COMFYUI_URL) problems.push(['COMFYUI_URL', `required by ${name}=${env[name]}`]);
     if (spec.kind === 'openai' && !env.OPENAI_API_KEY) problems.push(['OPENAI_API_KEY', `required by ${name}=${env[name]}`]);
     const file = templatePath(dir, spec, operation);
+    let template: unknown = null;
     if (file) {
       try {
-        JSON.parse(fs.readFileSync(file, 'utf8'));
+        template = JSON.parse(fs.readFileSync(file, 'utf8'));
       } catch (error) {
         problems.push([name, `template ${file} is missing or not JSON (${(error as Error).message.split('\n')[0]})`]);
+      }
+    }
+    // A ComfyUI workflow whose mask input would be dropped for an edit without a mask (allowed
+    // by the API) needs its unmasked variant.
+    const unmasked = templatePath(dir, spec, operation, { masked: false });
+    if (spec.kind === 'comfyui' && operation !== 'edit_prompt' && hasWholeMaskInput(template)) {
+      problems.push([name, `${file} needs {{mask}}, and a ${operation} never has a mask: use a workflow without one (e.g. comfyui:img2img)`]);
+    } else if (spec.kind === 'comfyui' && unmasked && unmasked !== file && hasWholeMaskInput(template)) {
+      try {
+        JSON.parse(fs.readFileSync(unmasked, 'utf8'));
+      } catch (error) {
+        problems.push([name, `${file} needs {{mask}}, and prompt edits may come without one: add ${unmasked} (a workflow without the mask, e.g. image-to-image) (${(error as Error).message.split('\n')[0]})`]);
       }
     }
   }

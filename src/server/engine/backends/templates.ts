@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { config } from '@/server/platform/config';
 import type { BackendRequest } from './adapter';
-import { templateDir, templatePath, type BackendOperation, type BackendSpec } from './settings';
+import { templateDir, templateFileFor, type BackendOperation, type BackendSpec } from './settings';
 
 /**
  * Request templates the operator can replace (engine-templates/ or ENGINE_TEMPLATE_DIR): a
@@ -12,8 +12,8 @@ import { templateDir, templatePath, type BackendOperation, type BackendSpec } fr
  */
 export type TemplateValues = Record<string, string | number | null>;
 
-export function loadTemplate(spec: BackendSpec, operation: BackendOperation): unknown {
-  const file = templatePath(templateDir(config().ENGINE_TEMPLATE_DIR), spec, operation);
+export function loadTemplate(spec: BackendSpec, operation: BackendOperation, masked: boolean): unknown {
+  const file = templateFileFor(templateDir(config().ENGINE_TEMPLATE_DIR), spec, operation, masked);
   if (!file) throw new Error(`${spec.kind} has no templates`);
   return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
 }
@@ -54,7 +54,7 @@ export function fillTemplate(template: unknown, values: TemplateValues): Record<
 
 /** The operation's template for this request, filled with its values; `files` are how the backend names the uploaded image and mask. */
 export function fillRequestTemplate(req: BackendRequest, files: { image: string; mask: string | null }): Record<string, unknown> {
-  return fillTemplate(loadTemplate(req.spec, req.operation), {
+  return fillTemplate(loadTemplate(req.spec, req.operation, req.mask !== null), {
     image: files.image,
     mask: files.mask,
     prompt: req.prompt,

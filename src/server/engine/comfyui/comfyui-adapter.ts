@@ -1,48 +1,34 @@
-import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { sleep, timeoutSignal } from '@/server/platform/deadline';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
-import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
+import { BackendError, looksLikeRefusal } from '../backends/errors';
+import { track } from '../backends/in-flight';
 import { fillRequestTemplate } from '../backends/templates';
+import { comfy, endpoint } from './comfyui-http';
+import { followProgress } from './comfyui-progress';
 
 /**
  * ComfyUI (self-hosted GPU), through its HTTP API: inputs sent with POST /upload/image, the
- * workflow template (API format, engine-templates/comfyui/<workflow>.json) submitted with
- * POST /prompt, completion read from GET /history/<prompt_id> (polling with backoff), the
- * output fetched from GET /view. On give-up the prompt is removed from the queue and the run
- * interrupted; the history entry is deleted when done. COMFYUI_URL is the operator's own
- * server (often on a private network), so these calls use plain fetch, not the SSRF-safe
- * client that guards URLs chosen by others.
+ * workflow template (API format, engine-templates/comfyui/<workflow>.json, or
+ * <workflow>.unmasked.json for a prompt edit without a mask) submitted with POST /prompt,
+ * completion read from GET /history/<prompt_id> (polling with backoff), progress from its
+ * websocket's `progress` messages, the output fetched from GET /view. On give-up the prompt is
+ * removed from the queue and the run interrupted; the history entry (which holds the prompt
+ * text) is deleted once the run has stopped. COMFYUI_URL is the operator's own server (often
+ * on a private network), so these calls use plain fetch, not the SSRF-safe client that guards
+ * URLs chosen by others.
  */
 const POLL_FIRST_MS = 200;
 const POLL_MAX_MS = 3_000;
+/**
+ * After a give-up, how long to wait for the interrupted run to stop and write its history entry
+ * before deleting it (ComfyUI writes it only when the run ends, after the current step).
+ */
+export const HISTORY_AFTER_STOP_MS = 30_000;
 
 interface HistoryEntry {
   outputs?: Record<string, { images?: Array<{ filename: string; subfolder?: string; type?: string }> }>;
   status?: { status_str?: string; completed?: boolean; messages?: Array<[string, Record<string, unknown>]> };
-}
-
-function endpoint(pathname: string): string {
-  return `${config().COMFYUI_URL!.replace(/\/$/, '')}${pathname}`;
-}
-
-function headers(extra: Record<string, string> = {}): Record<string, string> {
-  const key = config().COMFYUI_API_KEY;
-  return { ...extra, ...(key ? { authorization: `Bearer ${key}` } : {}) };
-}
-
-async function comfy(pathname: string, init: RequestInit, what: string): Promise<Response> {
-  let res: Response;
-  try {
-    res = await fetch(endpoint(pathname), { ...init, headers: headers(init.headers as Record<string, string> | undefined) });
-  } catch (error) {
-    throw new BackendError('transient', `${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-  if (!res.ok) {
-    const text = await res.text().catch(() => '');
-    throw new BackendError(looksLikeRefusal(text) ? 'refused' : kindForStatus(res.status), `${what}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  }
-  return res;
 }
 
 async function upload(bytes: Buffer, name: string, signal: AbortSignal): Promise<string> {
@@ -55,12 +41,59 @@ async function upload(bytes: Buffer, name: string, signal: AbortSignal): Promise
   return body.subfolder ? `${body.subfolder}/${body.name}` : body.name;
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+async function readHistory(promptId: string, signal: AbortSignal): Promise<HistoryEntry | undefined> {
+  const res = await comfy(`/history/${encodeURIComponent(promptId)}`, { signal }, 'history');
+  return ((await res.json()) as Record<string, HistoryEntry>)[promptId];
+}
+
+async function deleteHistory(promptId: string): Promise<void> {
+  await comfy('/history', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ delete: [promptId] }), signal: timeoutSignal(10_000) }, 'history delete').catch((e: unknown) =>
+    log.warn('ComfyUI history delete failed', { promptId, error: String(e) }),
+  );
+}
+
+/** Whether the prompt is still queued or running (GET /queue). */
+async function stillQueued(promptId: string): Promise<boolean> {
+  const res = await comfy('/queue', { signal: timeoutSignal(10_000) }, 'queue');
+  const queue = (await res.json()) as { queue_running?: unknown[][]; queue_pending?: unknown[][] };
+  return [...(queue.queue_running ?? []), ...(queue.queue_pending ?? [])].some((item) => item[1] === promptId);
+}
+
+/**
+ * Deletes a given-up prompt's history entry once the run has stopped: ComfyUI writes the entry
+ * only when the interrupted run ends, so a delete sent with the interrupt misses it and the
+ * prompt text stays on the server. Polls until the entry appears, or the prompt is neither
+ * queued nor running (it was removed before it ran: no entry will come), or a bound passes.
+ */
+async function forgetWhenStopped(promptId: string): Promise<void> {
+  const until = Date.now() + HISTORY_AFTER_STOP_MS;
+  let delay = 250;
+  while (Date.now() < until) {
+    try {
+      if (await readHistory(promptId, timeoutSignal(10_000))) return await deleteHistory(promptId);
+      // The entry is written before the prompt leaves the queue: read it once more after.
+      if (!(await stillQueued(promptId))) {
+        if (await readHistory(promptId, timeoutSignal(10_000))) await deleteHistory(promptId);
+        return;
+      }
+    } catch (error) {
+      log.warn('ComfyUI history check failed after a give-up', { promptId, error: String(error) });
+    }
+    await sleep(delay);
+    delay = Math.min(2_000, delay * 2);
+  }
+  log.warn('ComfyUI run did not stop in time after its interrupt; its history entry (with the prompt) may remain', { promptId, waitedMs: HISTORY_AFTER_STOP_MS });
+}
+
 async function giveUp(promptId: string): Promise<void> {
   const quiet = (p: Promise<unknown>) => p.catch((e: unknown) => log.warn('ComfyUI cancel failed', { promptId, error: String(e) }));
-  const json = { 'content-type': 'application/json' };
   const signal = timeoutSignal(10_000);
-  await quiet(comfy('/queue', { method: 'POST', headers: json, body: JSON.stringify({ delete: [promptId] }), signal }, 'queue delete'));
-  await quiet(comfy('/interrupt', { method: 'POST', headers: json, body: JSON.stringify({ prompt_id: promptId }), signal }, 'interrupt'));
+  await quiet(comfy('/queue', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ delete: [promptId] }), signal }, 'queue delete'));
+  await quiet(comfy('/interrupt', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ prompt_id: promptId }), signal }, 'interrupt'));
+  // In the background: the generation fails now; a stop of the workers still waits for it.
+  void track(forgetWhenStopped(promptId));
 }
 
 function failureText(entry: HistoryEntry): string {
@@ -76,22 +109,33 @@ export const comfyuiAdapter: BackendAdapter = {
       image: await upload(req.image, `roomtone-${stamp}.jpg`, signal),
       mask: req.mask ? await upload(req.mask, `roomtone-${stamp}-mask.png`, signal) : null,
     });
-    const submitted = await comfy('/prompt', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: workflow, client_id: 'roomtone' }), signal }, 'prompt');
-    const { prompt_id: promptId } = (await submitted.json()) as { prompt_id: string };
-    onRemoteId(promptId);
-    const started = Date.now();
+    // ComfyUI sends a run's progress messages to the websocket client that submitted it.
+    const clientId = `roomtone-${stamp}`;
+    const progress = await followProgress(endpoint('/ws'), clientId, workflow, req.progress);
+    let promptId: string | null = null;
+    let stopped = false;
     try {
+      const submitted = await comfy('/prompt', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ prompt: workflow, client_id: clientId }), signal }, 'prompt');
+      promptId = ((await submitted.json()) as { prompt_id: string }).prompt_id;
+      progress.follow(promptId);
+      onRemoteId(promptId);
+      const started = Date.now();
       let delay = POLL_FIRST_MS;
       let entry: HistoryEntry | undefined;
       for (;;) {
-        const res = await comfy(`/history/${encodeURIComponent(promptId)}`, { signal }, 'history').catch((error: unknown) => {
-          if (signal.aborted) return null;
-          throw error;
-        });
-        entry = res ? ((await res.json()) as Record<string, HistoryEntry>)[promptId] : undefined;
+        let throttledMs = 0;
+        try {
+          entry = await readHistory(promptId, signal);
+        } catch (error) {
+          // A failed read is not a failed run: it goes on, so read again later (at the backend's
+          // Retry-After when it gave one), until the deadline gives it up.
+          if (error instanceof BackendError && error.retryAfterMs !== null) throttledMs = error.retryAfterMs;
+          if (!signal.aborted) log.warn('ComfyUI history read failed; reading again', { promptId, error: String(error) });
+        }
         if (entry && (entry.status?.completed || entry.status?.status_str === 'error')) break;
-        await sleep(delay, signal);
+        await sleep(Math.max(delay, throttledMs), signal);
         if (signal.aborted) {
+          stopped = true;
           await giveUp(promptId);
           throw new BackendError('timeout', `ComfyUI prompt ${promptId} did not finish in time; removed from the queue`);
         }
@@ -111,10 +155,10 @@ export const comfyuiAdapter: BackendAdapter = {
       const view = await comfy(`/view?${query}`, { signal }, 'view');
       return { bytes: Buffer.from(await view.arrayBuffer()), remoteId: promptId, backendMs, costMicroUsd: null };
     } finally {
-      // ComfyUI keeps every run in its history (with the prompt text) until told otherwise.
-      await comfy('/history', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ delete: [promptId] }), signal: timeoutSignal(10_000) }, 'history delete').catch(
-        (e: unknown) => log.warn('ComfyUI history delete failed', { promptId, error: String(e) }),
-      );
+      progress.close();
+      // ComfyUI keeps every run in its history (with the prompt text) until told otherwise; a
+      // given-up run's entry is deleted once it exists (giveUp).
+      if (promptId && !stopped) await deleteHistory(promptId);
     }
   },
 };

@@ -4,18 +4,35 @@ import { config } from '@/server/platform/config';
 import { safeRequest } from '@/server/net/safe-http';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
+import { parseRetryAfter } from '../backends/retry-policy';
 
 /**
- * OpenAI images (images.edit with an optional mask). The API only makes 1024×1024, 1536×1024
- * or 1024×1536 images, so the input is letterboxed (never stretched) into the closest of the
- * three, and the answer is cropped back to the same region: the framing is the input's. The
+ * OpenAI images (images.edit with an optional mask). GPT image models only make 1024×1024,
+ * 1536×1024 or 1024×1536 images, DALL·E 2 only squares (256, 512, 1024), so the input is
+ * letterboxed (never stretched) into the closest allowed size, and the answer is cropped back to
+ * the same region: the framing is the input's. The
  * call is synchronous: aborting it at the deadline is the cancel; OpenAI keeps no job to delete.
  */
-const SIZES = [
+interface Canvas {
+  width: number;
+  height: number;
+  name: string;
+}
+
+/** GPT image models: a square, a landscape and a portrait size. */
+const GPT_IMAGE_SIZES: readonly Canvas[] = [
   { width: 1024, height: 1024, name: '1024x1024' },
   { width: 1536, height: 1024, name: '1536x1024' },
   { width: 1024, height: 1536, name: '1024x1536' },
-] as const;
+];
+
+/** DALL·E 2 edits only squares, of these sizes (and a square PNG under 4 MB). */
+const DALL_E_2_SIZES: readonly Canvas[] = [
+  { width: 256, height: 256, name: '256x256' },
+  { width: 512, height: 512, name: '512x512' },
+  { width: 1024, height: 1024, name: '1024x1024' },
+];
+const DALL_E_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Refusals come as 400 with code moderation_blocked (gpt-image) or content_policy_violation (dall-e). */
 const REFUSAL_CODES = new Set(['moderation_blocked', 'content_policy_violation']);
@@ -26,7 +43,7 @@ function client(): OpenAI {
 }
 
 export interface Letterbox {
-  canvas: (typeof SIZES)[number];
+  canvas: Canvas;
   /** Where the input sits in the canvas. */
   left: number;
   top: number;
@@ -34,9 +51,21 @@ export interface Letterbox {
   height: number;
 }
 
-export function letterboxFor(size: { width: number; height: number }): Letterbox {
+function isDallE2(model: string): boolean {
+  return model === 'dall-e-2' || model.startsWith('dall-e-2-');
+}
+
+/**
+ * Where the input goes: for GPT image models the size of the closest aspect; for DALL·E 2 the
+ * smallest allowed square that holds the input's long side (1024 at most): a 1k input is not
+ * shrunk, and a small one is enlarged less than 2×.
+ */
+export function letterboxFor(size: { width: number; height: number }, model = 'gpt-image-1'): Letterbox {
   const aspect = size.width / size.height;
-  const canvas = SIZES.reduce((best, s) => (Math.abs(Math.log(s.width / s.height / aspect)) < Math.abs(Math.log(best.width / best.height / aspect)) ? s : best));
+  const long = Math.max(size.width, size.height);
+  const canvas = isDallE2(model)
+    ? (DALL_E_2_SIZES.find((s) => s.width >= long) ?? DALL_E_2_SIZES[DALL_E_2_SIZES.length - 1]!)
+    : GPT_IMAGE_SIZES.reduce((best, s) => (Math.abs(Math.log(s.width / s.height / aspect)) < Math.abs(Math.log(best.width / best.height / aspect)) ? s : best));
   const scale = Math.min(canvas.width / size.width, canvas.height / size.height);
   const width = Math.round(size.width * scale);
   const height = Math.round(size.height * scale);
@@ -52,15 +81,22 @@ async function place(bytes: Buffer, box: Letterbox, as: 'jpeg' | 'png'): Promise
   const framed = sharp(bytes)
     .resize(box.width, box.height, { fit: 'fill' })
     .extend({ left: box.left, top: box.top, right: box.canvas.width - box.width - box.left, bottom: box.canvas.height - box.height - box.top, background: '#7f7f7f' });
-  return (as === 'jpeg' ? framed.jpeg({ quality: 95 }) : framed.png()).toBuffer();
+  if (as === 'jpeg') return framed.jpeg({ quality: 95 }).toBuffer();
+  const png = await framed.png().toBuffer();
+  // DALL·E refuses a PNG of 4 MB or more (a noisy 1024² photo can be): a 256-colour palette is far under.
+  return png.length < DALL_E_MAX_BYTES ? png : sharp(png).png({ palette: true, colours: 256, dither: 0.5 }).toBuffer();
 }
 
-/** OpenAI's mask: transparent where the image may change, opaque elsewhere (the letterbox included). */
-async function placeMask(mask: Buffer, box: Letterbox): Promise<Buffer> {
-  const white = await sharp(mask).resize(box.width, box.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer();
+/**
+ * OpenAI's mask: transparent where the image may change, opaque elsewhere (the letterbox
+ * included). Without a mask of the request (null), the whole placed image may change: DALL·E 2
+ * needs that mask (or an image with transparency) to edit at all.
+ */
+async function placeMask(mask: Buffer | null, box: Letterbox): Promise<Buffer> {
+  const white = mask ? await sharp(mask).resize(box.width, box.height, { fit: 'fill', kernel: 'nearest' }).extractChannel(0).raw().toBuffer() : null;
   const rgba = Buffer.alloc(box.canvas.width * box.canvas.height * 4, 255);
   for (let y = 0; y < box.height; y++)
-    for (let x = 0; x < box.width; x++) if (white[y * box.width + x]! >= 128) rgba[((y + box.top) * box.canvas.width + x + box.left) * 4 + 3] = 0;
+    for (let x = 0; x < box.width; x++) if (!white || white[y * box.width + x]! >= 128) rgba[((y + box.top) * box.canvas.width + x + box.left) * 4 + 3] = 0;
   return sharp(rgba, { raw: { width: box.canvas.width, height: box.canvas.height, channels: 4 } }).png().toBuffer();
 }
 
@@ -82,7 +118,8 @@ function fromApiError(error: unknown, signal: AbortSignal): BackendError {
   if (signal.aborted) return new BackendError('timeout', 'OpenAI did not answer in time; the request was aborted', { cause: error });
   if (error instanceof APIError && error.status !== undefined) {
     const refused = (error.code && REFUSAL_CODES.has(error.code)) || looksLikeRefusal(error.message);
-    return new BackendError(refused ? 'refused' : kindForStatus(error.status), `OpenAI images.edit: HTTP ${error.status} ${error.code ?? ''}`.trim(), { cause: error });
+    const retryAfter = error.headers instanceof Headers ? error.headers.get('retry-after') : null;
+    return new BackendError(refused ? 'refused' : kindForStatus(error.status), `OpenAI images.edit: HTTP ${error.status} ${error.code ?? ''}`.trim(), { cause: error, retryAfterMs: parseRetryAfter(retryAfter) });
   }
   return new BackendError('transient', `OpenAI images.edit: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
@@ -91,8 +128,9 @@ export const openaiAdapter: BackendAdapter = {
   async generate(req: BackendRequest) {
     if (req.spec.kind !== 'openai') throw new Error('not an OpenAI spec');
     const { signal } = req;
-    const box = letterboxFor(req.size);
+    const box = letterboxFor(req.size, req.spec.model);
     const as = isGptImage(req.spec.model) ? 'jpeg' : 'png';
+    const mask = req.mask !== null || isDallE2(req.spec.model) ? await placeMask(req.mask, box) : null;
     const started = Date.now();
     let result: OpenAI.Images.ImagesResponse;
     try {
@@ -100,7 +138,7 @@ export const openaiAdapter: BackendAdapter = {
         {
           model: req.spec.model,
           image: await toFile(await place(req.image, box, as), `image.${as}`, { type: `image/${as}` }),
-          ...(req.mask ? { mask: await toFile(await placeMask(req.mask, box), 'mask.png', { type: 'image/png' }) } : {}),
+          ...(mask ? { mask: await toFile(mask, 'mask.png', { type: 'image/png' }) } : {}),
           prompt: req.prompt,
           size: box.canvas.name,
           n: 1,

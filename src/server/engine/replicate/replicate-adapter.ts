@@ -1,4 +1,3 @@
-import Replicate, { type Prediction } from 'replicate';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { sleep, timeoutSignal } from '@/server/platform/deadline';
@@ -7,35 +6,27 @@ import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
 import { callbackToken, waitForBackendEvent } from '../backends/events';
 import { fillRequestTemplate } from '../backends/templates';
+import { envNameFor } from '../backends/settings';
+import { cancelPrediction, createPrediction, deleteFile, getPrediction, uploadFile, type Prediction } from './replicate-api';
+import { progressFromLogs } from './log-progress';
 
 /**
  * Replicate (hosted): inputs uploaded with the files API (deleted when done), a prediction
  * created for the configured model or version with `Prefer: wait`, then followed by webhook
  * (when PUBLIC_BASE_URL is https) or polling with backoff; canceled when Roomtone gives up;
- * the output downloaded through the SSRF-safe client (it is a URL the backend chose).
+ * the output downloaded through the SSRF-safe client (it is a URL the backend chose). Progress
+ * comes from the percentages the model prints in its logs, read with each poll.
  */
 const MAX_OUTPUT_BYTES = 200 * 1024 * 1024;
 const POLL_FIRST_MS = 250;
 const POLL_MAX_MS = 5_000;
-/** With webhooks a read still happens this often, in case a callback is lost. */
-const WEBHOOK_SAFETY_POLL_MS = 15_000;
+/**
+ * With webhooks the prediction is still read this often while it runs: for its progress (the
+ * logs), and in case a callback is lost.
+ */
+const WEBHOOK_READ_MS = 5_000;
 
 const TERMINAL = new Set(['succeeded', 'failed', 'canceled', 'aborted']);
-
-function client(): Replicate {
-  const c = config();
-  return new Replicate({ auth: c.REPLICATE_API_TOKEN ?? '', baseUrl: c.REPLICATE_BASE_URL, useFileOutput: false });
-}
-
-/** The client's ApiError carries the HTTP answer: 429/5xx are transient, other 4xx are not. */
-function fromClientError(error: unknown, what: string): BackendError {
-  const response = (error as { response?: Response }).response;
-  if (response instanceof Response) {
-    const message = error instanceof Error ? error.message : String(error);
-    return new BackendError(looksLikeRefusal(message) ? 'refused' : kindForStatus(response.status), `${what}: HTTP ${response.status}`, { cause: error });
-  }
-  return new BackendError('transient', `${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-}
 
 function firstUrl(output: unknown): string | null {
   if (typeof output === 'string') return output;
@@ -43,9 +34,9 @@ function firstUrl(output: unknown): string | null {
   return null;
 }
 
-async function cancelQuietly(api: Replicate, id: string): Promise<void> {
+async function cancelQuietly(id: string): Promise<void> {
   try {
-    await api.predictions.cancel(id, { signal: timeoutSignal(10_000) });
+    await cancelPrediction(id, timeoutSignal(10_000));
   } catch (error) {
     log.warn('Replicate cancel failed', { prediction: id, error: String(error) });
   }
@@ -58,26 +49,26 @@ async function download(url: string, signal: AbortSignal): Promise<Buffer> {
   return res.body;
 }
 
+/** The prediction's progress: its logs' last percentage while it runs (null when it prints none). */
+function reportProgress(req: BackendRequest, prediction: Prediction): void {
+  if (prediction.status === 'processing') req.progress(progressFromLogs(prediction.logs));
+}
+
 export const replicateAdapter: BackendAdapter = {
   async generate(req: BackendRequest, onRemoteId) {
     if (req.spec.kind !== 'replicate') throw new Error('not a Replicate spec');
     const { spec, signal } = req;
-    const api = client();
     const files: string[] = [];
     const upload = async (bytes: Buffer, type: string): Promise<string> => {
-      try {
-        const file = await api.files.create(new Blob([new Uint8Array(bytes)], { type }), { roomtone_generation: req.generationId }, { signal });
-        files.push(file.id);
-        return file.urls.get;
-      } catch (error) {
-        throw fromClientError(error, 'file upload');
-      }
+      const file = await uploadFile(bytes, type, { roomtone_generation: req.generationId }, signal);
+      files.push(file.id);
+      return file.urls.get;
     };
     // Inputs are not kept at Replicate longer than the call (predictions themselves expire there
     // after an hour). Once the prediction has ended they are deleted while the output downloads.
     let deleting: Promise<unknown> | null = null;
     const deleteInputs = () =>
-      (deleting ??= Promise.all(files.map((id) => api.files.delete(id, { signal: timeoutSignal(10_000) }).catch((e: unknown) => log.warn('Replicate file delete failed', { file: id, error: String(e) })))));
+      (deleting ??= Promise.all(files.map((id) => deleteFile(id, timeoutSignal(10_000)).catch((e: unknown) => log.warn('Replicate file delete failed', { file: id, error: String(e) })))));
     try {
       const input = fillRequestTemplate(req, {
         image: await upload(req.image, 'image/jpeg'),
@@ -91,31 +82,35 @@ export const replicateAdapter: BackendAdapter = {
       const wait = Math.max(1, Math.min(config().REPLICATE_WAIT_SECONDS, remainingS - 1));
       let prediction: Prediction;
       try {
-        prediction = await api.predictions.create({
-          ...(spec.version ? { version: spec.version } : { model: `${spec.owner}/${spec.name}` }),
-          input,
-          ...(webhook ? { webhook, webhook_events_filter: ['completed' as const] } : {}),
-          wait,
-          signal: timeoutSignal((wait + 30) * 1000),
-        } as Parameters<Replicate['predictions']['create']>[0]);
+        prediction = await createPrediction(
+          { model: spec.version ? { version: spec.version } : { owner: spec.owner, name: spec.name }, input, webhook, webhookEvents: ['completed'], waitSeconds: wait },
+          timeoutSignal((wait + 30) * 1000),
+        );
       } catch (error) {
-        throw fromClientError(error, 'prediction create');
+        if (error instanceof BackendError && error.kind === 'failed' && !spec.version) log.error(`${envNameFor(req.operation)}: ${error.message}`);
+        throw error;
       }
       onRemoteId(prediction.id);
+      reportProgress(req, prediction);
       let delay = POLL_FIRST_MS;
+      let throttledMs = 0;
       while (!TERMINAL.has(prediction.status)) {
-        if (webhook) await waitForBackendEvent(prediction.id, WEBHOOK_SAFETY_POLL_MS, signal);
-        else await sleep(delay, signal);
+        if (webhook) await waitForBackendEvent(prediction.id, Math.max(WEBHOOK_READ_MS, throttledMs), signal);
+        else await sleep(Math.max(delay, throttledMs), signal);
+        throttledMs = 0;
         if (signal.aborted) {
-          await cancelQuietly(api, prediction.id);
+          await cancelQuietly(prediction.id);
           throw new BackendError('timeout', `prediction ${prediction.id} did not finish in time; canceled`);
         }
         delay = Math.min(POLL_MAX_MS, Math.round(delay * 1.6));
         try {
-          prediction = await api.predictions.get(prediction.id, { signal });
+          prediction = await getPrediction(prediction.id, signal);
+          reportProgress(req, prediction);
         } catch (error) {
-          if (signal.aborted) continue; // the loop cancels it
-          throw fromClientError(error, 'prediction read');
+          // A failed read is not a failed prediction: it keeps running, so read again later (at
+          // the backend's Retry-After when it gave one), until the deadline cancels it.
+          if (error instanceof BackendError && error.retryAfterMs !== null) throttledMs = error.retryAfterMs;
+          if (!signal.aborted) log.warn('Replicate prediction read failed; reading again', { prediction: prediction.id, error: String(error) });
         }
       }
       void deleteInputs();

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { Roomtone } from './client.js';
+import { RoomtoneError } from './core/errors.js';
+import { listenAndForward } from './listen.js';
+import type { WebhookEventType } from './types.js';
+import { VERSION } from './version.js';
+
+const USAGE = `Usage: npx @roomtone/sdk listen [--forward-to <url>] [--events <type,type>] [options]
+
+Streams your organization's test-mode events and POSTs each one to --forward-to, signed
+(Standard Webhooks) with a session secret printed at start; without --forward-to, prints them.
+
+Options:
+  --forward-to <url>   Local receiver, e.g. http://localhost:4000/hooks
+  --events <list>      Comma-separated types (default: all test-mode types), e.g.
+                       generation.succeeded,generation.failed
+  --secret <whsec_…>   Sign with this secret instead of a new one (keep your receiver's config)
+  --api-key <key>      A test key (default: ROOMTONE_API_KEY)
+  --base-url <url>     The service (default: ROOMTONE_BASE_URL, else http://localhost:3000)
+  -h, --help           This help
+  -v, --version        The SDK version`;
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        'forward-to': { type: 'string' },
+        events: { type: 'string' },
+        secret: { type: 'string' },
+        'api-key': { type: 'string' },
+        'base-url': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.version) {
+    console.log(VERSION);
+    return 0;
+  }
+  if (values.help || positionals[0] !== 'listen' || positionals.length > 1) {
+    (values.help ? console.log : console.error)(USAGE);
+    return values.help ? 0 : 2;
+  }
+  const apiKey = values['api-key'] ?? process.env.ROOMTONE_API_KEY;
+  if (apiKey?.startsWith('rt_live_')) {
+    console.error('listen uses a test key (rt_test_…): the event stream carries test-mode events only. Live events go to your webhook endpoints.');
+    return 2;
+  }
+  if (values['forward-to'] !== undefined) {
+    try {
+      const url = new URL(values['forward-to']);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+    } catch {
+      console.error(`--forward-to must be an http(s) URL, e.g. http://localhost:4000/hooks (got '${values['forward-to']}').`);
+      return 2;
+    }
+  }
+  if (values.secret !== undefined && !/^whsec_[A-Za-z0-9+/=]+$/.test(values.secret)) {
+    console.error('--secret must look like whsec_ followed by base64.');
+    return 2;
+  }
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => controller.abort());
+  try {
+    const client = new Roomtone({ ...(apiKey ? { apiKey } : {}), ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}) });
+    await listenAndForward({
+      client,
+      ...(values['forward-to'] ? { forwardTo: values['forward-to'] } : {}),
+      ...(values.events ? { events: values.events.split(',').map((t) => t.trim()).filter(Boolean) as WebhookEventType[] } : {}),
+      ...(values.secret ? { secret: values.secret } : {}),
+      signal: controller.signal,
+    });
+    return 0;
+  } catch (error) {
+    if (error instanceof RoomtoneError) {
+      const code = (error as { code?: string }).code;
+      console.error(code ? `${code}: ${error.message}` : error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

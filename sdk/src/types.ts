@@ -1,0 +1,100 @@
+import type { Readable } from 'node:stream';
+import type { components, operations } from './generated/openapi.js';
+
+/**
+ * The public types, derived from the generated OpenAPI types (generated/openapi.ts) so a field
+ * added to the API reaches them by regenerating. Image fields are widened to `ImageInput`.
+ */
+type Schemas = components['schemas'];
+
+/** A generation, as `GET /v1/generations/{id}` returns it. Clients must ignore unknown fields. */
+export type Generation = Schemas['Generation'];
+export type GenerationStatus = Generation['status'];
+export type GenerationType = Generation['type'];
+export type GenerationOutput = Generation['output'][number];
+export type Style = Schemas['Style'];
+export type EditMaterial = Schemas['EditMaterial'];
+export type EditMaterialCategory = Schemas['EditMaterialCategory'];
+export type Balance = Schemas['Balance'];
+export type GenerationEvent = Schemas['GenerationEvent'];
+export type BalanceEvent = Schemas['BalanceEvent'];
+/** A webhook event (the body of a delivery, or of the event stream). */
+export type WebhookEvent = GenerationEvent | BalanceEvent;
+export type WebhookEventType = WebhookEvent['type'];
+/** The error body of every refusal. */
+export type ErrorBody = Schemas['Error'];
+
+/** A list answer: `has_more` is true while another page follows. */
+export interface List<T> {
+  object: 'list';
+  data: T[];
+  has_more: boolean;
+}
+
+/**
+ * An image for `image`, `mask` or `layers[].element`:
+ * - an `https://` URL (string or `URL`), sent as is: the server downloads it;
+ * - a file path (any other string, or a `file:` URL), read from disk;
+ * - bytes: `Buffer`, `Uint8Array`, `ArrayBuffer`, a `Blob`/`File`, or a stream (Node `Readable`
+ *   or web `ReadableStream`), read once and kept in memory so retries can resend it.
+ * A request with any file is sent as multipart/form-data, each file in a part named as its field.
+ */
+export type ImageInput = string | URL | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | Readable | AsyncIterable<Uint8Array>;
+
+type ReplaceImages<T> = T extends readonly (infer U)[]
+  ? ReplaceImages<U>[]
+  : T extends object
+    ? { [K in keyof T]: K extends 'image' | 'mask' | 'element' ? ImageInput : ReplaceImages<T[K]> }
+    : T;
+
+type JsonBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
+type QueryOf<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** Metadata: up to 16 string pairs (keys 1–40 characters, values at most 500), returned unchanged. */
+export type Metadata = Record<string, string>;
+
+type Creation<Op extends keyof operations> = Omit<ReplaceImages<JsonBody<Op>>, 'metadata'> & { metadata?: Metadata };
+
+export type RenderCreateParams = Creation<'creations-render'>;
+export type DecorationCreateParams = Creation<'creations-decoration'>;
+export type UpscaleCreateParams = Creation<'creations-upscale'>;
+
+type EditBody = Creation<'creations-edit'>;
+export type EditLayer = NonNullable<EditBody['layers']>[number];
+/** Prompt mode: an instruction; a mask painted in exactly one colour limits it to that area. */
+export type PromptEditParams = Omit<EditBody, 'mode' | 'prompt' | 'layers'> & { mode: 'prompt'; prompt: string; layers?: never };
+/** Mask mode: a mask and one layer per painted colour. */
+export type MaskEditParams = Omit<EditBody, 'mode' | 'prompt' | 'mask' | 'layers'> & { mode: 'mask'; mask: ImageInput; layers: EditLayer[]; prompt?: never };
+export type EditCreateParams = PromptEditParams | MaskEditParams;
+
+export type GenerationListParams = Omit<QueryOf<'generations-list'>, 'after'> & { after?: string };
+export type EditMaterialListParams = Omit<QueryOf<'reference-editMaterials'>, 'after'> & { after?: string };
+
+/** Per-call options; each overrides the client's own. */
+export interface RequestOptions {
+  /** Milliseconds one attempt may take (default: the client's, 6 minutes). */
+  timeout?: number;
+  /** Extra attempts after a connection error, 429 or 5xx (default: the client's, 2). */
+  maxRetries?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export interface CreateOptions extends RequestOptions {
+  /**
+   * The Idempotency-Key (1–255 printable ASCII characters). Default: one is generated for the
+   * call and reused by its retries, so a retry never creates a second generation. Pass your own
+   * to make a retry of your own (another process, after a crash) safe too.
+   */
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions {
+  /** Milliseconds to wait for the end (default 10 minutes); then `WaitTimeoutError`. */
+  timeout?: number;
+  /** First delay between reads, in ms (default 1000); it grows by half each time up to `maxPollInterval`. */
+  pollInterval?: number;
+  /** Longest delay between reads, in ms (default 10000). */
+  maxPollInterval?: number;
+  signal?: AbortSignal;
+}
