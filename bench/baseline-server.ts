@@ -50,13 +50,14 @@ interface GenerationRow {
   errorMessage: string | null;
   createdAt: Date;
   startedAt: Date | null;
+  progress: number | null;
   completedAt: Date | null;
   expiresAt: Date | null;
   imagesDeletedAt: Date | null;
 }
 
 const COLUMNS = `id, mode, type, status, input, metadata, outputs, "costAmount", "discountPercent", "amountRefunded",
-  "errorCode", "errorMessage", "createdAt", "startedAt", "completedAt", "expiresAt", "imagesDeletedAt"`;
+  "errorCode", "errorMessage", "createdAt", "startedAt", "completedAt", "expiresAt", "imagesDeletedAt", progress`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -73,6 +74,7 @@ function toApi(row: GenerationRow, now: number) {
     id: row.id,
     type: row.type,
     status: row.status,
+    progress: row.status === 'succeeded' ? 1 : row.status === 'in_progress' ? (row.startedAt === null ? 0 : row.progress) : null,
     cancelable: row.status === 'in_progress' && row.startedAt === null,
     livemode: row.mode === 'live',
     created_at: seconds(row.createdAt),

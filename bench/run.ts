@@ -17,7 +17,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cleanup, ROOT, envNumber, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
+import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
@@ -67,7 +67,7 @@ function selectedSections(argv: string[]): string[] {
 }
 
 /** bench:check's durations: seconds per scenario, enough to tell a regression from noise. */
-const CHECK_SETTINGS = { BENCH_DURATION: 3, BENCH_WARMUP: 1, BENCH_REPEATS: 2, BENCH_STARTUP_WARMUP: 3 };
+const CHECK_SETTINGS = { BENCH_DURATION: 2, BENCH_WARMUP: 1, BENCH_REPEATS: 3, BENCH_STARTUP_WARMUP: 3 };
 
 async function main(): Promise<number> {
   const check = process.argv.includes('--check');
@@ -110,7 +110,9 @@ async function main(): Promise<number> {
       const section = SECTIONS[name];
       if (!section) continue;
       log(`section ${name}`);
+      const started = performance.now();
       const out = await section(ctx);
+      log(`section ${name} took ${fmt((performance.now() - started) / 1000, 1)} s`);
       outputs[name] = out.raw;
       markdown.push(out.markdown);
       failures.push(...out.failures.map((f) => `[${name}] ${f}`));
