@@ -1,6 +1,11 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
+const DOORS = {
+  group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
+  message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+};
+
 export default [
   { ignores: ['.next/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
   ...nextVitals,
@@ -21,18 +26,41 @@ export default [
   },
   {
     // Business rules live once, door-neutral: capability folders never reach into a door
-    // (the /v1 wrapper, tRPC, MCP, Next routes). The launcher's web server is a door dispatcher.
+    // (the /v1 wrapper, tRPC, MCP, Next routes). The composition root (main/) wires the doors.
+    // Tests may check what a door renders (the status of a refusal), so they are exempt.
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/platform/web-server.ts'],
+    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/main/**', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
+            DOORS,
             {
-              group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
-              message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+              group: ['@/server/jobs/providers/*', '**/jobs/providers/*'],
+              message: 'Capabilities trigger jobs through jobs() (@/server/jobs/client) and never know the provider.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The jobs folder holds the providers; it still never reaches into a door.
+    files: ['src/server/jobs/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [DOORS] }] },
+  },
+  {
+    // The HTTP error (status, headers) is the doors' rendering of a DomainError: the CLI, the
+    // console's client code and scripts throw or read DomainError, never an HTTP status.
+    files: ['src/cli/**', 'src/components/**', 'src/app-client/**', 'src/app-server/**', 'scripts/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@/server/http/api-error', message: 'ApiError is for the doors (http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' },
           ],
         },
       ],

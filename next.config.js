@@ -11,7 +11,6 @@ const nextConfig = {
     'busboy',
     '@tensorflow/tfjs',
     '@tensorflow/tfjs-backend-wasm',
-    'upscaler',
     '@aws-sdk/client-s3',
     '@aws-sdk/s3-request-presigner',
     '@node-rs/argon2',

@@ -41,6 +41,9 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Never the API doors: /v1 and /mcp (a proxy there truncates uploads at 10 MB), /api, signed /files.
-  matcher: ['/((?!v1|mcp|api|files|_next/static|_next/image|favicon.ico).*)'],
+  // The console's pages only, never a route of the table (src/server/http/routes.ts; a test
+  // checks that this list covers it): a proxy there would truncate uploads at 10 MB, and the
+  // API's answers would change between `npm start` (where the table is served before Next.js)
+  // and plain `next start`.
+  matcher: ['/((?!v1|mcp|api|files|uploads|swatches|hooks|healthz|readyz|metrics|_next/static|_next/image|favicon.ico).*)'],
 };

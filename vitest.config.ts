@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import path from 'node:path';
 
-const alias = { '@': path.resolve(import.meta.dirname, 'src') };
+// `server-only` throws outside React's server condition; tests (like tsx, through tsconfig.json's
+// paths) load the server modules directly, so it resolves to the package's empty module there.
+const alias = { '@': path.resolve(import.meta.dirname, 'src'), 'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js') };
 
 /**
  * Integration files that cannot share the test server with other files, each with its reason:

@@ -1,5 +1,5 @@
 /**
- * Issue 11, the playground: every kind run in test mode to a succeeded result on screen; a mask
+ * The playground: every kind run in test mode to a succeeded result on screen; a mask
  * painted with the mouse in two colours → a two-layer edit (recolour a wall, remove an object)
  * that the server accepts and stores with exactly those colours; an unlayered colour flagged
  * before sending; a server refusal shown under its field; the copied curl and the copied SDK

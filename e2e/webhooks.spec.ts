@@ -1,5 +1,5 @@
 /**
- * Issue 11's webhook screens in Chromium against `npm start`'s production server: an endpoint
+ * The webhook screens in Chromium against `npm start`'s production server: an endpoint
  * added in the console receives a real signed delivery of a generation at an HTTPS receiver this
  * test runs on 127.0.0.1:443 (the server trusts the run's CA and admits loopback under
  * DEV_ALLOW_LOOPBACK_URLS, as the integration tests do); every request is verified with the

@@ -7,8 +7,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { EDIT_MATERIAL_CATEGORIES, EDIT_MATERIALS, type EditMaterial } from '../src/server/reference/catalog';
+import { catalog, type EditMaterial } from '../src/server/reference/catalog';
 import { defaultSpanCm, materialSeed, renderSwatch } from '../src/server/engine/builtin/swatches';
+
+const { categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
 
 type Overlay = Parameters<ReturnType<typeof sharp>['composite']>[0][number];
 

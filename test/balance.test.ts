@@ -1,5 +1,5 @@
 /**
- * Credit lots, expiry, auto-recharge and the balance events (issue 9, balance part). Endpoint
+ * Credit lots, expiry, auto-recharge and the balance events. Endpoint
  * rows are created directly in the database; the events and their pending deliveries are
  * asserted as recorded.
  */
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { api, createTestOrg, testIp } from './support';
+import { api, createTestOrg, refusalOf, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { startFakeStripe, type FakeStripe } from './stripe-server';
 import { db, transaction } from '@/server/platform/db';
@@ -16,7 +16,8 @@ import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
 import { refundIfCharged } from '@/server/generations/generations';
-import { expireLots, noticeExpiringLots, REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
+import { expireLots, noticeExpiringLots } from '@/server/billing/expire-lots';
+import { REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
 import {
   runAutoRechargeJob,
   setAutoRecharge,
@@ -280,14 +281,14 @@ describe('auto-recharge', () => {
 
   it('setAutoRecharge validates its input with the parameter to blame, and keeps omitted values', async () => {
     const org = await createTestOrg({ credit: 0 });
-    await expect(setAutoRecharge(org.id, { enabled: true, threshold: 1_000 })).rejects.toMatchObject({ status: 400, code: 'parameter_invalid', param: 'amount' });
-    await expect(setAutoRecharge(org.id, { enabled: true, amount: 1_000 })).rejects.toMatchObject({ status: 400, code: 'parameter_invalid', param: 'threshold' });
-    await expect(setAutoRecharge(org.id, { enabled: true, threshold: -1, amount: 1_000 })).rejects.toMatchObject({ status: 400, code: 'parameter_invalid', param: 'threshold' });
-    await expect(setAutoRecharge(org.id, { enabled: true, threshold: 10, amount: 99 })).rejects.toMatchObject({ status: 400, code: 'parameter_invalid', param: 'amount' });
-    await expect(setAutoRecharge('org_missing', { enabled: false })).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
+    expect(await refusalOf(setAutoRecharge(org.id, { enabled: true, threshold: 1_000 }))).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'amount' });
+    expect(await refusalOf(setAutoRecharge(org.id, { enabled: true, amount: 1_000 }))).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'threshold' });
+    expect(await refusalOf(setAutoRecharge(org.id, { enabled: true, threshold: -1, amount: 1_000 }))).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'threshold' });
+    expect(await refusalOf(setAutoRecharge(org.id, { enabled: true, threshold: 10, amount: 99 }))).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'amount' });
+    expect(await refusalOf(setAutoRecharge('org_missing', { enabled: false }))).toMatchObject({ status: 404, code: 'resource_not_found' });
     expect(await setAutoRecharge(org.id, { enabled: true, threshold: 1_000, amount: 2_500 })).toMatchObject({ object: 'auto_recharge', enabled: true, threshold: 1_000, amount: 2_500, provider: 'manual' });
     expect(await setAutoRecharge(org.id, { enabled: false })).toMatchObject({ enabled: false, threshold: 1_000, amount: 2_500 });
-    await expect(setPaymentMethod(org.id, { customerId: 'cust', paymentMethodId: 'pm_card_visa' })).rejects.toMatchObject({ status: 400, param: 'customer' });
+    expect(await refusalOf(setPaymentMethod(org.id, { customerId: 'cust', paymentMethodId: 'pm_card_visa' }))).toMatchObject({ status: 400, param: 'customer' });
     expect(await setPaymentMethod(org.id, { customerId: 'cus_A1', paymentMethodId: 'pm_card_visa' })).toMatchObject({ payment_method: 'pm_card_visa' });
   });
 

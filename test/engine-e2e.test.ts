@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
-import { makeElement, makeInteriorScene, paletteMaskImage, rectMask, type Scene } from '@/server/engine/builtin/fixtures';
+import { makeElement, makeInteriorScene, paletteMaskImage, rectMask, type Scene } from './helpers/engine-scenes';
 import { dilate, erode } from '@/server/engine/builtin/masks';
 import { deltaE2000, srgbBytesToLab } from '@/server/engine/builtin/color';
 import type { RawImage } from '@/server/engine/builtin/types';

@@ -1,5 +1,5 @@
 /**
- * Fair and fast scheduling (issue 12 §3) against a server of its own: heavy generations are
+ * Fair and fast scheduling against a server of its own: heavy generations are
  * emulated as slow (BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS), so one organization's flood holds
  * every heavy slot for a long time. Another organization's cheap generations must start at
  * once (their own queue and slots), and its heavy ones at the next free heavy slot (round-robin

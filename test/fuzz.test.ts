@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1 as a rule: a seeded corpus of hostile requests over every route — odd methods,
+ * As a rule: a seeded corpus of hostile requests over every route — odd methods,
  * Host headers, request targets, paths, query strings, headers, malformed JSON and multipart,
  * hostile image URLs — through the real server over raw sockets. No request may get a 5xx or
  * go unanswered, and the server must stay healthy. Bounded: FUZZ_COUNT requests (default 300),

@@ -9,7 +9,7 @@ import { db } from '@/server/platform/db';
 import { getGeneration, listGenerations, type Scope } from '@/server/generations/generations';
 import { GENERATION_VIEW_COLUMNS } from '@/server/generations/serialize';
 import type { GenerationStatus, GenerationType } from '@/generated/prisma/enums';
-import { createTestOrg, type TestOrg } from './support';
+import { createTestOrg, refusalOf, type TestOrg } from './support';
 import { insertGeneration } from './fixtures';
 
 const select = Object.fromEntries(GENERATION_VIEW_COLUMNS.map((c) => [c, true])) as Record<(typeof GENERATION_VIEW_COLUMNS)[number], true>;
@@ -49,8 +49,8 @@ describe('SQL generation reads match Prisma', () => {
       const expected = await db().generation.findUniqueOrThrow({ where: { id }, select });
       expect(await getGeneration(scope, id)).toStrictEqual(expected);
     }
-    await expect(getGeneration({ organizationId: other.id, mode: 'test' }, ids[0]!)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
-    await expect(getGeneration({ organizationId: org.id, mode: 'live' }, ids[0]!)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
+    expect(await refusalOf(getGeneration({ organizationId: other.id, mode: 'test' }, ids[0]!))).toMatchObject({ status: 404, code: 'resource_not_found' });
+    expect(await refusalOf(getGeneration({ organizationId: org.id, mode: 'live' }, ids[0]!))).toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
   it.each([

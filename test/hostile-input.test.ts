@@ -1,5 +1,5 @@
 /**
- * Issue 12 §1, case by case: requests a hostile client sends that used to get a 500, a plain
+ * Case by case: requests a hostile client sends that used to get a 500, a plain
  * text body, a foreign redirect or no answer at all. Each gets the envelope, a request-id and
  * the exact status and code below.
  */

@@ -1,5 +1,5 @@
 /**
- * Contract test of /api/inngest (issue 14): the production server started with
+ * Contract test of /api/inngest: the production server started with
  * JOBS_PROVIDER=inngest, driven over HTTP the way Inngest's executor drives a serve handler
  * (per the SDK's protocol, inngest 4.x): GET introspection, PUT sync (the handler registers its
  * functions with the Inngest API: here a local stand-in, test/inngest-api.ts), then signed POST

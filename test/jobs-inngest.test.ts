@@ -1,5 +1,5 @@
 /**
- * Jobs on Inngest (issue 14), executed with the SDK's own test engine (@inngest/test): the
+ * Jobs on Inngest, executed with the SDK's own test engine (@inngest/test): the
  * served functions run their real step code on a fresh database; sleeps are mocked by step id
  * (the engine cannot wait them out). Events the application sends go to a local stand-in for
  * Inngest's event API (test/inngest-api.ts) and are read back from it.
@@ -26,6 +26,9 @@ import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { JOB_EVENTS } from '@/server/jobs/definitions/job';
 import { generationRun, webhookDelivery } from '@/server/jobs/definitions';
 import { servedInngestFunction } from '@/server/jobs/providers/inngest';
+import { jobs } from '@/server/jobs/client';
+import { autoRechargeRequested } from '@/server/jobs/definitions/event-jobs';
+import { transaction } from '@/server/platform/db';
 
 const EVENT_KEY = 'test-event-key';
 let database: TestDatabase;
@@ -173,5 +176,28 @@ describe('webhook delivery on Inngest: the retry schedule as sleeps', () => {
     expect(arrived).toHaveLength(3);
     for (const r of arrived) expect(new Webhook(secret).verify(r.body, r.headers)).toMatchObject({ id: eventId, type: 'generation.succeeded' });
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id: delivery.id } })).toMatchObject({ status: 'succeeded', attempts: 3 });
+  });
+});
+
+describe('jobs() on Inngest', () => {
+  it('is chosen by JOBS_PROVIDER; a run triggered in a transaction is asked for when it has ended (10 s later), never inside it', async () => {
+    expect(jobs().name).toBe('inngest');
+    const attemptId = newId('rch');
+    const before = Date.now();
+    await transaction(async (tx) => {
+      await jobs().trigger(autoRechargeRequested(attemptId), { tx });
+    });
+    const event = await inngest.waitForEvent(JOB_EVENTS.autoRechargeRequested, (e) => e.data.attemptId === attemptId);
+    expect(event).toMatchObject({ id: `auto-recharge-${attemptId}`, data: { attemptId } });
+    expect(event.ts).toBeGreaterThanOrEqual(before + 10_000);
+    expect(event.ts).toBeLessThanOrEqual(Date.now() + 10_000);
+  });
+
+  it('resend hands the event to Inngest again under the same id (Inngest keeps one run)', async () => {
+    const attemptId = newId('rch');
+    expect(await jobs().resend(autoRechargeRequested(attemptId))).toBe(true);
+    expect(await jobs().resend(autoRechargeRequested(attemptId))).toBe(true);
+    const sent = inngest.events(JOB_EVENTS.autoRechargeRequested).filter((e) => e.data.attemptId === attemptId);
+    expect(sent.map((e) => e.id)).toEqual([`auto-recharge-${attemptId}`, `auto-recharge-${attemptId}`]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The provider interface (issue 14), one behavioural suite run against both providers: a job
+ * The provider interface, one behavioural suite run against both providers: a job
  * definition's handler, written once against `io`, runs under pg-boss (a real pg-boss queue on
  * the test database, its retry included, steps stored in JobStep) and under Inngest (the SDK's
  * test engine, whose memoized step state is what Inngest hands a retried run).
@@ -9,11 +9,16 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { PgBoss } from 'pg-boss';
 import { InngestTestEngine } from '@inngest/test';
-import { databaseUrl, db } from '@/server/platform/db';
+import { databaseUrl, db, transaction } from '@/server/platform/db';
+import { newId } from '@/server/platform/ids';
+import { jobs } from '@/server/jobs/client';
+import { AUTO_RECHARGE_QUEUE, autoRechargeRequested, autoRechargeJob } from '@/server/jobs/definitions/event-jobs';
+import { JOB_EVENTS } from '@/server/jobs/definitions/job';
+import { queueClient } from '@/server/jobs/providers/pgboss';
 import { clock } from '@/server/platform/clock';
 import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
 import { scheduledJob } from '@/server/jobs/definitions/maintenance';
-import { runPgBossJob } from '@/server/jobs/providers/pgboss-run';
+import { runPgBossJob } from '@/server/jobs/providers/pgboss';
 import { runKey } from '@/server/jobs/providers/pgboss-io';
 import { inngestFunction } from '@/server/jobs/providers/inngest';
 import { createInngestClient } from '@/server/jobs/providers/inngest-client';
@@ -173,5 +178,55 @@ describe('scheduled definitions on pg-boss', () => {
       ['now', Date.parse(result.first)],
       ['second', result.second],
     ]);
+  });
+});
+
+/**
+ * The pg-boss provider behind `jobs()`: an event starts the job whose definition it triggers, in
+ * the queue that definition declares, under the definition's deterministic run id. The
+ * auto-recharge job is the probe: the test server's worker finds no such attempt and does nothing.
+ */
+describe('jobs() on pg-boss: events routed by the definitions', () => {
+  const runsOf = async (attemptId: string) => (await queueClient()).findJobs(AUTO_RECHARGE_QUEUE, { id: autoRechargeJob.queue!.runId!({ attemptId }) });
+
+  it('chooses pg-boss by default', () => {
+    expect(jobs().name).toBe('pgboss');
+  });
+
+  it('an event starts one run in the declared queue, however often it is triggered', async () => {
+    const attemptId = newId('rch');
+    await jobs().trigger(autoRechargeRequested(attemptId));
+    await jobs().trigger([autoRechargeRequested(attemptId)]);
+    const runs = await runsOf(attemptId);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.data).toEqual({ attemptId });
+  });
+
+  it('resend sends only when no run exists for the event', async () => {
+    const attemptId = newId('rch');
+    expect(await jobs().resend(autoRechargeRequested(attemptId))).toBe(true);
+    expect(await jobs().resend(autoRechargeRequested(attemptId))).toBe(false);
+    expect(await runsOf(attemptId)).toHaveLength(1);
+  });
+
+  it('with a transaction, the run exists only if the transaction commits', async () => {
+    await queueClient(); // started: the run is written in the transaction, not sent later
+    const rolledBack = newId('rch');
+    await expect(
+      transaction(async (tx) => {
+        await jobs().trigger(autoRechargeRequested(rolledBack), { tx });
+        throw new Error('rollback');
+      }),
+    ).rejects.toThrow('rollback');
+    expect(await runsOf(rolledBack)).toHaveLength(0);
+    const committed = newId('rch');
+    await transaction((tx) => jobs().trigger(autoRechargeRequested(committed), { tx }));
+    expect(await runsOf(committed)).toHaveLength(1);
+  });
+
+  it('an event no queued job listens to starts nothing (generation.ended; a delivery, which its own worker claims)', async () => {
+    await expect(jobs().trigger({ name: JOB_EVENTS.generationEnded, data: { generationId: 'gen_x', organizationId: 'org_x', status: 'succeeded' } })).resolves.toBeUndefined();
+    expect(await jobs().resend({ name: JOB_EVENTS.generationEnded, data: { generationId: 'gen_x' } })).toBe(false);
+    expect(await jobs().resend({ name: JOB_EVENTS.webhookDeliveryCreated, data: { deliveryId: 'whd_x', endpointId: 'we_x' } })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Issue 12 §4: a request with only the fields the spec shows succeeds; the fields it leaves
+ * A request with only the fields the spec shows succeeds; the fields it leaves
  * "not shown" take the documented defaults (docs/operations.md, "Hardening and scale-out").
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** Issue 12 §5: /readyz and /metrics (merged over both web processes and the primary). */
+/** /readyz and /metrics (merged over both web processes and the primary). */
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, testIp } from './support';
 import { noiseImage, post, serve, waitForEnd } from './images-support';

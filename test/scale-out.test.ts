@@ -1,5 +1,5 @@
 /**
- * More than one machine's worth of processes (issue 12 §7): two independent server instances
+ * More than one machine's worth of processes: two independent server instances
  * (own ports, WORKERS_IN_PROCESS=false) and two `roomtone worker` processes on one PostgreSQL.
  * A burst through both instances gives exact quotas and charges and runs each generation once;
  * a worker killed with SIGKILL mid-generation leaves a generation that the sweeper fails and

@@ -299,6 +299,8 @@ describe('under plain `next start` (the App Router route)', () => {
         NODE_ENV: 'production',
         TRUST_PROXY: 'true',
         DATA_DIR: path.join(root, '.data', 'test', 'sdk-listen-next'),
+        // The shared test database's jobs stay with the test server (its settings, its slots).
+        WORKERS_IN_PROCESS: 'false',
         AUTH_SECRET: 'roomtone-test-auth-secret-0123456789abcdefghij',
       },
     });

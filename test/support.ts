@@ -1,12 +1,15 @@
 /** Helpers for integration tests: HTTP against the running server, fixtures through the service layer. */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { randomInt } from 'node:crypto';
 import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
 import { setEnv } from '@/server/platform/config';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 
 setEnv('DATABASE_URL', inject('databaseUrl'));
 process.env.PUBLIC_BASE_URL = inject('baseUrl');
@@ -74,4 +77,23 @@ export function expectErrorShape(body: unknown): asserts body is { error: { code
   if (!b || typeof b !== 'object' || !b.error || typeof b.error.code !== 'string' || typeof b.error.message !== 'string') {
     throw new Error(`not an error envelope: ${JSON.stringify(body)}`);
   }
+}
+
+/**
+ * A refusal thrown by the service layer, as the HTTP doors render it (the status of the one
+ * code → status table, Retry-After from retryAfterSeconds). Fails unless it is a DomainError.
+ */
+export function rendered(error: unknown): ApiError {
+  expect(error).toBeInstanceOf(DomainError);
+  return toHttpError(error as DomainError);
+}
+
+/** The refusal `promise` rejects with, rendered as the HTTP doors do; fails if it resolves. */
+export async function refusalOf(promise: Promise<unknown>): Promise<ApiError> {
+  const outcome = await promise.then(
+    () => ({ resolved: true as const }),
+    (error: unknown) => ({ resolved: false as const, error }),
+  );
+  if (outcome.resolved) throw new Error('expected a refusal, the call succeeded');
+  return rendered(outcome.error);
 }

@@ -11,8 +11,8 @@ import { callOpenApi } from '@/server/http/openapi-adapter';
 import { FileParts } from '@/server/creations/images';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { apiGenerationSchema, listSchema } from '@/server/generations/schemas';
-import type { Permission } from '@/server/keys/permissions';
-import { PERMISSIONS } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
+import { PERMISSIONS } from '@/shared/keys/permissions';
 import { createTestOrg, type TestOrg } from './support';
 import { insertGeneration } from './fixtures';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { createTestOrg } from './support';
+import { createTestOrg, refusalOf, rendered } from './support';
 import { db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { getEndpoint, listEndpoints } from '@/server/webhooks/endpoints';
@@ -24,7 +24,7 @@ describe('webhook endpoint rules', () => {
     ['not a url', 'not valid'],
   ])('refuses %s with 400 parameter_invalid on url, storing nothing', async (url, message) => {
     const org = await createTestOrg();
-    await expect(createEndpoint(db(), { organizationId: org.id }, { mode: 'test', url })).rejects.toMatchObject({
+    expect(await refusalOf(createEndpoint(db(), { organizationId: org.id }, { mode: 'test', url }))).toMatchObject({
       status: 400,
       code: 'parameter_invalid',
       param: 'url',
@@ -37,10 +37,10 @@ describe('webhook endpoint rules', () => {
     const org = await createTestOrg();
     const scope = { organizationId: org.id };
     const url = 'https://127.0.0.1/hook';
-    await expect(createEndpoint(db(), scope, { mode: 'test', url, events: ['balance.low'] })).rejects.toMatchObject({ status: 400, param: 'events' });
-    await expect(createEndpoint(db(), scope, { mode: 'live', url, events: ['generation.exploded'] })).rejects.toMatchObject({ status: 400, param: 'events' });
-    await expect(createEndpoint(db(), scope, { mode: 'live', url, events: [] })).rejects.toMatchObject({ status: 400, param: 'events' });
-    await expect(createEndpoint(db(), scope, { mode: 'staging', url })).rejects.toMatchObject({ status: 400, param: 'mode' });
+    expect(await refusalOf(createEndpoint(db(), scope, { mode: 'test', url, events: ['balance.low'] }))).toMatchObject({ status: 400, param: 'events' });
+    expect(await refusalOf(createEndpoint(db(), scope, { mode: 'live', url, events: ['generation.exploded'] }))).toMatchObject({ status: 400, param: 'events' });
+    expect(await refusalOf(createEndpoint(db(), scope, { mode: 'live', url, events: [] }))).toMatchObject({ status: 400, param: 'events' });
+    expect(await refusalOf(createEndpoint(db(), scope, { mode: 'staging', url }))).toMatchObject({ status: 400, param: 'mode' });
     expect(await db().webhookEndpoint.count({ where: { organizationId: org.id } })).toBe(0);
   });
 
@@ -62,7 +62,7 @@ describe('webhook endpoint rules', () => {
     expect(listed.map((e) => e.id)).toEqual([test.endpoint.id, live.endpoint.id]);
     expect(JSON.stringify(listed)).not.toContain('whsec_');
     expect(JSON.stringify(await getEndpoint(db(), scope, live.endpoint.id))).not.toContain('whsec_');
-    await expect(getEndpoint(db(), { organizationId: (await createTestOrg()).id }, live.endpoint.id)).rejects.toMatchObject({ status: 404, code: 'resource_not_found' });
+    expect(await refusalOf(getEndpoint(db(), { organizationId: (await createTestOrg()).id }, live.endpoint.id))).toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
   it('at most 20 endpoints per organization, all modes together, even when created at once', async () => {
@@ -74,7 +74,7 @@ describe('webhook endpoint rules', () => {
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(4);
-    for (const r of refused) expect(r.reason).toMatchObject({ status: 409, code: 'webhook_endpoint_limit_reached' });
+    for (const r of refused) expect(rendered(r.reason)).toMatchObject({ status: 409, code: 'webhook_endpoint_limit_reached' });
     expect(await db().webhookEndpoint.count({ where: { organizationId: org.id } })).toBe(20);
   });
 });

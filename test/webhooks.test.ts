@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
-import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { api, createTestOrg, refusalOf, testIp, type TestOrg } from './support';
 import { startReceivers, type Receivers, type Received } from './webhook-receiver';
 import type { Prisma } from '@/generated/prisma/client';
 import { db } from '@/server/platform/db';
@@ -457,7 +457,7 @@ describe('clock-driven delivery rules', () => {
     expect(receivers.received('manual')).toHaveLength(2); // never retried
 
     receivers.set('manual', () => ({ status: 200 }));
-    await expect(sendTestEvent(db(), scope, endpoint.id, 'generation.canceled')).rejects.toMatchObject({ status: 400, code: 'parameter_invalid', param: 'type' });
+    expect(await refusalOf(sendTestEvent(db(), scope, endpoint.id, 'generation.canceled'))).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'type' });
     const test = await sendTestEvent(db(), scope, endpoint.id, 'generation.failed');
     expect(test).toMatchObject({ kind: 'test', status: 'succeeded', attempts: 1 });
     const sample = verify(secret, receivers.received('manual').at(-1) as Received);
@@ -472,9 +472,9 @@ describe('clock-driven delivery rules', () => {
     expect(JSON.stringify(log)).not.toContain('whsec_');
 
     await disableEndpoint(db(), scope, endpoint.id);
-    await expect(resendDelivery(db(), scope, original.id)).rejects.toMatchObject({ status: 409, code: 'webhook_endpoint_disabled' });
-    await expect(sendTestEvent(db(), scope, endpoint.id, 'generation.failed')).rejects.toMatchObject({ status: 409, code: 'webhook_endpoint_disabled' });
-    await expect(resendDelivery(db(), { organizationId: (await createTestOrg()).id }, original.id)).rejects.toMatchObject({ status: 404 });
+    expect(await refusalOf(resendDelivery(db(), scope, original.id))).toMatchObject({ status: 409, code: 'webhook_endpoint_disabled' });
+    expect(await refusalOf(sendTestEvent(db(), scope, endpoint.id, 'generation.failed'))).toMatchObject({ status: 409, code: 'webhook_endpoint_disabled' });
+    expect(await refusalOf(resendDelivery(db(), { organizationId: (await createTestOrg()).id }, original.id))).toMatchObject({ status: 404 });
   });
 
   it('one slow receiver holds only its own slots: the others are delivered meanwhile', async () => {

@@ -1,6 +1,6 @@
 /**
  * Built-in engine operations at 1k, 2k and 4k (median of several runs), by the engine's own
- * benchmark (src/server/engine/builtin/bench.ts), run as a child so its worker threads and
+ * benchmark (bench/engine-kernels.ts), run as a child so its worker threads and
  * memory do not mix with the other sections'.
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { ROOT, envNumber, type BenchContext, type SectionOutput } from '../lib';
 
 export async function engineSection(ctx: BenchContext): Promise<SectionOutput> {
   const runs = envNumber('BENCH_ENGINE_RUNS', 3);
-  const args = [createRequire(import.meta.url).resolve('tsx/cli'), path.join(ROOT, 'src/server/engine/builtin/bench.ts'), '--runs', String(runs)];
+  const args = [createRequire(import.meta.url).resolve('tsx/cli'), path.join(ROOT, 'bench/engine-kernels.ts'), '--runs', String(runs)];
   if (process.env.BENCH_NEURAL === '1') args.push('--neural');
   ctx.log(`engine: ${runs} runs per operation and size${process.env.BENCH_NEURAL === '1' ? ' (with the neural upscaler)' : ''}`);
   const output = await new Promise<string>((resolve, reject) => {

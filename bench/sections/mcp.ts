@@ -1,5 +1,5 @@
 /**
- * The MCP door against /v1 on the production server (issue 8):
+ * The MCP door against /v1 on the production server:
  *   A) get_generation with wait_seconds 0 over MCP (one JSON-RPC POST per call, as a stateless
  *      client sends it after initialize) vs GET /v1/generations/{id}: req/s and server CPU per
  *      request, same ids, same connections, alternating runs. Goal: MCP ≤ 2× /v1 CPU per call.
@@ -136,7 +136,7 @@ export async function mcpSection(ctx: BenchContext): Promise<SectionOutput> {
   );
   return {
     markdown: [
-      '### MCP endpoint vs /v1 (issue 8)',
+      '### MCP endpoint vs /v1',
       '',
       `Production server (one web process, workers off), ${connections} connections, ${durationSec} s per run, median of ${repeats} alternating runs; server CPU from /proc (all its processes).`,
       '',

@@ -1,5 +1,5 @@
 /**
- * Scheduling under one organization's flood (issue 12 §3): organization A submits N heavy
+ * Scheduling under one organization's flood: organization A submits N heavy
  * generations (mask-mode remove: PatchMatch, real CPU work, held to BENCH_SCHED_HEAVY_MS like a slow
  * model), then organization B submits cheap
  * ones (recolour) in two waves, right after the flood and once half of it has run. Run once with

@@ -3,7 +3,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { readConsoleSession, type SessionUser } from '@/server/auth/sessions';
 import { config } from '@/server/platform/config';
-import { safeCallbackPath } from '@/server/auth/callback-url';
+import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
 
 /** The request's console session (complete or waiting for its second factor), read once per request. */

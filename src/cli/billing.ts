@@ -5,9 +5,9 @@
  * with 2, a refused operation with 1.
  */
 import { parseArgs } from 'node:util';
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
 import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/billing/auto-recharge';
@@ -36,7 +36,7 @@ function cents(flags: Flags, name: string, min: number): number | undefined {
 
 async function existingOrg(id: string): Promise<void> {
   if (!(await db().organization.findUnique({ where: { id }, select: { id: true } }))) {
-    throw new ApiError(404, 'resource_not_found', `No organization ${id}.`, { param: 'org' });
+    throw new DomainError('resource_not_found', `No organization ${id}.`, { param: 'org' });
   }
 }
 
@@ -143,7 +143,7 @@ export async function runBillingCommand(name: string, args: string[], json: bool
       emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, process.stderr);
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       emit(error.toBody(), `roomtone: ${error.message}`, process.stderr);
       return 1;
     }

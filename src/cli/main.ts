@@ -5,15 +5,15 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
-import { PERMISSIONS, permissionSchema } from '@/server/keys/permissions';
+import { PERMISSIONS, permissionSchema } from '@/shared/keys/permissions';
 import { isKnownTier, TIERS } from '@/server/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
-import { PASSWORD_MIN_LENGTH } from '@/server/auth/password-rules';
+import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
 import { OPERATOR } from '@/server/audit/actor';
 import { recordAudit } from '@/server/audit/record-audit';
 import { listMailForOperator } from '@/server/mail/operator-mail-list';
@@ -94,7 +94,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       }
       const client = await database();
       const org = await client.organization.findUnique({ where: { id: organizationId } });
-      if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
+      if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'org' });
       const key = await transaction(async (tx) => {
         const created = await createApiKey(tx, { organizationId, mode, permissions, name: typeof flags.name === 'string' ? flags.name : undefined });
         await recordAudit(tx, OPERATOR, organizationId, {
@@ -204,7 +204,7 @@ async function main(argv: string[]): Promise<number> {
       emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
       return 2;
     }
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       emit(error.toBody(), `roomtone: ${error.message}`, 'err');
       return 1;
     }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { prepareRuntime } from '@/server/platform/runtime';
+import { prepareRuntime } from '@/server/main/runtime';
 import { runRetention } from '@/server/generations/retention';
 import { clock } from '@/server/platform/clock';
 

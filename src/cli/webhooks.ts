@@ -5,7 +5,7 @@
  * 2 bad arguments.
  */
 import { parseArgs } from 'node:util';
-import { prepareRuntime, type Runtime } from '@/server/platform/runtime';
+import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, type Db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { endpointScope, getEndpoint, listEndpoints, type ApiWebhookEndpoint } from '@/server/webhooks/endpoints';

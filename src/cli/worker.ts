@@ -1,4 +1,4 @@
-import { prepareRuntime } from '@/server/platform/runtime';
+import { prepareRuntime } from '@/server/main/runtime';
 import { startWorkers } from '@/server/jobs/workers';
 import { log } from '@/server/platform/logger';
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '@/server/platform/db';
-import { generationJobId } from '@/server/jobs/queue';
+import { generationJobId } from '@/server/jobs/definitions/event-jobs';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
 import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
 import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ShieldCheck } from 'lucide-react';
-import { secondFactorInput, totpCodeInput } from '@/server/trpc/console-inputs';
+import { secondFactorInput, totpCodeInput } from '@/shared/console/console-inputs';
 import { apiErrorOf, useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { dateTime } from '@/app-client/format';
 import { downloadText } from '@/app-client/download';

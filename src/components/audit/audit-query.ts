@@ -1,4 +1,4 @@
-import { auditFiltersInput } from '@/server/trpc/console-inputs';
+import { auditFiltersInput } from '@/shared/console/console-inputs';
 import { unixFromInput } from '@/app-client/format';
 
 export const AUDIT_FILTER_KEYS = ['actor', 'action', 'from', 'to'] as const;

@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, X } from 'lucide-react';
-import { AUDIT_ACTIONS } from '@/server/audit/actions';
+import { AUDIT_ACTIONS } from '@/shared/audit/actions';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';

@@ -5,7 +5,7 @@ import { useSearchParams } from 'next/navigation';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { requestPasswordResetInput, resetPasswordInput } from '@/server/trpc/console-inputs';
+import { requestPasswordResetInput, resetPasswordInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';

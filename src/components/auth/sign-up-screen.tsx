@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
-import { signUpInput } from '@/server/trpc/console-inputs';
+import { signUpInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';

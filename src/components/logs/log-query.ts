@@ -1,4 +1,4 @@
-import { logFiltersInput } from '@/server/trpc/console-inputs';
+import { logFiltersInput } from '@/shared/console/console-inputs';
 import { unixFromInput } from '@/app-client/format';
 
 export const LOG_FILTER_KEYS = ['statusClass', 'errorCode', 'method', 'path', 'apiKeyId', 'from', 'to', 'requestId'] as const;

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { UserPlus } from 'lucide-react';
-import { inviteInput } from '@/server/trpc/console-inputs';
+import { inviteInput } from '@/shared/console/console-inputs';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput, type Role } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';

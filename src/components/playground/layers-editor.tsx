@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Plus, X } from 'lucide-react';
-import { FINISHES } from '@/server/creations/schemas';
+import { FINISHES } from '@/shared/creations/schemas';
 import { useTRPC } from '@/app-client/trpc';
 import { useScopeInput } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, type MaskColor } from '@/server/images/mask-palette';
+import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, type MaskColor } from '@/shared/images/mask-palette';
 
 /**
  * The mask painter's pixels, framework-free (unit-tested in Node against the server's mask

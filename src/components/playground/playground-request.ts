@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ACCESSORY_CATEGORIES, decorationInput, editInput, FINISHES, QUALITIES, renderInput, SCALES, upscaleInput } from '@/server/creations/schemas';
-import { CREATION_KINDS, type CreationKind } from '@/server/playground/playground-inputs';
-import { paramFromPath } from '@/server/platform/param-path';
+import { ACCESSORY_CATEGORIES, decorationInput, editInput, FINISHES, QUALITIES, renderInput, SCALES, upscaleInput } from '@/shared/creations/schemas';
+import { CREATION_KINDS, type CreationKind } from '@/shared/playground/playground-inputs';
+import { paramFromPath } from '@/shared/param-path';
 import type { FieldErrors } from './field-error';
 import type { FileRef } from './copy-as-code';
 import type { LayerDraft } from './layers-editor';

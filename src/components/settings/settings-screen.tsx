@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { renameInput } from '@/server/trpc/console-inputs';
+import { renameInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { dateTime, money } from '@/app-client/format';

@@ -7,7 +7,7 @@ import { ArrowLeft, RotateCw, Send } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';
-import { webhookEventTypeSchema } from '@/server/trpc/webhook-inputs';
+import { webhookEventTypeSchema } from '@/shared/webhooks/webhook-inputs';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';

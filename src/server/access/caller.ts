@@ -1,5 +1,5 @@
 import type { AuthenticatedKey } from '@/server/keys/keys';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
 import { DomainError } from '@/server/platform/errors';
 

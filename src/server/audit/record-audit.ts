@@ -3,7 +3,7 @@ import type { Mode } from '@/generated/prisma/enums';
 import type { DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import type { AuditAction } from './actions';
+import type { AuditAction } from '@/shared/audit/actions';
 import type { AuditActor } from './actor';
 
 export interface AuditEntry {

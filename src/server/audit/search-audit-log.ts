@@ -4,7 +4,7 @@ import { toUnixSeconds } from '@/server/platform/clock';
 import { invalidParam } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { deviceName } from '@/server/auth/device-name';
-import type { AuditAction } from './actions';
+import type { AuditAction } from '@/shared/audit/actions';
 
 /**
  * The console's audit log: one organization (every mode: it is the organization's record),

@@ -2,7 +2,7 @@ import { scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import { invalidParam } from '@/server/platform/errors';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './password-rules';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
 
 /**
  * Console passwords: argon2id with OWASP's baseline (19 MiB, 2 passes, 1 lane). Hashes written

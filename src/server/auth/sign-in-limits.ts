@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { config } from '@/server/platform/config';
 import { hitRateLimit } from '@/server/limits/request-rate';
 
@@ -20,6 +20,6 @@ export async function signInAttemptAllowed(email: string, ip: string | null): Pr
 /** The same limits for the console's other unauthenticated forms (sign-up, reset requests). */
 export async function requireAttemptAllowed(email: string, ip: string | null): Promise<void> {
   if (!(await signInAttemptAllowed(email, ip))) {
-    throw new ApiError(429, 'rate_limit_exceeded', 'Too many attempts. Wait a minute and try again.', { headers: { 'retry-after': '60' } });
+    throw new DomainError('rate_limit_exceeded', 'Too many attempts. Wait a minute and try again.', { retryAfterSeconds: 60 });
   }
 }

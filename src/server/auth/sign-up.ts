@@ -5,7 +5,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
 import { createOrganization } from '@/server/orgs/orgs';
-import { organizationNameProblem } from '@/server/orgs/organization-name';
+import { organizationNameProblem } from '@/shared/orgs/organization-name';
 import { acceptInvitationTx } from '@/server/members/accept-invitation';
 import type { Role } from '@/server/members/roles';
 import { checkPasswordRule, hashPassword } from './password';

@@ -1,22 +1,19 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { db, type DbTx, type Tx, transaction } from '@/server/platform/db';
+import { db, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError } from '@/server/platform/errors';
-import { newId } from '@/server/platform/ids';
+import { DomainError } from '@/server/platform/errors';
 import { log } from '@/server/platform/logger';
-import { queueClient, usesInngest } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
 import type { Step } from '@/server/jobs/steps';
-import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
+import { autoRechargeRequested } from '@/server/jobs/definitions/event-jobs';
 import { recordBalanceEvent } from '@/server/webhooks/events';
 import { OPERATOR, type AuditActor } from '@/server/audit/actor';
 import { recordAudit } from '@/server/audit/record-audit';
 import type { AutoRechargeAttempt, Prisma } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
 import { balanceObject } from './balance-object';
-import type { AppendedLedgerRow } from './ledger-effects';
+import { activeSettings } from './balance-decrease';
 import { paymentProvider } from './payments/provider';
 import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from './payments/port';
 
@@ -26,13 +23,9 @@ import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from
  * nothing slow) and paid by a job through the payment-provider port. At most 3 recharges within
  * 24 hours; the need for a fourth disables auto-recharge. A failure never changes the balance.
  */
-export const AUTO_RECHARGE_QUEUE = 'billing.auto-recharge';
-/** balance.low without auto-recharge: below 5.00 EUR (spec). */
-export const DEFAULT_LOW_BALANCE_THRESHOLD = 500;
+export { DEFAULT_LOW_BALANCE_THRESHOLD, RETRY_AFTER_REFUSAL_MS } from './balance-decrease';
 export const MAX_RECHARGES_PER_DAY = 3;
 const DAY_MS = 24 * 3600 * 1000;
-/** After a refused payment, charges ask again only after this delay (a card is not hammered). */
-export const RETRY_AFTER_REFUSAL_MS = 3600 * 1000;
 /** A pending attempt older than this has lost its job (or the provider never answered). */
 export const PENDING_REQUEUE_AFTER_MS = 2 * 60 * 1000;
 /** From this age on, the sweeper looks the payment up at the provider instead of waiting for the job. */
@@ -86,19 +79,19 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
   const parsed = autoRechargeSettingsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ApiError(400, 'parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
+    throw new DomainError('parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
   }
   const settings = parsed.data;
   return db().$transaction(async (tx) => {
     const org = await tx.organization.findUnique({ where: { id: organizationId } });
-    if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+    if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
     const threshold = settings.threshold === undefined ? org.autoRechargeThreshold : settings.threshold;
     const amount = settings.amount === undefined ? org.autoRechargeAmount : settings.amount;
     if (settings.enabled) {
-      if (threshold === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs a threshold (cents).', { param: 'threshold' });
-      if (amount === null) throw new ApiError(400, 'parameter_invalid', 'Auto-recharge needs an amount (cents).', { param: 'amount' });
+      if (threshold === null) throw new DomainError('parameter_invalid', 'Auto-recharge needs a threshold (cents).', { param: 'threshold' });
+      if (amount === null) throw new DomainError('parameter_invalid', 'Auto-recharge needs an amount (cents).', { param: 'amount' });
       if (config().PAYMENT_PROVIDER === 'stripe' && (!org.stripeCustomerId || !org.stripePaymentMethodId)) {
-        throw new ApiError(400, 'parameter_invalid', 'Save a payment method before enabling auto-recharge.', { param: 'enabled' });
+        throw new DomainError('parameter_invalid', 'Save a payment method before enabling auto-recharge.', { param: 'enabled' });
       }
     }
     const updated = await tx.organization.update({
@@ -118,7 +111,7 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
 
 export async function getAutoRecharge(organizationId: string): Promise<AutoRechargeView> {
   const org = await db().organization.findUnique({ where: { id: organizationId } });
-  if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+  if (!org) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
   return view(org);
 }
 
@@ -129,116 +122,17 @@ export async function setPaymentMethod(organizationId: string, input: { customer
   const parsed = stripeIds.safeParse(input);
   if (!parsed.success) {
     const param = parsed.error.issues[0]?.path[0] === 'customerId' ? 'customer' : 'payment_method';
-    throw new ApiError(400, 'parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
+    throw new DomainError('parameter_invalid', param === 'customer' ? 'A Stripe customer id starts with cus_.' : 'A Stripe payment method id starts with pm_.', { param });
   }
   await transaction(async (tx) => {
     const updated = await tx.organization.updateMany({
       where: { id: organizationId },
       data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
     });
-    if (updated.count === 0) throw new ApiError(404, 'resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
+    if (updated.count === 0) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
     await recordAudit(tx, actor, organizationId, { action: 'auto_recharge.payment_method_set', details: { customer: parsed.data.customerId, payment_method: parsed.data.paymentMethodId } });
   });
   return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
-}
-
-function activeSettings(org: { autoRechargeEnabled: boolean; autoRechargeThreshold: number | null; autoRechargeAmount: number | null }) {
-  if (!org.autoRechargeEnabled || org.autoRechargeThreshold === null || org.autoRechargeAmount === null) return null;
-  return { threshold: org.autoRechargeThreshold, amount: org.autoRechargeAmount };
-}
-
-/**
- * In the transaction of a ledger row that lowered the balance (a charge or an expiry):
- * balance.low at a downward crossing of the threshold, and for a charge that leaves the balance
- * below the auto-recharge threshold, a recharge request.
- */
-export async function afterBalanceDecrease(tx: DbTx, row: AppendedLedgerRow): Promise<void> {
-  const org = await tx.organization.findUniqueOrThrow({
-    where: { id: row.organizationId },
-    select: { autoRechargeEnabled: true, autoRechargeThreshold: true, autoRechargeAmount: true, autoRechargePendingId: true },
-  });
-  const settings = activeSettings(org);
-  const threshold = settings?.threshold ?? DEFAULT_LOW_BALANCE_THRESHOLD;
-  const before = row.balanceAfter - row.amount;
-  if (before >= threshold && row.balanceAfter < threshold) {
-    await recordBalanceEvent(tx, row.organizationId, 'balance.low', { ...balanceObject(row.balanceAfter), low_balance_threshold: threshold });
-  }
-  if (row.type === 'charge' && settings && row.balanceAfter < settings.threshold && org.autoRechargePendingId === null) {
-    await requestAutoRecharge(tx, row.organizationId, settings.amount);
-  }
-}
-
-async function requestAutoRecharge(tx: DbTx, organizationId: string, amount: number): Promise<void> {
-  const now = clock.now();
-  const last = await tx.autoRechargeAttempt.findFirst({ where: { organizationId }, orderBy: { createdAt: 'desc' }, select: { status: true, completedAt: true } });
-  if (last?.status === 'failed' && last.completedAt && now.getTime() - last.completedAt.getTime() < RETRY_AFTER_REFUSAL_MS) return;
-  const id = newId('rch');
-  // One attempt at a time: the pointer is taken under the organization's row lock.
-  const claimed = await tx.organization.updateMany({ where: { id: organizationId, autoRechargePendingId: null }, data: { autoRechargePendingId: id } });
-  if (claimed.count === 0) return;
-  await tx.autoRechargeAttempt.create({ data: { id, organizationId, amount, createdAt: now } });
-  await enqueueInTransaction(tx, id);
-}
-
-/** Deterministic job id per attempt: enqueuing twice (sweeper) is a no-op. */
-function rechargeJobId(attemptId: string): string {
-  const h = createHash('sha256').update(`auto-recharge:${attemptId}`).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
-/** Delay of the fallback enqueue: long enough for the charge's transaction to have ended. */
-const FALLBACK_START_AFTER_SECONDS = 10;
-
-/**
- * The job is written in the charge's own transaction (pg-boss's `db` option), so it exists if
- * and only if the charge commits. Inside a savepoint: a failure here never rolls back the
- * charge. pg-boss is never started inside the transaction (that can take seconds): while the
- * process's queue client is still starting, the job is sent from outside, starting 10 s later,
- * when the charge has committed or rolled back (a job without its attempt row does nothing).
- * If everything fails, the attempt row stays pending and the sweeper enqueues it.
- */
-async function enqueueInTransaction(tx: DbTx, attemptId: string): Promise<void> {
-  if (usesInngest()) {
-    // Inngest is outside the transaction: the event asks for the run 10 s later (the charge has
-    // committed or rolled back by then; a run without its attempt row does nothing).
-    void sendRechargeEvent(attemptId, FALLBACK_START_AFTER_SECONDS).catch((error: unknown) =>
-      log.warn('auto-recharge event not sent; the sweeper will send it', { attemptId, error: String(error) }),
-    );
-    return;
-  }
-  const starting = queueClient();
-  const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
-  if (!boss) {
-    void starting
-      .then((b) => b.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId), startAfter: FALLBACK_START_AFTER_SECONDS }))
-      .catch((error: unknown) => log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) }));
-    return;
-  }
-  await tx.$executeRawUnsafe('savepoint auto_recharge_enqueue');
-  try {
-    await boss.send(
-      AUTO_RECHARGE_QUEUE,
-      { attemptId },
-      {
-        id: rechargeJobId(attemptId),
-        db: { executeSql: async (text: string, values: unknown[] = []) => ({ rows: await tx.$queryRawUnsafe<unknown[]>(text, ...values) }) },
-      },
-    );
-    await tx.$executeRawUnsafe('release savepoint auto_recharge_enqueue');
-  } catch (error) {
-    await tx.$executeRawUnsafe('rollback to savepoint auto_recharge_enqueue');
-    log.warn('auto-recharge enqueue failed; the sweeper will enqueue it', { attemptId, error: String(error) });
-  }
-}
-
-function sendRechargeEvent(attemptId: string, delaySeconds: number): Promise<void> {
-  return sendInngestEvents([{ name: JOB_EVENTS.autoRechargeRequested, id: `auto-recharge-${attemptId}`, data: { attemptId }, ts: clock.nowMs() + delaySeconds * 1000 }]);
-}
-
-export async function enqueueAutoRecharge(attemptId: string): Promise<void> {
-  if (usesInngest()) return sendRechargeEvent(attemptId, 0);
-  const boss = await queueClient();
-  await boss.send(AUTO_RECHARGE_QUEUE, { attemptId }, { id: rechargeJobId(attemptId) });
 }
 
 /** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */
@@ -320,7 +214,7 @@ async function recordOutcome(attempt: Pick<AutoRechargeAttempt, 'id' | 'organiza
 /**
  * The auto-recharge job, in named idempotent steps: check (settings still on, balance still
  * low, fewer than 3 recharges in the last 24 hours), pay (idempotency key = attempt id), record.
- * An unknown payment outcome throws, and pg-boss retries the job with the same key. Before each
+ * An unknown payment outcome throws, and the jobs provider retries the job with the same key. Before each
  * payment request the attempt is marked as possibly in flight, only while it is still pending:
  * an attempt the sweeper has closed is never paid, and one with a request in flight is never
  * closed. A payment still `processing` leaves the attempt pending for the sweeper to follow.
@@ -386,7 +280,7 @@ export async function sweepAutoRecharges(now: Date, provider: PaymentProvider = 
   for (const attempt of pending) {
     const old = now.getTime() - attempt.createdAt.getTime() >= PENDING_GIVE_UP_AFTER_MS;
     if (!old && attempt.providerStatus !== 'processing') {
-      await enqueueAutoRecharge(attempt.id);
+      await jobs().resend(autoRechargeRequested(attempt.id));
       counts.requeued += 1;
       continue;
     }
@@ -431,7 +325,7 @@ async function reconcileAttempt(attempt: AutoRechargeAttempt, now: Date, provide
     return 'waiting';
   }
   if (!old) {
-    await enqueueAutoRecharge(attempt.id);
+    await jobs().resend(autoRechargeRequested(attempt.id));
     return 'requeued';
   }
   // No payment at the provider. A request sent before the lookup began (timeout included) has

@@ -1,17 +1,7 @@
 import type { DbTx } from '@/server/platform/db';
-import type { BalanceTransactionType } from '@/generated/prisma/enums';
 import { consumeLots, openLot, restoreLots } from './lots';
-import { afterBalanceDecrease } from './auto-recharge';
-
-export interface AppendedLedgerRow {
-  id: string;
-  organizationId: string;
-  type: BalanceTransactionType;
-  amount: number;
-  balanceAfter: number;
-  generationId: string | null;
-  expiresAt: Date | null;
-}
+import { afterBalanceDecrease } from './balance-decrease';
+import type { AppendedLedgerRow } from './ledger-row';
 
 /**
  * What a ledger row changes besides the balance, in its transaction: the credit lots, and on a

@@ -1,5 +1,5 @@
 import type { DbTx, Tx } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { BalanceTransactionType } from '@/generated/prisma/enums';
@@ -65,7 +65,7 @@ export async function chargeBalance(
     returning "balanceCents"`;
   const row = rows[0];
   if (!row) {
-    throw new ApiError(402, 'insufficient_balance', 'Your balance does not cover this generation. Add credit in the console.');
+    throw new DomainError('insufficient_balance', 'Your balance does not cover this generation. Add credit in the console.');
   }
   const id = newId('btx');
   const created = await tx.balanceTransaction.create({

@@ -1,5 +1,5 @@
 import type { DbTx, Tx } from '@/server/platform/db';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { chargeBalance } from '@/server/billing/ledger';
@@ -44,8 +44,8 @@ export async function checkGenerationQuota(tx: DbTx, caller: Caller): Promise<{ 
   const now = clock.nowMs();
   const refuse = (oldest: Date | null, windowMs: number, what: string) => {
     const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? now) + windowMs - now) / 1000));
-    return new ApiError(429, 'generation_rate_limit_exceeded', `Generation quota exceeded (${what}). Nothing was created or charged.`, {
-      headers: { 'retry-after': String(retryAfter) },
+    return new DomainError('generation_rate_limit_exceeded', `Generation quota exceeded (${what}). Nothing was created or charged.`, {
+      retryAfterSeconds: retryAfter,
     });
   };
   if (minute.count >= tier.generationsPerMinute) throw refuse(minute.oldest, MINUTE_MS, `${tier.generationsPerMinute} per minute`);
@@ -77,8 +77,8 @@ export async function checkLoad(tx: DbTx, caller: Caller, type: GenerationType):
   const depth = await tx.generation.count({ where: { status: 'in_progress', startedAt: null } });
   if (depth >= maxDepth) {
     const retryAfter = Math.min(300, Math.max(30, Math.round((30 * depth) / Math.max(1, maxDepth))));
-    throw new ApiError(503, 'overloaded', 'The service is under heavy load; nothing was charged. Retry after the delay given.', {
-      headers: { 'retry-after': String(retryAfter) },
+    throw new DomainError('overloaded', 'The service is under heavy load; nothing was charged. Retry after the delay given.', {
+      retryAfterSeconds: retryAfter,
     });
   }
 }
@@ -90,7 +90,7 @@ export async function chargeForGeneration(tx: Tx, caller: Caller, price: Price, 
   const limit = monthlyLimitCents(org, caller.tier);
   const spentCents = await monthlySpendCents(tx, caller.organizationId);
   if (spentCents + price.amount > limit) {
-    throw new ApiError(402, 'monthly_limit_reached', `This generation would pass your monthly spending limit of ${limit} cents. Raise it in the console.`);
+    throw new DomainError('monthly_limit_reached', `This generation would pass your monthly spending limit of ${limit} cents. Raise it in the console.`);
   }
   await chargeBalance(tx, caller.organizationId, price.amount, generationId, `${type} ${generationId}`);
 }

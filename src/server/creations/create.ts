@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { db, type DbTx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
@@ -10,7 +10,8 @@ import { validatePrompt } from '@/server/images/prompt';
 import { moderateInstruction } from '@/server/moderation/moderation';
 import { requireUsableMaterial } from '@/server/reference/reference';
 import { engineSupport } from '@/server/engine/capabilities';
-import { enqueueGeneration } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
+import { generationAdmitted } from '@/server/jobs/definitions/event-jobs';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { toApiGeneration, type ApiGeneration } from '@/server/generations/serialize';
 import type { Caller, Channel } from '@/server/access/caller';
@@ -19,7 +20,7 @@ import type { Generation } from '@/generated/prisma/client';
 import { consumeUploads, deleteUploadBytes, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
 import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
 import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, generationQuota, lockAdmission, type GenerationQuota } from './admission';
-import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from './schemas';
+import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from '@/shared/creations/schemas';
 
 /** Largest upscale output: WebP's 16383 px cap is not the limit (JPEG takes over), memory is. */
 export const UPSCALE_MAX_OUTPUT_SIDE = 16384;
@@ -123,7 +124,7 @@ async function validateReferences(creation: CreationInput): Promise<void> {
   const style = creation.type === 'decoration' || creation.type === 'render' ? creation.input.style : undefined;
   if (style !== undefined) {
     const found = await db().style.findUnique({ where: { id: style } });
-    if (!found) throw invalidParam('style', `Unknown style '${style}'. See GET /v1/styles.`);
+    if (!found) throw invalidParam('style', `Unknown style '${style}'; list the styles to see the valid ids.`);
   }
   if (creation.type === 'edit') {
     if (creation.input.mode === 'prompt') validatePrompt(creation.input.prompt, 'prompt');
@@ -142,8 +143,7 @@ async function validateImages(creation: CreationInput, images: Map<string, Recei
     const width = image.info.width * factor;
     const height = image.info.height * factor;
     if (Math.max(width, height) > UPSCALE_MAX_OUTPUT_SIDE || width * height > UPSCALE_MAX_OUTPUT_PIXELS) {
-      throw new ApiError(
-        400,
+      throw new DomainError(
         'image_dimensions_invalid',
         `An ${creation.input.scale} upscale of ${image.info.width}×${image.info.height} would be ${width}×${height}; upscales produce at most ${UPSCALE_MAX_OUTPUT_SIDE} pixels a side and ${UPSCALE_MAX_OUTPUT_PIXELS / 1e6} million pixels.`,
         { param: 'image' },
@@ -192,10 +192,10 @@ async function replayFor(ctx: CreationContext, hash: string, tx: DbTx = db()): P
   });
   if (!record) return null;
   if (record.channel !== ctx.channel) {
-    throw new ApiError(409, 'idempotency_key_reused', `This idempotency key was already used on ${DOOR_NAMES[record.channel]}; use a new key.`);
+    throw new DomainError('idempotency_key_reused', `This idempotency key was already used on ${DOOR_NAMES[record.channel]}; use a new key.`);
   }
   if (record.requestHash !== hash) {
-    throw new ApiError(409, 'idempotency_key_mismatch', 'This idempotency key was already used with different parameters; use a new key for a new request.');
+    throw new DomainError('idempotency_key_mismatch', 'This idempotency key was already used with different parameters; use a new key for a new request.');
   }
   return record.generationId;
 }
@@ -220,7 +220,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   }
   const support = engineSupport(creation.type, creation.input);
   if (support === 'preview' && caller.mode === 'live') {
-    throw new ApiError(503, 'mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
+    throw new DomainError('mode_unavailable', `This ${creation.type === 'edit' ? 'editing mode' : creation.type} is temporarily unavailable: no generative model backend is configured. Nothing was charged.`);
   }
 
   const sources = imageSources(creation);
@@ -291,7 +291,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
   log.info('generation accepted', { generationId });
-  await enqueueGeneration(generationId).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
+  await jobs().trigger(generationAdmitted({ id: generationId, organizationId: caller.organizationId })).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
   return answer(ctx, generationId, options, admission.used);
 }
 

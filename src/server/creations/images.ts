@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { deadline } from '@/server/platform/deadline';
 import { OutboundError, downloadDeadlineMs, safeDownload } from '@/server/net/safe-http';
@@ -101,7 +101,7 @@ async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: 
     const key = store.parseSignedUrl(source.value, clock.nowSeconds());
     if (key) {
       const bytes = await store.get(key);
-      if (!bytes) throw new ApiError(400, 'image_url_unreachable', 'This image has been deleted (images are kept 24 hours after the generation ends).', { param: source.param });
+      if (!bytes) throw new DomainError('image_url_unreachable', 'This image has been deleted (images are kept 24 hours after the generation ends).', { param: source.param });
       return bytes;
     }
   }

@@ -1,5 +1,5 @@
 import type { GenerationType } from '@/generated/prisma/enums';
-import type { EditInput } from '@/server/creations/schemas';
+import type { EditInput } from '@/shared/creations/schemas';
 import { backendOperationOf, configuredBackend } from './backends/selection';
 
 /**

@@ -2,8 +2,7 @@ import sharp from 'sharp';
 import { straighten } from '@/server/images/intake';
 import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
 import { renderSwatch } from '@/server/engine/builtin/swatches';
-import { storedTexture } from '@/server/reference/texture-schema';
-import { db } from '@/server/platform/db';
+import type { MaterialTexture } from '@/server/reference/texture-schema';
 import { config } from '@/server/platform/config';
 import { encodeOutput, runOffThread, upscaleAuto, upscaleNeural, type RawImage } from './builtin';
 import { layerAlpha } from './builtin/masks';
@@ -13,6 +12,7 @@ import { runBackend } from './backends/run-backend';
 import { ignoreProgress, reportStage, type ProgressSink } from './progress';
 import { qualityOf, type StoredInput, type StoredLayer } from '@/server/generations/stored-json';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
+import type { CostClass } from './cost-class';
 
 /**
  * The engine port: everything a worker needs to turn a generation's stored inputs into an
@@ -30,9 +30,16 @@ export interface EngineJob {
   images: Map<string, Buffer>;
   /** Deterministic seed for previews: same request → same bytes. */
   seed: string;
+  /** The texture recipe of each material its layers name (the job reads them; the engine reads no database). */
+  materials: ReadonlyMap<string, MaterialTexture>;
+  /** What the run costs (schedule.ts), fixed when the generation was queued. */
+  costClass: CostClass;
   /** Where the engine says how far it is (stored, throttled, for the API's `progress`). */
   progress?: ProgressSink;
 }
+
+/** The engine port: a generation's inputs in, its output image out. */
+export type Engine = (job: EngineJob) => Promise<EngineOutput>;
 
 export interface EngineOutput {
   bytes: Buffer;
@@ -70,9 +77,10 @@ function toRgbImage(img: RawImage): RawImage {
   return { data: out, width: img.width, height: img.height, channels: 3 };
 }
 
-async function swatchFor(materialId: string): Promise<RawImage> {
-  const material = await db().editMaterial.findUniqueOrThrow({ where: { id: materialId } });
-  const swatch = renderSwatch(storedTexture(material.texture), 512, 512, 1);
+function swatchFor(job: EngineJob, materialId: string): RawImage {
+  const texture = job.materials.get(materialId);
+  if (!texture) throw new Error(`no texture for material ${materialId}`);
+  const swatch = renderSwatch(texture, 512, 512, 1);
   return { data: swatch.data, width: swatch.width, height: swatch.height, channels: 3 };
 }
 
@@ -94,7 +102,7 @@ async function runMaskEdit(quality: OutputQuality, layers: StoredLayer[], job: E
           img = await runOffThread({ op: 'recolor', img, alpha, hex: layer.color, finish: layer.finish ?? 'default' });
           methods.push('recolor');
         } else {
-          img = await runOffThread({ op: 'material', img, alpha, swatch: await swatchFor(layer.material!) });
+          img = await runOffThread({ op: 'material', img, alpha, swatch: swatchFor(job, layer.material!) });
           methods.push('material');
         }
         break;

@@ -1,13 +1,14 @@
 import type { Tx } from '@/server/platform/db';
 import { sql, sqlTimestamp, transaction } from '@/server/platform/db';
-import { ApiError, invalidParam, notFound } from '@/server/platform/errors';
+import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
-import { PERMISSION_FOR_TYPE, type Permission } from '@/server/keys/permissions';
+import { PERMISSION_FOR_TYPE, type Permission } from '@/shared/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
-import { generationCanceled } from '@/server/jobs/queue';
+import { jobs } from '@/server/jobs/client';
+import { generationCanceled } from '@/server/jobs/definitions/event-jobs';
 import { log } from '@/server/platform/logger';
 import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from './serialize';
 
@@ -84,7 +85,7 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
   const existing = await getGeneration(scope, id);
   const needed = PERMISSION_FOR_TYPE[existing.type];
   if (!permissions.has(needed)) {
-    throw new ApiError(403, 'permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
+    throw new DomainError('permission_denied', `Canceling a ${existing.type} needs the '${needed}' permission.`);
   }
   const canceled = await transaction(async (tx) => {
     const now = clock.now();
@@ -98,14 +99,14 @@ export async function cancelGeneration(scope: Scope, id: string, permissions: Re
       },
     });
     if (updated.count === 0) {
-      throw new ApiError(409, 'generation_not_cancelable', `Generation ${id} has already started or ended and can no longer be canceled.`);
+      throw new DomainError('generation_not_cancelable', `Generation ${id} has already started or ended and can no longer be canceled.`);
     }
     await refundIfCharged(tx, existing);
     await recordGenerationEvent(tx, existing, 'generation.canceled');
     return tx.generation.findUniqueOrThrow({ where: { id } });
   });
   // Its waiting run is dropped (Inngest); if that fails, the run finds it canceled and does nothing.
-  await generationCanceled(canceled).catch((error: unknown) => log.warn('cancel event not sent', { generationId: id, error: String(error) }));
+  await jobs().cancel(generationCanceled(canceled)).catch((error: unknown) => log.warn('cancel event not sent', { generationId: id, error: String(error) }));
   return canceled;
 }
 

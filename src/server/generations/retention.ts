@@ -4,7 +4,7 @@ import { blobStore } from '@/server/storage/storage';
 import { log } from '@/server/platform/logger';
 import { monthsBefore } from '@/server/platform/clock';
 import { deleteExpiredAuditEvents } from '@/server/audit/retention';
-import { runLotMaintenance } from '@/server/billing/lots';
+import { runLotMaintenance } from '@/server/billing/expire-lots';
 import { storedInputImages, storedOutputs } from './stored-json';
 
 export const PROMPT_RETENTION_DAYS = 30;

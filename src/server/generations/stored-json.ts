@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACCESSORY_CATEGORIES, FINISHES, QUALITIES, SCALES } from '@/server/creations/schemas';
+import { ACCESSORY_CATEGORIES, FINISHES, QUALITIES, SCALES } from '@/shared/creations/schemas';
 
 /**
  * The JSON columns of a generation, parsed on read (never cast): a row written by an older

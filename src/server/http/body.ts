@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 

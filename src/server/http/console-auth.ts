@@ -18,7 +18,7 @@ import { signInAttemptAllowed } from '@/server/auth/sign-in-limits';
 import { normalizeEmail, passwordSignIn } from '@/server/auth/verify-credentials';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
 import { verifyByLinkSignIn } from '@/server/auth/email-verification';
-import { safeCallbackPath } from '@/server/auth/callback-url';
+import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { clientIp } from './client-ip';
 
 /**

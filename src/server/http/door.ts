@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
@@ -14,7 +14,7 @@ import { requestRateHeaders } from './rate-headers';
  * the request log. Each door strings them together around its own dispatch.
  */
 
-/** What a door answers, before it becomes bytes (the launcher writes it; App Router wraps it in a Response). */
+/** What a door answers, before it becomes bytes (the edge server writes it; the App Router route wraps it in a Response: http/routes.ts). */
 export interface DoorReply {
   status: number;
   headers: Record<string, string>;

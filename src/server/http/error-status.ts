@@ -1,4 +1,5 @@
-import { ApiError, DomainError, type ApiErrorCode } from '@/server/platform/errors';
+import type { ApiErrorCode, DomainError } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 
 /**
  * The one map from error code to HTTP status, used by the doors that speak HTTP. Business
@@ -37,6 +38,7 @@ const STATUS: Record<ApiErrorCode, number> = {
   webhook_endpoint_disabled: 409,
   last_owner: 409,
   already_member: 409,
+  invitation_used: 409,
   two_factor_already_enabled: 409,
   two_factor_not_enabled: 409,
   image_too_large: 413,

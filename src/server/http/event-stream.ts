@@ -1,7 +1,8 @@
 import { callerFromKey } from '@/server/access/caller';
 import { authenticateBearer } from '@/server/keys/keys';
 import { db } from '@/server/platform/db';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import { ApiError } from './api-error';
 import { listen } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
@@ -140,8 +141,8 @@ function eventStream(session: StreamSession, cursor: StreamCursor, authorization
 }
 
 /**
- * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away
- * (the App Router passes the request's signal; the launcher's server, the socket's close).
+ * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away:
+ * the request's signal (the App Router's own; the edge server ties it to the socket).
  */
 export async function serveEventStream(req: Request, requestId?: string, closed: AbortSignal = req.signal): Promise<Response> {
   const door = beginRequest(clientIp(req), requestId);

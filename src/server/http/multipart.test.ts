@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
 import { MAX_IMAGE_BYTES } from '@/server/images/intake';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import { MAX_TEXT_FIELDS_BYTES, parseMultipart } from './multipart';
 
 /**
@@ -34,8 +36,8 @@ async function expectRefused(p: Promise<unknown>, status: number, code: string, 
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  const e = err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  const e = toHttpError(err as DomainError);
   expect({ status: e.status, code: e.code, param: e.param }).toEqual({ status, code, param });
   return e;
 }

@@ -14,7 +14,7 @@
 import busboy from 'busboy';
 
 import { MAX_IMAGE_BYTES } from '@/server/images/intake';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 
 export const MAX_MULTIPART_FILES = 5;
 export const MAX_TEXT_FIELDS_BYTES = 64 * 1024;
@@ -39,17 +39,17 @@ export interface MultipartLimits {
   fileFieldPattern?: RegExp;
 }
 
-function tooLargeRequest(message: string): ApiError {
-  return new ApiError(413, 'request_too_large', message);
+function tooLargeRequest(message: string): DomainError {
+  return new DomainError('request_too_large', message);
 }
 
-function malformed(detail?: string): ApiError {
-  return new ApiError(400, 'parameter_invalid', `The multipart/form-data body is malformed${detail ? `: ${detail}` : ''}.`);
+function malformed(detail?: string): DomainError {
+  return new DomainError('parameter_invalid', `The multipart/form-data body is malformed${detail ? `: ${detail}` : ''}.`);
 }
 
 /**
  * Parse the body of `request`. Resolves with every text field and file; rejects with
- * ApiError. Files are returned as received: content checks are images/intake's.
+ * DomainError. Files are returned as received: content checks are images/intake's.
  */
 export async function parseMultipart(request: Request, limits: MultipartLimits = {}): Promise<ParsedMultipart> {
   const maxFileBytes = limits.maxFileBytes ?? MAX_IMAGE_BYTES;
@@ -89,10 +89,10 @@ export async function parseMultipart(request: Request, limits: MultipartLimits =
   const files: Record<string, Buffer> = Object.create(null) as Record<string, Buffer>;
   const seen = new Set<string>();
   let textBytes = 0;
-  let failure: ApiError | null = null;
+  let failure: DomainError | null = null;
   const pendingFiles = new Set<Promise<void>>();
 
-  const fail = (err: ApiError): void => {
+  const fail = (err: DomainError): void => {
     if (!failure) failure = err;
   };
 
@@ -128,13 +128,13 @@ export async function parseMultipart(request: Request, limits: MultipartLimits =
         if (failure) return;
         size += chunk.length;
         if (size > maxFileBytes) {
-          fail(new ApiError(413, 'image_too_large', `${name} is larger than 10 MB (${maxFileBytes} bytes).`, { param: name }));
+          fail(new DomainError('image_too_large', `${name} is larger than 10 MB (${maxFileBytes} bytes).`, { param: name }));
           return;
         }
         chunks.push(chunk);
       });
       stream.on('limit', () => {
-        fail(new ApiError(413, 'image_too_large', `${name} is larger than 10 MB (${maxFileBytes} bytes).`, { param: name }));
+        fail(new DomainError('image_too_large', `${name} is larger than 10 MB (${maxFileBytes} bytes).`, { param: name }));
       });
       stream.on('end', () => {
         if (!failure) files[name] = Buffer.concat(chunks, size);

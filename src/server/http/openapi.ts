@@ -1,7 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { v1Router } from '@/server/trpc/v1-router';
 import type { ProcedureMeta } from '@/server/trpc/init';
-import { BALANCE_EVENT_TYPES, GENERATION_EVENT_TYPES } from '@/server/webhooks/event-types';
+import { BALANCE_EVENT_TYPES, GENERATION_EVENT_TYPES } from '@/shared/webhooks/event-types';
 import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 import { routeErrors } from './openapi-errors';
 import { ACCEPTED_EXAMPLE, codeSamples, REQUEST_EXAMPLES, RESPONSE_EXAMPLES } from './openapi-examples';

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { clock } from '@/server/platform/clock';
 import { blobStore, verifyFileSignature } from '@/server/storage/storage';
 import { swatchPng } from '@/server/engine/builtin/swatches';
@@ -6,8 +6,7 @@ import { getEditMaterial } from '@/server/reference/catalog';
 
 /**
  * The two keyless GET routes outside /v1: signed files of the local blob store and material
- * swatch previews. The launcher's server calls these directly; the App Router routes
- * (app/files, app/swatches) call the same functions under plain `next start`.
+ * swatch previews (routes of http/routes.ts).
  */
 export interface FileReply {
   status: number;

@@ -1,8 +1,8 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { receiveUpload, UPLOAD_MAX_BYTES } from '@/server/uploads/uploads';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { readBodyBytes } from './body';
-import { beginRequest, errorReply, finishReply, limitIp, toResponse, type DoorReply } from './door';
+import { beginRequest, errorReply, finishReply, limitIp, type DoorReply } from './door';
 import { clientIp } from './client-ip';
 
 /**
@@ -32,8 +32,4 @@ export async function serveUploadPut(req: Request, requestId?: string): Promise<
     reply = errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} /uploads` }));
   }
   return finishReply(door, reply);
-}
-
-export async function handleUploadPut(req: Request): Promise<Response> {
-  return toResponse(await serveUploadPut(req));
 }

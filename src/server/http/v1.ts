@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { withLogContext } from '@/server/platform/logger';
 import { observeV1Reply } from '@/server/observability/metrics';
 import { clientIp } from './client-ip';
@@ -7,17 +7,15 @@ import type { AuthenticatedKey } from '@/server/keys/keys';
 import { callerFromKey, type TrpcContext } from '@/server/trpc/context';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
-import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply } from './door';
+import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, type DoorReply } from './door';
 import { openApiDocument } from './openapi';
 import { directRead } from './v1-reads';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
-import { serveEventStream } from './event-stream';
-import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
 import { validateIdempotencyKey } from '@/server/creations/create';
-import { MULTIPART_BOOLEAN_FIELDS, MULTIPART_JSON_FIELDS } from '@/server/creations/schemas';
+import { MULTIPART_BOOLEAN_FIELDS, MULTIPART_JSON_FIELDS } from '@/shared/creations/schemas';
 
 const CREATION_PATHS = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
 
@@ -69,13 +67,6 @@ export type V1Reply = DoorReply;
  * limits, API key authentication, body limits, the error envelope, the request log — and hands
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
-export async function handleV1(req: Request): Promise<Response> {
-  // The event stream answers a long-lived response, not a reply: its own door (event-stream.ts).
-  if (new URL(req.url).pathname === EVENT_STREAM_PATH) return serveEventStream(req);
-  return toResponse(await serveV1(req));
-}
-
-/** handleV1 without the Response: what the launcher's HTTP server calls. */
 export async function serveV1(req: Request, requestId?: string): Promise<V1Reply> {
   const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);

@@ -3,7 +3,9 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import {
   MAX_IMAGE_BYTES,
   inspectImage,
@@ -20,8 +22,8 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<ApiError>
   } catch (e) {
     err = e;
   }
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  return toHttpError(err as DomainError);
 }
 
 async function expectRefused(p: Promise<unknown>, status: number, code: string, param = 'image'): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import sharp, { type Metadata } from 'sharp';
 
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 
 /**
  * "10 MB" read as 10 MiB (10 × 1024 × 1024 bytes). Decision: the binary reading is the
@@ -57,8 +57,7 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
 
 export function assertDimensions(width: number, height: number, param: string): void {
   if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
-    throw new ApiError(
-      400,
+    throw new DomainError(
       'image_dimensions_invalid',
       `The image is ${width}×${height}: at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS} pixels in total.`,
       { param },
@@ -66,8 +65,8 @@ export function assertDimensions(width: number, height: number, param: string): 
   }
 }
 
-function unreadable(param: string, what = 'image'): ApiError {
-  return new ApiError(400, 'image_unreadable', `The ${what} could not be read (corrupt or truncated data).`, {
+function unreadable(param: string, what = 'image'): DomainError {
+  return new DomainError('image_unreadable', `The ${what} could not be read (corrupt or truncated data).`, {
     param,
   });
 }
@@ -110,17 +109,17 @@ async function decodesFully(bytes: Buffer, format: ImageFormat, rawWidth: number
 
 /**
  * Check received image bytes. `param` names the field in errors (image, mask,
- * layers[0].element). Throws ApiError; returns what later stages need.
+ * layers[0].element). Throws DomainError; returns what later stages need.
  *
  * Decision: animated WebP/PNG are accepted; only the first frame is used downstream.
  */
 export async function inspectImage(bytes: Buffer, param: string): Promise<ImageInfo> {
   if (bytes.length > MAX_IMAGE_BYTES) {
-    throw new ApiError(413, 'image_too_large', `The image is larger than 10 MB (${MAX_IMAGE_BYTES} bytes).`, { param });
+    throw new DomainError('image_too_large', `The image is larger than 10 MB (${MAX_IMAGE_BYTES} bytes).`, { param });
   }
   const format = sniffImageFormat(bytes);
   if (!format) {
-    throw new ApiError(415, 'unsupported_image_type', 'The image must be JPEG, PNG or WebP.', { param });
+    throw new DomainError('unsupported_image_type', 'The image must be JPEG, PNG or WebP.', { param });
   }
   const meta = await readHeader(bytes);
   // A header sharp reads as another format than the magic bytes said is not a valid file.

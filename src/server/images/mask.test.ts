@@ -1,7 +1,9 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import {
   MASK_PALETTE,
   analyzeMask,
@@ -35,8 +37,8 @@ async function refusal(fn: () => unknown): Promise<ApiError> {
   } catch (e) {
     err = e;
   }
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  return toHttpError(err as DomainError);
 }
 
 async function expectRefused(fn: () => unknown, status: number, code: string, param: string): Promise<ApiError> {

@@ -13,11 +13,11 @@
  */
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 
 import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, assertDimensions, sniffImageFormat } from './intake';
 
-import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from './mask-palette';
+import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from '@/shared/images/mask-palette';
 
 export { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor };
 
@@ -66,12 +66,12 @@ const BITS_TO_LABEL: Uint8Array = (() => {
   return t;
 })();
 
-function maskInvalid(param: string, message: string): ApiError {
-  return new ApiError(400, 'mask_invalid', message, { param });
+function maskInvalid(param: string, message: string): DomainError {
+  return new DomainError('mask_invalid', message, { param });
 }
 
-function dimensionsMismatch(param: string, message: string): ApiError {
-  return new ApiError(400, 'mask_dimensions_mismatch', message, { param });
+function dimensionsMismatch(param: string, message: string): DomainError {
+  return new DomainError('mask_dimensions_mismatch', message, { param });
 }
 
 /** Classify RGBA pixels into labels (0 = unpainted). */
@@ -115,7 +115,7 @@ export async function analyzeMask(
   received: { width: number; height: number } = image,
 ): Promise<MaskAnalysis> {
   if (maskBytes.length > MAX_IMAGE_BYTES) {
-    throw new ApiError(413, 'image_too_large', `The mask is larger than 10 MB (${MAX_IMAGE_BYTES} bytes).`, { param });
+    throw new DomainError('image_too_large', `The mask is larger than 10 MB (${MAX_IMAGE_BYTES} bytes).`, { param });
   }
   if (sniffImageFormat(maskBytes) !== 'png') throw maskInvalid(param, 'The mask must be a PNG.');
 
@@ -231,8 +231,7 @@ export function matchLayersToMask(
   const painted = new Set<string>(analysis.paintedColors);
   if (mode === 'prompt') {
     if (painted.size !== 1) {
-      throw new ApiError(
-        400,
+      throw new DomainError(
         'mask_colors_mismatch',
         `In prompt mode the mask must be painted in exactly one palette color (found ${painted.size}).`,
         { param: 'mask' },
@@ -243,14 +242,14 @@ export function matchLayersToMask(
   const layers = layerColors.map((c) => c.toUpperCase());
   layers.forEach((color, i) => {
     if (!painted.has(color)) {
-      throw new ApiError(400, 'mask_colors_mismatch', `The mask has no area painted in ${color}.`, {
+      throw new DomainError('mask_colors_mismatch', `The mask has no area painted in ${color}.`, {
         param: `layers[${i}].mask_color`,
       });
     }
   });
   for (const color of analysis.paintedColors) {
     if (!layers.includes(color)) {
-      throw new ApiError(400, 'mask_colors_mismatch', `The mask is painted in ${color} but no layer uses it.`, {
+      throw new DomainError('mask_colors_mismatch', `The mask is painted in ${color} but no layer uses it.`, {
         param: 'mask',
       });
     }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import { PROMPT_MAX_CODE_POINTS, validatePrompt } from './prompt';
 
 function refusedWith(value: unknown, param = 'prompt'): ApiError {
@@ -10,8 +12,8 @@ function refusedWith(value: unknown, param = 'prompt'): ApiError {
   } catch (e) {
     err = e;
   }
-  expect(err, JSON.stringify(value)).toBeInstanceOf(ApiError);
-  const e = err as ApiError;
+  expect(err, JSON.stringify(value)).toBeInstanceOf(DomainError);
+  const e = toHttpError(err as DomainError);
   expect({ status: e.status, code: e.code, param: e.param }).toEqual({ status: 400, code: 'parameter_invalid', param });
   return e;
 }

@@ -1,16 +1,17 @@
 import { db, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
-import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { blobStore } from '@/server/storage/storage';
 import { refundIfCharged } from '@/server/generations/generations';
 import { progressWriter } from '@/server/generations/progress';
 import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
-import { runEngine } from '@/server/engine/run';
+import { engine } from '@/server/engine/engine';
+import type { MaterialTexture } from '@/server/reference/texture-schema';
+import { getEditMaterial } from '@/server/reference/catalog';
 import { observeGenerationEnd } from '@/server/observability/metrics';
 import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import { storedInput, storedInputImages } from '@/server/generations/stored-json';
+import { storedInput, storedInputImages, type StoredInput } from '@/server/generations/stored-json';
 import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import { JOB_EVENTS, type JobIo } from './definitions/job';
@@ -78,10 +79,16 @@ async function loadInputs(generation: Generation): Promise<Map<string, Buffer>> 
   return images;
 }
 
-function minDurationMs(generation: Generation): number {
-  const c = config();
-  const heavy = c.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
-  return heavy > 0 && generationCostClass(generation) === 'heavy' ? heavy : c.BUILTIN_ENGINE_MIN_DURATION_MS;
+/** The texture recipes of the materials the generation's layers name (withdrawn ones included: it was admitted). */
+function materialsOf(input: StoredInput): Map<string, MaterialTexture> {
+  const materials = new Map<string, MaterialTexture>();
+  for (const layer of input.layers ?? []) {
+    if (layer.action !== 'modify' || layer.material === undefined) continue;
+    const material = getEditMaterial(layer.material);
+    if (!material) throw new Error(`material ${layer.material} is not in the catalogue`);
+    materials.set(material.id, material.texture);
+  }
+  return materials;
 }
 
 type Generated = { ok: true; stored: StoredOutput[]; method: string } | { ok: false; code: 'generation_failed' | 'content_policy_violation'; message: string };
@@ -103,14 +110,22 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
     try {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);
+      const input = storedInput(generation.input);
       const progress = progressWriter(generationId);
-      const output = await runEngine({ generationId, type: generation.type, mode: generation.mode, input: storedInput(generation.input), images, seed, progress: progress.report }).finally(() => progress.close());
+      const output = await engine()({
+        generationId,
+        type: generation.type,
+        mode: generation.mode,
+        input,
+        images,
+        seed,
+        materials: materialsOf(input),
+        costClass: generationCostClass(generation),
+        progress: progress.report,
+      }).finally(() => progress.close());
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
       const key = `outputs/${generationId}/0.${ext}`;
       await blobStore().put(key, output.bytes, output.contentType);
-      // Optional floor on duration, to emulate a model's timing in tests, demos and benchmarks.
-      const floor = minDurationMs(generation) - (Date.now() - startedAt);
-      if (floor > 0) await new Promise((r) => setTimeout(r, floor));
       return { ok: true, stored: [{ key, contentType: output.contentType, width: output.width, height: output.height }], method: output.method };
     } catch (error) {
       if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again

@@ -17,6 +17,9 @@ import { storedInput, storedInputImages } from '@/server/generations/stored-json
  *   alone still gets every slot.
  * JOB_SCHEDULING=fifo turns both off (one queue, oldest first), for comparisons.
  */
+/** Generations wait in the queue of their cost class. */
+export const GENERATION_QUEUES: Readonly<Record<CostClass, string>> = { light: 'generation.light', heavy: 'generation.heavy', remote: 'generation.remote' };
+
 export interface Placement {
   costClass: CostClass;
   priority: number;

@@ -1,7 +1,8 @@
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
-import { enqueueGeneration, hasGenerationJob } from './queue';
+import { jobs } from './client';
+import { generationAdmitted } from './definitions/event-jobs';
 import { finishFailed } from './generation-job';
 
 /** A started generation older than this is presumed lost with its worker (jobs retry within). */
@@ -19,14 +20,12 @@ export async function sweepGenerations(): Promise<{ requeued: number; failed: nu
   const now = clock.nowMs();
   const waiting = await db().generation.findMany({
     where: { status: 'in_progress', startedAt: null, createdAt: { lt: new Date(now - UNQUEUED_AFTER_MS) } },
-    select: { id: true },
+    select: { id: true, organizationId: true },
     take: 500,
   });
   let requeued = 0;
   for (const g of waiting) {
-    if (await hasGenerationJob(g.id)) continue;
-    await enqueueGeneration(g.id);
-    requeued += 1;
+    if (await jobs().resend(generationAdmitted(g))) requeued += 1;
   }
   const stale = await db().generation.findMany({
     where: { status: 'in_progress', startedAt: { lt: new Date(now - STALE_STARTED_MS) } },

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DbTx } from '@/server/platform/db';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
-import { PERMISSIONS, type Permission } from './permissions';
+import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import { announceKeyChange, cachedKeyLookup } from './cache';
 
 /**
@@ -81,7 +81,7 @@ export interface AuthenticatedKey {
 /** Parse `Authorization: Bearer …` and find the key. 401 api_key_missing / api_key_invalid. */
 export async function authenticateBearer(tx: DbTx, authorization: string | null): Promise<AuthenticatedKey> {
   if (!authorization || !authorization.trim()) {
-    throw new ApiError(401, 'api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
+    throw new DomainError('api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
   }
   // Repeated Authorization headers arrive joined with ", " (http/incoming-request.ts); a comma
   // is in no key, so two credentials are never resolved by picking one of them.
@@ -91,7 +91,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization.trim());
   const secret = match?.[1];
   if (!secret || !KEY_PATTERN.test(secret)) {
-    throw new ApiError(401, 'api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
+    throw new DomainError('api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
   }
   const hash = hashSecret(secret);
   // One round trip for key and tier (this runs on every /v1 request).
@@ -105,7 +105,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   // The lookup is by hash of the secret, so timing reveals nothing about stored secrets; the
   // explicit constant-time comparison guards against an index collation surprise.
   if (!key || !timingSafeEqual(Buffer.from(key.secretHash), Buffer.from(hash)) || key.revokedAt) {
-    throw new ApiError(401, 'api_key_invalid', 'The API key is unknown or has been revoked.');
+    throw new DomainError('api_key_invalid', 'The API key is unknown or has been revoked.');
   }
   const now = clock.now();
   // lastUsedAt is informative; write it at most once a minute per key to keep reads read-only.
@@ -124,7 +124,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
 
 export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: string; revokedAt: Date }> {
   const key = await tx.apiKey.findUnique({ where: { id: keyId } });
-  if (!key) throw new ApiError(404, 'resource_not_found', `No API key ${keyId}.`, { param: 'key' });
+  if (!key) throw new DomainError('resource_not_found', `No API key ${keyId}.`, { param: 'key' });
   const revokedAt = key.revokedAt ?? clock.now();
   if (!key.revokedAt) {
     await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });

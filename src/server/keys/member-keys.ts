@@ -1,10 +1,10 @@
 import { db, transaction } from '@/server/platform/db';
 import { recordAudit } from '@/server/audit/record-audit';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { ApiError, DomainError, invalidParam, notFound } from '@/server/platform/errors';
+import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, memberActor, type Member } from '@/server/members/roles';
-import type { Permission } from './permissions';
+import type { Permission } from '@/shared/keys/permissions';
 import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
 
 /** API keys as the console's members see and manage them: always in the member's mode. */
@@ -86,7 +86,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
 export async function revokeMemberKey(member: Member, keyId: string): Promise<{ id: string; revoked_at: number }> {
   const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
   if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
-  if (!canManageKey(member, key)) throw new ApiError(403, 'permission_denied', 'Developers can revoke only the keys they created.');
+  if (!canManageKey(member, key)) throw new DomainError('permission_denied', 'Developers can revoke only the keys they created.');
   const revoked = await transaction(async (tx) => {
     // Locked, so only the call that revokes it records it.
     const current = await tx.$queryRaw<{ revokedAt: Date | null }[]>`select "revokedAt" from "ApiKey" where id = ${keyId} for update`;

@@ -5,15 +5,9 @@
  */
 import { clock } from '@/server/platform/clock';
 
-export type LimiterName = 'ip' | 'org';
+import type { LimiterName, RateDecision } from './rate-decision';
 
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Seconds until the window restarts (ceil, at least 1). */
-  resetSeconds: number;
-}
+export type { LimiterName, RateDecision } from './rate-decision';
 
 export interface LeaseRequest {
   limiter: LimiterName;

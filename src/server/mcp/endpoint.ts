@@ -2,14 +2,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
 import { callerFromKey, type Caller } from '@/server/access/caller';
 import { readBodyText } from '@/server/http/body';
 import { clientIp } from '@/server/http/client-ip';
-import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, toResponse, type DoorReply, type DoorRequest } from '@/server/http/door';
+import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply, type DoorRequest } from '@/server/http/door';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
@@ -94,11 +94,7 @@ function parseError(): DoorReply {
   };
 }
 
-export async function handleMcp(req: Request): Promise<Response> {
-  return toResponse(await serveMcp(req));
-}
-
-/** handleMcp without the Response: what the launcher's HTTP server calls. */
+/** The /mcp route (http/routes.ts). */
 export async function serveMcp(req: Request, requestId?: string): Promise<DoorReply> {
   const door = beginRequest(clientIp(req), requestId);
   let messages: JsonRpcMessage[] = [];

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { validateIdempotencyKey } from '@/server/creations/create';
-import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
+import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 import { MASK_PALETTE } from '@/server/images/mask';
 import { IMAGE_RETENTION_MS, type ApiGeneration } from '@/server/generations/serialize';
-import type { TrpcContext } from '@/server/trpc/context';
 import { createCallerFactory } from '@/server/trpc/init';
 import { editMaterialsInput, generationIdInput, noInput, v1Router } from '@/server/trpc/v1-router';
 import { createUploadArguments, createUploadTool } from './upload-tool';
+import type { ToolDefinition } from './tool';
 
 /**
  * The nine MCP tools. Each calls the same tRPC procedure as its /v1 route through a
@@ -21,20 +21,7 @@ import { createUploadArguments, createUploadTool } from './upload-tool';
 const createV1Caller = createCallerFactory(v1Router);
 type V1Caller = ReturnType<typeof createV1Caller>;
 
-export interface ToolOutcome {
-  /** The /v1 object, returned as JSON text. */
-  body: unknown;
-  /** A generation: the sentence that gives the next step. */
-  generation?: ApiGeneration;
-}
-
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  run(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome>;
-}
+export type { ToolDefinition, ToolOutcome } from './tool';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, JsonSchema>; required?: string[]; items?: JsonSchema; oneOf?: JsonSchema[] };
 
@@ -142,7 +129,7 @@ const getGenerationTool: ToolDefinition = {
       generation = await v1.generations.get(input as never);
     }
     if (generation.completed_at !== null && clock.nowMs() - generation.completed_at * 1000 > IMAGE_RETENTION_MS) {
-      throw new ApiError(404, 'resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
+      throw new DomainError('resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
     }
     return { body: generation, generation };
   },

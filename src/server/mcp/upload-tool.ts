@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createUpload } from '@/server/uploads/uploads';
 import { apiErrorFromZodIssues } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
-import type { ToolOutcome } from './tools';
+import type { ToolOutcome } from './tool';
 
 /**
  * create_upload takes no arguments: the format is recognized from the bytes at PUT (and again

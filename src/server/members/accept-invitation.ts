@@ -1,6 +1,6 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { requireVerified } from '@/server/auth/email-verification';
 import { invitationTokenHash } from './invite-member';
 import type { Role } from './roles';
@@ -16,8 +16,8 @@ export interface InvitationPreview {
   account_exists: boolean;
 }
 
-function invalid(): ApiError {
-  return new ApiError(404, 'invitation_invalid', 'This invitation link is unknown, was replaced by a newer one or was revoked.', { param: 'token' });
+function invalid(): DomainError {
+  return new DomainError('invitation_invalid', 'This invitation link is unknown, was replaced by a newer one or was revoked.', { param: 'token' });
 }
 
 /** What the acceptance page shows, to whoever holds the token. */
@@ -49,7 +49,7 @@ export async function acceptInvitationTx(tx: DbTx, user: { id: string; email: st
   const invitation = await tx.invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) } });
   if (!invitation || invitation.revokedAt) throw invalid();
   if (invitation.email !== user.email) {
-    throw new ApiError(403, 'permission_denied', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`);
+    throw new DomainError('permission_denied', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`);
   }
   requireVerified(await tx.user.findUniqueOrThrow({ where: { id: user.id }, select: { emailVerified: true } }), 'accept an invitation');
   const now = clock.now();
@@ -57,9 +57,9 @@ export async function acceptInvitationTx(tx: DbTx, user: { id: string; email: st
     where: { id: invitation.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: now } },
     data: { acceptedAt: now, acceptedUserId: user.id },
   });
-  if (used.count === 0) throw new ApiError(409, 'invitation_invalid', 'This invitation has already been used or has expired. Ask for a new one.', { param: 'token' });
+  if (used.count === 0) throw new DomainError('invitation_used', 'This invitation has already been used or has expired. Ask for a new one.', { param: 'token' });
   const existing = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId: user.id } } });
-  if (existing) throw new ApiError(409, 'already_member', 'You are already a member of this organization.');
+  if (existing) throw new DomainError('already_member', 'You are already a member of this organization.');
   await tx.membership.create({ data: { organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: now } });
   return { organization_id: invitation.organizationId, role: invitation.role };
 }

@@ -1,5 +1,5 @@
 import { db, type DbTx } from '@/server/platform/db';
-import { ApiError, notFound } from '@/server/platform/errors';
+import { DomainError, notFound } from '@/server/platform/errors';
 import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { recordAudit } from '@/server/audit/record-audit';
 import { canAssignRole, memberActor, type Member, type Role } from './roles';
@@ -14,17 +14,17 @@ async function lockedTarget(tx: DbTx, actor: Member, userId: string) {
   await tx.$queryRaw`select id from "Organization" where id = ${actor.organizationId} for update`;
   const target = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: actor.organizationId, userId } } });
   if (!target) throw notFound(`No member ${userId} in this organization.`, 'userId');
-  if (!canAssignRole(actor, target.role)) throw new ApiError(403, 'permission_denied', 'Only an owner can change or remove an owner.');
+  if (!canAssignRole(actor, target.role)) throw new DomainError('permission_denied', 'Only an owner can change or remove an owner.');
   return target;
 }
 
 async function requireAnotherOwner(tx: DbTx, organizationId: string): Promise<void> {
   const owners = await tx.membership.count({ where: { organizationId, role: 'owner' } });
-  if (owners <= 1) throw new ApiError(409, 'last_owner', 'An organization needs at least one owner: make someone else owner first.');
+  if (owners <= 1) throw new DomainError('last_owner', 'An organization needs at least one owner: make someone else owner first.');
 }
 
 export async function updateMemberRole(actor: Member, input: { userId: string; role: Role }): Promise<{ user_id: string; role: Role }> {
-  if (!canAssignRole(actor, input.role)) throw new ApiError(403, 'permission_denied', 'Only an owner can make someone owner.', { param: 'role' });
+  if (!canAssignRole(actor, input.role)) throw new DomainError('permission_denied', 'Only an owner can make someone owner.', { param: 'role' });
   return db().$transaction(async (tx) => {
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);

@@ -1,14 +1,14 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
 import { recordAudit } from '@/server/audit/record-audit';
 import { requireVerified } from '@/server/auth/email-verification';
 import { linkTokenHash, newLinkToken } from '@/server/auth/link-tokens';
-import { mailSafeOrganizationName } from '@/server/orgs/organization-name';
+import { mailSafeOrganizationName } from '@/shared/orgs/organization-name';
 import { canAssignRole, memberActor, type Member, type Role } from './roles';
 import type { InvitationView } from './list-invitations';
 
@@ -61,11 +61,11 @@ async function requireUnderLimit(
  */
 export async function inviteMember(member: Member, input: { email: string; role: Role }): Promise<InvitationView> {
   if (!canAssignRole(member, input.role)) {
-    throw new ApiError(403, 'permission_denied', 'Only an owner can invite an owner.', { param: 'role' });
+    throw new DomainError('permission_denied', 'Only an owner can invite an owner.', { param: 'role' });
   }
   const email = normalizeEmail(input.email);
   const existing = await db().membership.findFirst({ where: { organizationId: member.organizationId, user: { email } } });
-  if (existing) throw new ApiError(409, 'already_member', `${email} is already a member of this organization.`, { param: 'email' });
+  if (existing) throw new DomainError('already_member', `${email} is already a member of this organization.`, { param: 'email' });
   const { token, hash } = newLinkToken();
   const now = clock.now();
   const { invitation, organization, inviter } = await db().$transaction(async (tx) => {

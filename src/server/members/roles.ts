@@ -1,7 +1,7 @@
 import { db } from '@/server/platform/db';
-import { ApiError, DomainError, notFound } from '@/server/platform/errors';
+import { DomainError, notFound } from '@/server/platform/errors';
 import { NO_ORIGIN, type AuditActor } from '@/server/audit/actor';
-import { PERMISSIONS, type Permission } from '@/server/keys/permissions';
+import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import type { MemberRole, Mode } from '@/generated/prisma/enums';
 
 /**
@@ -45,7 +45,7 @@ export function memberActor(member: Member): AuditActor {
 
 export function requireRole(member: Member, roles: readonly Role[]): void {
   if (!roles.includes(member.role)) {
-    throw new ApiError(403, 'permission_denied', `This needs the ${roles.join(' or ')} role; you are ${member.role}.`);
+    throw new DomainError('permission_denied', `This needs the ${roles.join(' or ')} role; you are ${member.role}.`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Moderator, ModerationResult } from './moderation';
+import type { Moderator, ModerationResult } from './moderator';
 
 /**
  * Built-in moderator for edit instructions of interior images.

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import { resetConfigCache } from '@/server/platform/config';
 import { BuiltinModerator, allPatterns, classify, normaliseVariants, type BuiltinCategory } from './builtin';
 import { moderateInstruction, moderator, type Moderator } from './moderation';
@@ -14,8 +16,8 @@ async function apiError(fn: () => Promise<unknown>): Promise<ApiError> {
   try {
     await fn();
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
+    expect(error).toBeInstanceOf(DomainError);
+    return toHttpError(error as DomainError);
   }
   throw new Error('expected an ApiError, nothing was thrown');
 }

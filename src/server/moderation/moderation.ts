@@ -1,29 +1,23 @@
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { BuiltinModerator } from './builtin';
 import { OpenAIModerator } from './openai';
+import type { ModerationResult, Moderator } from './moderator';
+
+export type { Moderator, ModerationResult } from './moderator';
 
 /**
  * Moderation of edit instructions (live mode, before any charge). A moderator answers
  * flagged/categories or throws when it cannot answer; `moderateInstruction` turns that into
- * the spec's 422 content_policy_violation or 503 service_unavailable (Retry-After 30).
+ * the spec's content_policy_violation or service_unavailable (retry after 30 s).
  */
-export interface ModerationResult {
-  flagged: boolean;
-  /** Names of the categories that caused the flag (provider's names); empty when not flagged. */
-  categories: string[];
-}
-
-export interface Moderator {
-  check(text: string, signal?: AbortSignal): Promise<ModerationResult>;
-}
 
 /** The spec's answer time budget for moderation, after which the client gets 503. */
 export const MODERATION_TIMEOUT_MS = 10_000;
 
 /** The spec's Retry-After for 503 service_unavailable. */
-const RETRY_AFTER_SECONDS = '30';
+const RETRY_AFTER_SECONDS = 30;
 
 export type ModerationProvider = 'builtin' | 'openai';
 
@@ -64,27 +58,25 @@ export interface ModerateOptions {
   param?: string;
 }
 
-export function contentPolicyViolation(param = 'prompt'): ApiError {
-  return new ApiError(
-    422,
+export function contentPolicyViolation(param = 'prompt'): DomainError {
+  return new DomainError(
     'content_policy_violation',
     'The instruction was refused by moderation. Do not resend it as is.',
     { param },
   );
 }
 
-export function moderationUnavailable(): ApiError {
-  return new ApiError(
-    503,
+export function moderationUnavailable(): DomainError {
+  return new DomainError(
     'service_unavailable',
     `Moderation is temporarily unavailable. Resend the request after ${RETRY_AFTER_SECONDS} seconds.`,
-    { headers: { 'retry-after': RETRY_AFTER_SECONDS } },
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
   );
 }
 
 /**
- * Resolves when `text` may be used; throws ApiError 422 content_policy_violation when the
- * moderator flags it, 503 service_unavailable (retry-after: 30) when the moderator fails,
+ * Resolves when `text` may be used; throws DomainError content_policy_violation when the
+ * moderator flags it, service_unavailable (retry after 30 s) when the moderator fails,
  * times out or answers something malformed. Never logs the instruction itself.
  */
 export async function moderateInstruction(text: string, options: ModerateOptions = {}): Promise<void> {

@@ -1,5 +1,5 @@
 import { deadline } from '@/server/platform/deadline';
-import type { Moderator, ModerationResult } from './moderation';
+import type { Moderator, ModerationResult } from './moderator';
 
 /**
  * HTTP moderator speaking OpenAI's moderation protocol (also served by compatible gateways):

@@ -8,7 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { makeTestCertificates } from '../../../test/tls';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
+import { toHttpError } from '@/server/http/error-status';
 import {
   OutboundError,
   UnsafeUrlError,
@@ -199,8 +201,8 @@ async function expectApiError(p: Promise<unknown>, status: number, code: string,
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  const apiErr = err as ApiError;
+  expect(err).toBeInstanceOf(DomainError);
+  const apiErr = toHttpError(err as DomainError);
   expect({ status: apiErr.status, code: apiErr.code, param: apiErr.param }).toEqual({ status, code, param });
   return apiErr;
 }

@@ -28,7 +28,7 @@ import { config } from '@/server/platform/config';
 import { deadline } from '@/server/platform/deadline';
 import type { IncomingMessage } from 'node:http';
 
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_REDIRECTS = 5;
@@ -692,9 +692,9 @@ function describeFailure(err: unknown): string {
 }
 
 /**
- * Download an image for a creation request. Throws ApiError:
- *  - 413 image_too_large (param) when the body exceeds maxBytes (declared or streamed);
- *  - 400 image_url_unreachable (param) for every other refusal or failure, non-2xx included.
+ * Download an image for a creation request. Throws DomainError:
+ *  - image_too_large (param) when the body exceeds maxBytes (declared or streamed);
+ *  - image_url_unreachable (param) for every other refusal or failure, non-2xx included.
  * The body is returned as received; format checks are the caller's (images/intake).
  */
 export async function safeDownload(url: string, options: SafeDownloadOptions): Promise<Download> {
@@ -716,14 +716,14 @@ export async function safeDownload(url: string, options: SafeDownloadOptions): P
     });
   } catch (err) {
     if (err instanceof OutboundError && err.kind === 'too_large') {
-      throw new ApiError(413, 'image_too_large', `The image at this URL is larger than ${options.maxBytes} bytes.`, {
+      throw new DomainError('image_too_large', `The image at this URL is larger than ${options.maxBytes} bytes.`, {
         param,
       });
     }
-    throw new ApiError(400, 'image_url_unreachable', describeFailure(err), { param });
+    throw new DomainError('image_url_unreachable', describeFailure(err), { param });
   }
   if (res.status < 200 || res.status > 299) {
-    throw new ApiError(400, 'image_url_unreachable', `The URL answered HTTP ${res.status}.`, { param });
+    throw new DomainError('image_url_unreachable', `The URL answered HTTP ${res.status}.`, { param });
   }
   return { body: res.body, contentType: res.headers['content-type'] ?? null, finalUrl: res.finalUrl };
 }

@@ -1,5 +1,5 @@
 import type { DbTx, Tx } from '@/server/platform/db';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
@@ -7,7 +7,7 @@ import { isKnownTier } from '@/server/billing/pricing';
 import type { MemberRole } from '@/generated/prisma/enums';
 import { checkPasswordRule, hashPassword } from '@/server/auth/password';
 import { normalizeEmail } from '@/server/auth/verify-credentials';
-import { organizationNameProblem } from './organization-name';
+import { organizationNameProblem } from '@/shared/orgs/organization-name';
 
 export async function createOrganization(
   tx: Tx,
@@ -16,7 +16,7 @@ export async function createOrganization(
   const tier = input.tier ?? 1;
   const nameProblem = organizationNameProblem(input.name);
   if (nameProblem) throw invalidParam('name', nameProblem);
-  if (!isKnownTier(tier)) throw new ApiError(400, 'parameter_invalid', `Unknown tier ${tier}.`, { param: 'tier' });
+  if (!isKnownTier(tier)) throw new DomainError('parameter_invalid', `Unknown tier ${tier}.`, { param: 'tier' });
   const org = await tx.organization.create({
     data: { id: newId('org'), name: input.name.trim(), tier, createdAt: clock.now() },
   });
@@ -39,7 +39,7 @@ export async function createUser(
 ) {
   const email = normalizeEmail(input.email);
   const org = await tx.organization.findUnique({ where: { id: input.organizationId } });
-  if (!org) throw new ApiError(404, 'resource_not_found', `No organization ${input.organizationId}.`, { param: 'org' });
+  if (!org) throw new DomainError('resource_not_found', `No organization ${input.organizationId}.`, { param: 'org' });
   const existing = await tx.user.findUnique({ where: { email } });
   if (!existing) checkPasswordRule(input.password);
   const user =

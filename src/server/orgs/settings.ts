@@ -4,7 +4,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 import { tierOf } from '@/server/billing/pricing';
 import { recordAudit } from '@/server/audit/record-audit';
 import { memberActor, type Member } from '@/server/members/roles';
-import { organizationNameProblem } from './organization-name';
+import { organizationNameProblem } from '@/shared/orgs/organization-name';
 
 export interface SettingsView {
   id: string;

@@ -1,6 +1,7 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import path from 'node:path';
 import { z } from 'zod';
-import { checkEngineEnv } from '@/server/engine/backends/settings';
 
 /**
  * Every environment variable the service reads, validated once. The README's configuration
@@ -25,7 +26,7 @@ const int = (fallback: number) =>
       return n;
     });
 
-const envSchema = z.object({
+const baseSchema = z.object({
   NODE_ENV: z.string().optional(),
   PORT: int(3000),
   HOST: z.string().optional().default('0.0.0.0'),
@@ -93,7 +94,7 @@ const envSchema = z.object({
       }
       return Number(value);
     }),
-  // --- Hardening and scale-out (issue 12) ---
+  // --- Hardening and scale-out ---
   /** Where request-rate counters live: auto = postgres with an external DATABASE_URL, else memory. */
   RATE_LIMIT_STORE: z.enum(['auto', 'memory', 'postgres']).optional().default('auto'),
   /** A web process waits this long for the primary's counters, then counts the hit itself. */
@@ -116,7 +117,7 @@ const envSchema = z.object({
   /** Stripe API base URL (default https://api.stripe.com; tests point it at a local server). */
   STRIPE_API_BASE: z.string().url().optional(),
   STRIPE_TIMEOUT_MS: int(20_000),
-  // MCP endpoint (issue 8)
+  // MCP endpoint
   /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
   MCP_CREATION_WAIT_MS: int(50_000),
   // Webhooks and mail (src/server/webhooks, src/server/mail).
@@ -130,8 +131,8 @@ const envSchema = z.object({
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
-  // Generative backends (issue 13): which engine serves each operation, and their credentials.
-  // Formats and cross-checks: src/server/engine/backends/settings.ts (checkEngineEnv below).
+  // Generative backends: which engine serves each operation, and their credentials. Formats
+  // and cross-checks: src/server/engine/backends/settings.ts (a check the composition root adds).
   ENGINE_RENDER: z.string().optional(),
   ENGINE_DECORATION: z.string().optional(),
   ENGINE_EDIT_PROMPT: z.string().optional(),
@@ -160,7 +161,7 @@ const envSchema = z.object({
   /** Sign-in attempts per minute per account and per client IP (brute-force protection). */
   SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: int(5),
   SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: int(20),
-  // --- Jobs provider (issue 14; docs/jobs.md) ---
+  // --- Jobs provider (docs/jobs.md) ---
   /** pgboss: workers on the application's PostgreSQL (default); inngest: functions served at /api/inngest. */
   JOBS_PROVIDER: z.enum(['pgboss', 'inngest']).optional().default('pgboss'),
   /** Inngest event key (sending events); required with JOBS_PROVIDER=inngest. */
@@ -169,8 +170,29 @@ const envSchema = z.object({
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   /** Inngest API and event base URL (self-hosted or the Dev Server, e.g. http://localhost:8288); unset = Inngest Cloud. */
   INNGEST_BASE_URL: z.string().url().optional(),
-}).superRefine((env, ctx) => {
-  for (const [variable, message] of checkEngineEnv(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+});
+
+/** The variables as parsed, before the cross-checks. */
+export type ParsedEnv = z.infer<typeof baseSchema>;
+
+/**
+ * A cross-check of settings that belong to a capability (the engine's backends): it reports
+ * `[variable, message]` pairs, refused at start like the schema's own. Capabilities sit above
+ * this module, so the composition root (src/server/main/config-checks.ts) adds their checks.
+ */
+export type ConfigCheck = (env: ParsedEnv) => Array<[string, string]>;
+const checks = new Map<string, ConfigCheck>();
+
+/** Run `check` with every configuration read from now on (by name: adding it twice is once). */
+export function addConfigCheck(name: string, check: ConfigCheck): void {
+  checks.set(name, check);
+  cached = null;
+}
+
+const envSchema = baseSchema.superRefine((env, ctx) => {
+  for (const check of checks.values()) {
+    for (const [variable, message] of check(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+  }
   if (env.JOBS_PROVIDER === 'inngest') {
     for (const variable of ['INNGEST_EVENT_KEY', 'INNGEST_SIGNING_KEY'] as const) {
       if (!env[variable]) ctx.addIssue({ code: 'custom', path: [variable], message: 'required with JOBS_PROVIDER=inngest' });

@@ -1,3 +1,5 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';

@@ -1,7 +1,7 @@
 /**
- * The one error type every layer throws for a refusal the client should see.
- * Doors (the /v1 wrapper, MCP tools, the console) render it in the spec's envelope:
- * {"error":{"code","message","param"}} with `status` as the HTTP status.
+ * Every refusal the client should see has a stable code (the spec's error table). Business
+ * code throws `DomainError` with one of these; the doors render it in the spec's envelope
+ * {"error":{"code","message","param"}} (the HTTP doors with the status of http/error-status.ts).
  */
 export type ApiErrorCode =
   | 'parameter_invalid'
@@ -42,6 +42,7 @@ export type ApiErrorCode =
   | 'last_owner'
   | 'already_member'
   | 'invitation_invalid'
+  | 'invitation_used'
   | 'signup_disabled'
   | 'email_unverified'
   // Two-factor sign-in
@@ -67,49 +68,34 @@ export class DomainError extends Error {
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
+
+  toBody(): ApiErrorBody {
+    return errorBody(this.code, this.message, this.param);
+  }
 }
 
+/** The spec's error envelope, the same on every door (and in the CLI's JSON output). */
 export interface ApiErrorBody {
   error: { code: ApiErrorCode; message: string; param?: string };
 }
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: ApiErrorCode;
-  readonly param: string | undefined;
-  /** Extra response headers, e.g. Retry-After. */
-  readonly headers: Record<string, string>;
-
-  constructor(
-    status: number,
-    code: ApiErrorCode,
-    message: string,
-    options: { param?: string; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = code;
-    this.param = options.param;
-    this.headers = options.headers ?? {};
-  }
-
-  toBody(): ApiErrorBody {
-    return {
-      error: {
-        code: this.code,
-        message: this.message,
-        ...(this.param !== undefined ? { param: this.param } : {}),
-      },
-    };
-  }
+export function errorBody(code: ApiErrorCode, message: string, param: string | undefined): ApiErrorBody {
+  return { error: { code, message, ...(param !== undefined ? { param } : {}) } };
 }
 
-/** Shorthand for the most common refusal: 400 parameter_invalid naming the field. */
-export function invalidParam(param: string, message: string): ApiError {
-  return new ApiError(400, 'parameter_invalid', message, { param });
+/**
+ * Whether `value` is a DomainError, also when it comes from another copy of this module (the
+ * Next.js bundle and the launcher load the service layer separately).
+ */
+export function isDomainError(value: unknown): value is DomainError {
+  return value instanceof DomainError || (value instanceof Error && value.name === 'DomainError' && 'code' in value);
 }
 
-export function notFound(message = 'No such resource.', param?: string): ApiError {
-  return new ApiError(404, 'resource_not_found', message, param ? { param } : {});
+/** Shorthand for the most common refusal: parameter_invalid naming the field. */
+export function invalidParam(param: string, message: string): DomainError {
+  return new DomainError('parameter_invalid', message, { param });
+}
+
+export function notFound(message = 'No such resource.', param?: string): DomainError {
+  return new DomainError('resource_not_found', message, param ? { param } : {});
 }

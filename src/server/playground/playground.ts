@@ -5,8 +5,8 @@ import type { Caller } from '@/server/access/caller';
 import { createGeneration, validateIdempotencyKey, type CreationInput } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';
 import { currentQuotaUsage, generationQuota, type GenerationQuota } from '@/server/creations/admission';
-import { DEFAULT_QUALITY, DEFAULT_SCALE } from '@/server/creations/schemas';
-import type { CreationKind } from './playground-inputs';
+import { DEFAULT_QUALITY, DEFAULT_SCALE } from '@/shared/creations/schemas';
+import type { CreationKind } from '@/shared/playground/playground-inputs';
 import type { ApiGeneration } from '@/server/generations/serialize';
 
 /**

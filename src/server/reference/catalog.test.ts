@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  EDIT_MATERIAL_CATEGORIES,
-  EDIT_MATERIALS,
-  STYLES,
+  catalog,
   getActiveEditMaterial,
   getEditMaterial,
   getEditMaterialCategory,
   getStyle,
   type MaterialTexture,
 } from './catalog';
+import { catalogSchema } from './catalog-schema';
+
+const { styles: STYLES, categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
 
 const SLUG = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const MAT_ID = /^mat_[a-z0-9]+(_[a-z0-9]+)*$/;
@@ -195,5 +196,33 @@ describe('edit materials', () => {
     const kinds = new Set(EDIT_MATERIALS.map((m) => m.texture.kind));
     expect(kinds.size).toBeGreaterThanOrEqual(10);
     expect(kinds.size).toBeLessThanOrEqual(16);
+  });
+});
+
+describe('catalog.json is data checked by its schema', () => {
+  const valid = () => JSON.parse(JSON.stringify({ styles: STYLES, categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS })) as Record<string, Array<Record<string, unknown>>>;
+
+  it('the file as shipped passes, and the reader answers the same objects every time (loaded once)', () => {
+    expect(catalogSchema.safeParse(valid()).success).toBe(true);
+    expect(catalog()).toBe(catalog());
+    expect(getEditMaterial(EDIT_MATERIALS[0]!.id)).toBe(catalog().materials[0]);
+  });
+
+  it('refuses a duplicated id, an unknown category, a misspelt texture field and an unknown field', () => {
+    const duplicated = valid();
+    duplicated.materials!.push({ ...duplicated.materials![0]! });
+    expect(catalogSchema.safeParse(duplicated).error?.issues[0]?.message).toMatch(/appears twice/);
+
+    const orphan = valid();
+    orphan.materials![0]!.categoryId = 'no_such_category';
+    expect(catalogSchema.safeParse(orphan).error?.issues[0]?.message).toMatch(/unknown category no_such_category/);
+
+    const typo = valid();
+    typo.materials![0]!.texture = { ...(typo.materials![0]!.texture as object), grian: '#000000' };
+    expect(catalogSchema.safeParse(typo).success).toBe(false);
+
+    const extra = valid();
+    extra.styles![0]!.colour = 'red';
+    expect(catalogSchema.safeParse(extra).success).toBe(false);
   });
 });

@@ -43,7 +43,7 @@ export interface MaterialListParams {
 export async function listEditMaterials(params: MaterialListParams): Promise<{ data: ApiEditMaterial[]; hasMore: boolean }> {
   if (params.category !== undefined) {
     const category = await db().editMaterialCategory.findUnique({ where: { id: params.category } });
-    if (!category) throw invalidParam('category', `Unknown category '${params.category}'. See GET /v1/edit-material-categories.`);
+    if (!category) throw invalidParam('category', `Unknown category '${params.category}'; list the edit material categories to see the valid ids.`);
   }
   let afterSort: number | undefined;
   if (params.after !== undefined) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EDIT_MATERIALS } from './catalog';
+import { catalog } from './catalog';
+
+const EDIT_MATERIALS = catalog().materials;
 import { storedTexture } from './texture-schema';
 
 describe('texture recipes parsed on read', () => {

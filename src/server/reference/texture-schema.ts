@@ -9,9 +9,9 @@ const hex = z.custom<`#${string}`>((v) => typeof v === 'string' && /^#[0-9A-Fa-f
 
 export const paintSheen = z.enum(['flat', 'matte', 'eggshell', 'satin', 'semi_gloss', 'gloss']);
 
-const paint = z.object({ kind: z.literal('paint'), color: hex, sheen: paintSheen });
+const paint = z.strictObject({ kind: z.literal('paint'), color: hex, sheen: paintSheen });
 
-const plaster = z.object({
+const plaster = z.strictObject({
   kind: z.literal('plaster'),
   /** Average colour. */
   base: hex,
@@ -28,7 +28,7 @@ const plaster = z.object({
  */
 const woodPattern = z.enum(['straight', 'herringbone', 'chevron', 'basketweave', 'slats', 'veneer']);
 
-const wood = z.object({
+const wood = z.strictObject({
   kind: z.literal('wood'),
   /** Average colour of the wood. */
   base: hex,
@@ -36,7 +36,7 @@ const wood = z.object({
   grain: hex,
   /** flat-sawn cathedral arches, straight (rift) lines, quarter-sawn ray flecks, or burl swirls. */
   figure: z.enum(['cathedral', 'straight', 'quarter', 'burl']),
-  plank: z.object({
+  plank: z.strictObject({
     pattern: woodPattern,
     /** Face width of one plank, strip or slat, in cm. */
     widthCm: z.number().positive(),
@@ -55,7 +55,7 @@ const wood = z.object({
   gap: hex.optional(),
 });
 
-const marble = z.object({
+const marble = z.strictObject({
   kind: z.literal('marble'),
   base: hex,
   vein: hex,
@@ -68,7 +68,7 @@ const marble = z.object({
   style: z.enum(['fine', 'bold', 'cloudy', 'breccia', 'banded']),
 });
 
-const stone = z.object({
+const stone = z.strictObject({
   kind: z.literal('stone'),
   base: hex,
   /** Colour of minerals, pits or flecks. */
@@ -79,7 +79,7 @@ const stone = z.object({
 /** subway: running bond, half offset; stacked: rectangles in a straight grid; checker: alternating tile / tile2; encaustic: square cement tile with a printed motif in tile2. */
 const tileLayout = z.enum(['square', 'subway', 'stacked', 'herringbone', 'hex', 'penny', 'checker', 'encaustic']);
 
-const tiles = z.object({
+const tiles = z.strictObject({
   kind: z.literal('tiles'),
   tile: hex,
   /** Second colour: checker squares, encaustic motif or marble vein. */
@@ -96,7 +96,7 @@ const tiles = z.object({
   variation: z.number().min(0).max(1).optional(),
 });
 
-const concrete = z.object({
+const concrete = z.strictObject({
   kind: z.literal('concrete'),
   base: hex,
   style: z.enum(['polished', 'raw', 'board_formed', 'microcement']),
@@ -104,7 +104,7 @@ const concrete = z.object({
   aggregate: hex.optional(),
 });
 
-const terrazzo = z.object({
+const terrazzo = z.strictObject({
   kind: z.literal('terrazzo'),
   /** Matrix (binder) colour. */
   base: hex,
@@ -115,7 +115,7 @@ const terrazzo = z.object({
   density: z.number().min(0).max(1),
 });
 
-const brick = z.object({
+const brick = z.strictObject({
   kind: z.literal('brick'),
   brick: hex,
   /** Second clay colour mixed brick to brick. */
@@ -128,7 +128,7 @@ const brick = z.object({
   heightCm: z.number().positive().optional(),
 });
 
-const fabric = z.object({
+const fabric = z.strictObject({
   kind: z.literal('fabric'),
   /** Warp / face colour. */
   base: hex,
@@ -139,7 +139,7 @@ const fabric = z.object({
   threadCm: z.number().positive().optional(),
 });
 
-const metal = z.object({
+const metal = z.strictObject({
   kind: z.literal('metal'),
   base: hex,
   finish: z.enum(['brushed', 'polished', 'satin', 'hammered', 'patina', 'blackened']),
@@ -147,14 +147,14 @@ const metal = z.object({
   patina: hex.optional(),
 });
 
-const glass = z.object({
+const glass = z.strictObject({
   kind: z.literal('glass'),
   /** Transmission tint (glass) or reflection tint (mirror). */
   tint: hex,
   style: z.enum(['clear', 'frosted', 'reeded', 'fluted', 'textured', 'mirror', 'antique_mirror']),
 });
 
-const wallpaper = z.object({
+const wallpaper = z.strictObject({
   kind: z.literal('wallpaper'),
   ground: hex,
   ink: hex,
@@ -164,7 +164,7 @@ const wallpaper = z.object({
   repeatCm: z.number().positive(),
 });
 
-const panel = z.object({
+const panel = z.strictObject({
   kind: z.literal('panel'),
   /** Paint colour of the panelling. */
   base: hex,

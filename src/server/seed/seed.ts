@@ -1,15 +1,16 @@
 import { transaction, type Db } from '@/server/platform/db';
-import { EDIT_MATERIALS, EDIT_MATERIAL_CATEGORIES, STYLES } from '@/server/reference/catalog';
+import { catalog } from '@/server/reference/catalog';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
 import { randomBase62 } from '@/server/platform/ids';
 
 /**
- * Reference data is code (src/server/reference/catalog.ts) mirrored into the database at every
- * start: upserts, so edits to the catalogue land on existing installs; withdrawn materials
- * stay (an edit naming them answers 404).
+ * Reference data is a data file (src/server/reference/catalog.json, read by catalog.ts) mirrored
+ * into the database at every start for the listings: upserts, so edits to the catalogue land on
+ * existing installs; withdrawn materials stay (an edit naming them answers 404).
  */
 export async function seedReferenceData(client: Db): Promise<void> {
+  const { styles: STYLES, categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
   await client.$transaction(async (tx) => {
     for (const s of STYLES) {
       await tx.style.upsert({ where: { id: s.id }, create: { id: s.id, name: s.name, description: s.description, sort: s.sort }, update: { name: s.name, description: s.description, sort: s.sort } });

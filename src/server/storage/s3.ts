@@ -1,3 +1,5 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -10,7 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { assertSafeKey, type BlobStore } from './storage';
+import { assertSafeKey, type BlobStore } from './blob-store';
 import { BlobTooLarge, readAtMost } from './read-at-most';
 
 /**

@@ -1,3 +1,5 @@
+// Server code only: a client component that imports this fails the build.
+import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -5,6 +7,7 @@ import { config } from '@/server/platform/config';
 import { derivedKey } from '@/server/platform/secrets';
 import { s3StoreFromEnv } from './s3';
 import { readAtMost, BlobTooLarge } from './read-at-most';
+import { assertSafeKey, type BlobStore } from './blob-store';
 
 /**
  * Blob storage port. Default: a local directory (DATA_DIR/blobs) whose files are served by the
@@ -12,24 +15,7 @@ import { readAtMost, BlobTooLarge } from './read-at-most';
  * the same interface with presigned GETs. Nothing writes to either store but the service itself
  * (uploads come through the app: uploads/uploads.ts).
  */
-export interface BlobStore {
-  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
-  get(key: string): Promise<Buffer | null>;
-  /**
-   * The bytes of an object that holds at most `maxBytes`; a bigger one throws BlobTooLarge
-   * without being read whole (its size is known first, and the read stops past the limit).
-   */
-  getAtMost(key: string, maxBytes: number): Promise<Buffer | null>;
-  delete(key: string): Promise<void>;
-  /** A URL readable without a key until `expiresAt` (Unix seconds). */
-  signedUrl(key: string, expiresAt: number): Promise<string>;
-}
-
-const KEY_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9_./-]{0,255}$/;
-
-export function assertSafeKey(key: string): void {
-  if (!KEY_PATTERN.test(key) || key.includes('..')) throw new Error(`unsafe storage key: ${key}`);
-}
+export { assertSafeKey, type BlobStore } from './blob-store';
 
 function signature(key: string, expiresAt: number): string {
   return createHmac('sha256', derivedKey('file-url')).update(`${key}\n${expiresAt}`).digest('base64url');

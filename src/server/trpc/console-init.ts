@@ -1,9 +1,10 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { DomainError, isDomainError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
-import { modeSchema } from '@/server/members/role-names';
+import { modeSchema } from '@/shared/members/role-names';
 import type { PendingSession, SessionUser } from '@/server/auth/sessions';
 import type { RequestOrigin } from '@/server/audit/actor';
 import { apiErrorFromUnknown } from './errors';
@@ -56,7 +57,7 @@ const refusalsAsTrpcErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const raw = result.error.cause;
-    const cause = raw instanceof DomainError ? toHttpError(raw) : raw;
+    const cause = isDomainError(raw) ? toHttpError(raw) : raw;
     if (cause instanceof ApiError) {
       throw new TRPCError({ code: STATUS_TO_TRPC[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }
@@ -70,7 +71,7 @@ export const publicProcedure = t.procedure.use(refusalsAsTrpcErrors);
 export const sessionProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) {
     if (ctx.pending) throw new DomainError('second_factor_required', 'Enter the code of your authenticator app to finish signing in.');
-    throw new ApiError(401, 'session_missing', 'Sign in to use the console.');
+    throw new DomainError('session_missing', 'Sign in to use the console.');
   }
   return next({ ctx: { user: ctx.user, origin: originOf(ctx) } });
 });

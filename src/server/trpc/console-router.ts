@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageInput } from '@/server/platform/pages';
 import { generationStatusSchema, generationTypeSchema } from '@/server/generations/schemas';
 import { MEMBER_PERMISSIONS } from '@/server/members/roles';
-import { roleSchema } from '@/server/members/role-names';
+import { roleSchema } from '@/shared/members/role-names';
 import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { verifyEmail } from '@/server/auth/email-verification';
@@ -51,7 +51,7 @@ import {
   unixSecondsSchema,
   userIdSchema,
   verifyEmailInput,
-} from './console-inputs';
+} from '@/shared/console/console-inputs';
 import { webhooksRouter } from './webhooks-router';
 import { playgroundRouter } from './playground-router';
 import { consoleRouterBuilder as router, memberProcedure, originOf, publicProcedure, role, sessionProcedure } from './console-init';

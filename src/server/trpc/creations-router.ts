@@ -3,7 +3,7 @@ import type { TrpcContext } from './context';
 import { apiGenerationSchema } from '@/server/generations/schemas';
 import { createGeneration, type CreationContext, type CreationInput } from '@/server/creations/create';
 import { generationQuotaHeaders } from '@/server/http/rate-headers';
-import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
+import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 
 const TAG = 'Creations';
 const SYNC_NOTE =

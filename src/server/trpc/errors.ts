@@ -1,9 +1,10 @@
 import { TRPCError } from '@trpc/server';
 import type { $ZodIssue } from 'zod/v4/core';
-import { ApiError, DomainError } from '@/server/platform/errors';
+import { isDomainError } from '@/server/platform/errors';
+import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
-import { paramFromPath } from '@/server/platform/param-path';
+import { paramFromPath } from '@/shared/param-path';
 import { isDatabaseUnavailable } from '@/server/platform/db';
 
 function messageFor(issue: $ZodIssue, param: string): string {
@@ -70,10 +71,10 @@ export interface ErrorContext {
  */
 export function apiErrorFromUnknown(error: unknown, context: ErrorContext = {}): ApiError {
   if (isApiError(error)) return error;
-  if (error instanceof DomainError) return toHttpError(error);
+  if (isDomainError(error)) return toHttpError(error);
   if (error instanceof TRPCError) {
     if (isApiError(error.cause)) return error.cause;
-    if (error.cause instanceof DomainError) return toHttpError(error.cause);
+    if (isDomainError(error.cause)) return toHttpError(error.cause);
     if (isZodError(error.cause)) return apiErrorFromZodIssues(error.cause.issues);
     switch (error.code) {
       case 'NOT_FOUND':

@@ -1,7 +1,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { ApiError } from '@/server/platform/errors';
-import type { Permission } from '@/server/keys/permissions';
+import { DomainError } from '@/server/platform/errors';
+import type { Permission } from '@/shared/keys/permissions';
 import { requirePermissions } from '@/server/access/caller';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
@@ -22,13 +22,12 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
 
 /** A procedure that needs a caller holding `permission` (403 permission_denied otherwise). */
 export function permittedProcedure(...needed: Permission[]) {
   return t.procedure.meta({ permissions: needed }).use(({ ctx, next }) => {
     const caller = ctx.caller;
-    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new ApiError(401, 'api_key_missing', 'Authentication required.') });
+    if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
     requirePermissions(caller, needed);
     return next({ ctx: { caller } }); // tRPC merges it into the context
   });

@@ -1,14 +1,14 @@
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import type { ApiError } from '@/server/platform/errors';
+import type { ApiError } from '@/server/http/api-error';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
 import type { Member } from '@/server/members/roles';
 import type { CreationInput } from '@/server/creations/create';
-import { decorationInput, editInput, renderInput, upscaleInput } from '@/server/creations/schemas';
+import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
 import { callerFromMember, quotePlayground, runPlaygroundCreation } from '@/server/playground/playground';
-import { CREATION_ROUTES, materialSearchInput, playgroundCreateInput, playgroundQuoteInput, type CreationKind } from '@/server/playground/playground-inputs';
+import { CREATION_ROUTES, materialSearchInput, playgroundCreateInput, playgroundQuoteInput, type CreationKind } from '@/shared/playground/playground-inputs';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
 import { apiErrorFromUnknown, apiErrorFromZodIssues } from './errors';
 

@@ -9,7 +9,7 @@ import { pageDeliveries } from '@/server/webhooks/delivery-log';
 import { resendDelivery } from '@/server/webhooks/resend-delivery';
 import { sendTestEvent } from '@/server/webhooks/send-test-event';
 import { listEndpointsWithRates } from '@/server/webhooks/success-rate';
-import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput } from './webhook-inputs';
+import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput } from '@/shared/webhooks/webhook-inputs';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
 
 /** Endpoints are the organization's owners' and admins' (spec, roles); developers get 403. */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { db, type DbTx } from '@/server/platform/db';
-import { ApiError, DomainError, notFound } from '@/server/platform/errors';
+import { DomainError, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
@@ -11,7 +11,7 @@ import { inspectImage, MAX_IMAGE_BYTES } from '@/server/images/intake';
 import { blobStore } from '@/server/storage/storage';
 import { BlobTooLarge } from '@/server/storage/read-at-most';
 import type { Caller } from '@/server/access/caller';
-import type { Permission } from '@/server/keys/permissions';
+import type { Permission } from '@/shared/keys/permissions';
 
 /**
  * Uploaded files (spec: "Uploaded file (MCP)"): a local image sent by an agent before a
@@ -54,7 +54,7 @@ function keyFor(id: string): string {
 
 export async function createUpload(caller: Caller): Promise<ApiUpload> {
   if (!CREATION_PERMISSIONS.some((p) => caller.permissions.has(p))) {
-    throw new ApiError(403, 'permission_denied', 'create_upload needs a creation permission (renders, edits, decorations or upscales).');
+    throw new DomainError('permission_denied', 'create_upload needs a creation permission (renders, edits, decorations or upscales).');
   }
   const now = clock.now();
   const id = newId('file');
@@ -65,7 +65,7 @@ export async function createUpload(caller: Caller): Promise<ApiUpload> {
     await tx.$executeRaw`select pg_advisory_xact_lock(hashtext(${`upload:${caller.organizationId}:${caller.mode}`}))`;
     if (caller.mode === 'live') {
       const org = await tx.organization.findUniqueOrThrow({ where: { id: caller.organizationId }, select: { balanceCents: true } });
-      if (org.balanceCents <= 0) throw new ApiError(402, 'insufficient_balance', 'Uploads are free but live mode needs a positive balance. Add credit in the console.');
+      if (org.balanceCents <= 0) throw new DomainError('insufficient_balance', 'Uploads are free but live mode needs a positive balance. Add credit in the console.');
     }
     await checkWaitingFiles(tx, caller, now);
     await tx.upload.create({ data: { id, organizationId: caller.organizationId, mode: caller.mode, storageKey: NOT_RECEIVED, createdAt: now, expiresAt } });
@@ -82,8 +82,8 @@ async function checkWaitingFiles(tx: DbTx, caller: Caller, now: Date): Promise<v
   if (waiting < limit) return;
   const oldest = await tx.upload.findFirst({ where, orderBy: { expiresAt: 'asc' }, select: { expiresAt: true } });
   const retryAfter = Math.max(1, Math.ceil(((oldest?.expiresAt.getTime() ?? now.getTime()) - now.getTime()) / 1000));
-  throw new ApiError(429, 'rate_limit_exceeded', `At most ${limit} uploaded files may wait unused; use or let them expire first.`, {
-    headers: { 'retry-after': String(retryAfter) },
+  throw new DomainError('rate_limit_exceeded', `At most ${limit} uploaded files may wait unused; use or let them expire first.`, {
+    retryAfterSeconds: retryAfter,
   });
 }
 
@@ -96,9 +96,9 @@ export async function receiveUpload(id: string, expires: number, signature: stri
   const expected = Buffer.from(uploadSignature(id, expires));
   const given = Buffer.from(signature);
   if (!UPLOAD_ID_PATTERN.test(id) || expected.length !== given.length || !timingSafeEqual(expected, given)) {
-    throw new ApiError(403, 'permission_denied', 'This upload URL is not valid.');
+    throw new DomainError('permission_denied', 'This upload URL is not valid.');
   }
-  if (expires < clock.nowSeconds()) throw new ApiError(403, 'permission_denied', 'This upload URL has expired; call create_upload again.');
+  if (expires < clock.nowSeconds()) throw new DomainError('permission_denied', 'This upload URL has expired; call create_upload again.');
   const key = keyFor(id);
   const claimed = await db().upload.updateMany({ where: { id, status: 'waiting', storageKey: NOT_RECEIVED, expiresAt: { gt: clock.now() } }, data: { storageKey: key } });
   if (claimed.count === 0) throw notFound(`No upload is waiting at this URL: '${id}' was already uploaded, used or deleted.`);
@@ -127,7 +127,7 @@ export async function readUploadedFile(caller: Caller, id: string, param: string
     if (error instanceof BlobTooLarge) throw new DomainError('image_too_large', `The file '${id}' is over ${UPLOAD_MAX_BYTES / 1024 / 1024} MB.`, { param });
     throw error;
   }
-  if (!bytes) throw new ApiError(400, 'parameter_invalid', `The file '${id}' has not been uploaded yet: PUT its bytes to the upload_url first.`, { param });
+  if (!bytes) throw new DomainError('parameter_invalid', `The file '${id}' has not been uploaded yet: PUT its bytes to the upload_url first.`, { param });
   return bytes;
 }
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Db } from '@/server/platform/db';
-import { ApiError, invalidParam } from '@/server/platform/errors';
+import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { checkUrl, OutboundError, UnsafeUrlError } from '@/server/net/safe-http';
-import { eventTypesForMode } from './event-types';
+import { eventTypesForMode } from '@/shared/webhooks/event-types';
 import { encryptSecret, newSigningSecret } from './signing-secret';
 import { OPERATOR, type AuditActor } from '@/server/audit/actor';
 import { recordAudit } from '@/server/audit/record-audit';
@@ -65,10 +65,10 @@ export async function createEndpoint(
   const row = await client.$transaction(async (tx) => {
     // One creation at a time per organization, so two concurrent ones cannot both be the 20th.
     const org = await tx.$queryRaw<{ id: string }[]>`select id from "Organization" where id = ${scope.organizationId} for update`;
-    if (org.length === 0) throw new ApiError(404, 'resource_not_found', `No organization ${scope.organizationId}.`, { param: 'org' });
+    if (org.length === 0) throw new DomainError('resource_not_found', `No organization ${scope.organizationId}.`, { param: 'org' });
     const count = await tx.webhookEndpoint.count({ where: { organizationId: scope.organizationId } });
     if (count >= MAX_ENDPOINTS_PER_ORGANIZATION) {
-      throw new ApiError(409, 'webhook_endpoint_limit_reached', `An organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints, all modes together.`);
+      throw new DomainError('webhook_endpoint_limit_reached', `An organization has at most ${MAX_ENDPOINTS_PER_ORGANIZATION} webhook endpoints, all modes together.`);
     }
     const created = await tx.webhookEndpoint.create({
       data: {

@@ -5,7 +5,7 @@ import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import type { Mode } from '@/generated/prisma/enums';
 import { renderEventBodies, type EventSource } from './event-body';
-import { eventTypesForMode, type WebhookEventType } from './event-types';
+import { eventTypesForMode, type WebhookEventType } from '@/shared/webhooks/event-types';
 
 /**
  * The event stream (GET /v1/events/stream, an extension to the specification): a developer's

@@ -1,7 +1,7 @@
 import type { Db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { loggingStep } from '@/server/jobs/steps';
 import { attemptDelivery, LEASE_MS, prepareDeliveries } from './deliver-webhook';
 import { getDelivery, type ApiWebhookDelivery } from './delivery-log';
@@ -9,7 +9,7 @@ import type { EndpointScope } from './endpoints';
 
 export function requireActive(endpoint: { id: string; status: string }): void {
   if (endpoint.status !== 'active') {
-    throw new ApiError(409, 'webhook_endpoint_disabled', `The webhook endpoint ${endpoint.id} is disabled; enable it first.`, { param: 'endpoint' });
+    throw new DomainError('webhook_endpoint_disabled', `The webhook endpoint ${endpoint.id} is disabled; enable it first.`, { param: 'endpoint' });
   }
 }
 

@@ -5,8 +5,8 @@ import { loggingStep } from '@/server/jobs/steps';
 import { sql } from '@/server/platform/db';
 import { listen } from '@/server/platform/listen';
 import { DELIVERIES_DUE_CHANNEL } from './events';
-import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { sendInngestEvents } from '@/server/jobs/providers/inngest-events';
+import { jobs } from '@/server/jobs/client';
+import { webhookDeliveryCreated } from '@/server/jobs/definitions/event-jobs';
 import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */
@@ -150,9 +150,9 @@ export async function deliverDue(options: { perEndpoint?: number } = {}): Promis
 }
 
 /**
- * With JOBS_PROVIDER=inngest, deliveries are Inngest runs (definitions/webhook-delivery.ts):
- * this loop claims each new delivery (attempts = 0, due) under a one-hour lease and sends its
- * event (event id = delivery id, so a re-send after the lease is a no-op at Inngest); the
+ * On an event-driven job provider (Inngest), deliveries are its runs (definitions/webhook-delivery.ts):
+ * this loop claims each new delivery (attempts = 0, due) under a one-hour lease and triggers its
+ * event (event id = delivery id, so a re-send after the lease is one run); the
  * function then owns its attempts and the sleeps between them. A failed send frees the claim.
  */
 export const DISPATCH_LEASE_MS = 3600_000;
@@ -173,7 +173,7 @@ export function startWebhookDispatcher(options: { pollMs?: number } = {}): { sto
         claimed = ids.length;
         if (ids.length > 0) {
           const rows = await sql<{ id: string; endpointId: string }>(`select id, "endpointId" from "WebhookDelivery" where id = any($1::text[])`, [ids]);
-          await sendInngestEvents(rows.map((r) => ({ name: JOB_EVENTS.webhookDeliveryCreated, id: r.id, data: { deliveryId: r.id, endpointId: r.endpointId } }))).catch(async (error: unknown) => {
+          await jobs().trigger(rows.map((r) => webhookDeliveryCreated(r))).catch(async (error: unknown) => {
             log.error('webhook events not sent; retried', { error: String(error) });
             await sql(`update "WebhookDelivery" set "nextAttemptAt" = $2::timestamp where id = any($1::text[]) and attempts = 0 and status = 'pending'`, [ids, clock.now().toISOString()]);
             claimed = 0;

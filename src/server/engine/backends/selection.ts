@@ -1,5 +1,5 @@
 import { config } from '@/server/platform/config';
-import type { EditInput } from '@/server/creations/schemas';
+import type { EditInput } from '@/shared/creations/schemas';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
 import { parseBackendSpec, type BackendOperation, type BackendSpec } from './settings';
 

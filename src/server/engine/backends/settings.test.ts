@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '@/server/platform/config';
 import { checkEngineEnv, parseBackendSpec } from './settings';
 
 describe('ENGINE_<OPERATION> settings', () => {
@@ -56,19 +55,4 @@ describe('ENGINE_<OPERATION> settings', () => {
     expect(checkEngineEnv({ ENGINE_EDIT_PROMPT: 'comfyui:inpaint', ENGINE_RENDER: 'comfyui:img2img', COMFYUI_URL: 'http://gpu:8188' })).toEqual([]);
   });
 
-  it('config() stops at start with the variable named', () => {
-    // The whole message: one line per bad variable, naming it and saying what it expects.
-    const startError = (env: Record<string, string>) => () => loadConfig({ NODE_ENV: 'test', ...env });
-    expect(startError({ ENGINE_DECORATION: 'replicate:acme/deco' })).toThrow(new Error('Invalid configuration:\n  REPLICATE_API_TOKEN: required by ENGINE_DECORATION=replicate:acme/deco'));
-    expect(startError({ ENGINE_RENDER: 'midjourney' })).toThrow(
-      new Error('Invalid configuration:\n  ENGINE_RENDER: expected builtin, replicate:<owner>/<model>[:<version>], comfyui:<workflow> or openai:<model>, got "midjourney"'),
-    );
-    expect(startError({ REPLICATE_WAIT_SECONDS: '90' })).toThrow(new Error("Invalid configuration:\n  REPLICATE_WAIT_SECONDS: expected 1 to 60 (Replicate's Prefer: wait range)"));
-    expect(startError({ ENGINE_RENDER: 'comfyui:img2img', ENGINE_UPSCALE: 'openai:gpt-image-1' })).toThrow(
-      new Error('Invalid configuration:\n  COMFYUI_URL: required by ENGINE_RENDER=comfyui:img2img\n  ENGINE_UPSCALE: openai cannot serve upscale'),
-    );
-    const ok = loadConfig({ NODE_ENV: 'test', ENGINE_RENDER: 'replicate:acme/r', REPLICATE_API_TOKEN: 'r8_x' });
-    expect(ok.ENGINE_TEST_MODE).toBe('preview');
-    expect(ok.REPLICATE_BASE_URL).toBe('https://api.replicate.com/v1');
-  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addElement, replaceElement, cutoutElement } from './add';
-import { makeElement, makeInteriorScene, rectMask } from './fixtures';
+import { makeElement, makeInteriorScene, rectMask } from '../../../../test/helpers/engine-scenes';
 import { dilate } from './masks';
-import { countChanged, timed } from './testutil';
+import { countChanged, timed } from '../../../../test/helpers/pixel-stats';
 
 const W = 768, H = 576;
 const scene = makeInteriorScene(W, H);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { encodeOutput, outputSizeForQuality, outputSizeForScale, webpEffortFor } from './encode';
-import { makeInteriorScene } from './fixtures';
+import { makeInteriorScene } from '../../../../test/helpers/engine-scenes';
 import type { RawImage } from './types';
 
 describe('encodeOutput', () => {

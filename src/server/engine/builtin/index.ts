@@ -25,6 +25,4 @@ export type { BBox } from './masks';
 export { parseHex, srgbBytesToLab, deltaE2000, deltaE76, meanLabInMask } from './color';
 export { runOffThread, closeEngineWorkers, warmEngineWorkers } from './offthread';
 export type { OpRequest } from './offthread';
-export { makeInteriorScene, makeElement, makeSwatch, labelMapFor, paletteMaskImage, rectMask, PALETTE } from './fixtures';
-export type { Scene, RegionName, PaintLayer } from './fixtures';
 export { psnr, ssim } from './metrics';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyMaterial } from './material';
-import { makeInteriorScene, makeSwatch } from './fixtures';
-import { countChanged, meanStd, timed } from './testutil';
+import { makeInteriorScene, makeSwatch } from '../../../../test/helpers/engine-scenes';
+import { countChanged, meanStd, timed } from '../../../../test/helpers/pixel-stats';
 import { erode } from './masks';
 import { SRGB_TO_LINEAR } from './color';
 import type { RawImage } from './types';

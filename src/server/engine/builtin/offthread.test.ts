@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runOffThread, closeEngineWorkers } from './offthread';
 import { recolorArea } from './recolor';
 import { removeArea } from './remove';
-import { makeInteriorScene } from './fixtures';
+import { makeInteriorScene } from '../../../../test/helpers/engine-scenes';
 
 afterAll(() => closeEngineWorkers());
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { deterministicPreview } from './preview';
-import { makeInteriorScene } from './fixtures';
+import { makeInteriorScene } from '../../../../test/helpers/engine-scenes';
 import { resampleLanczos3 } from './resample';
-import { timed } from './testutil';
+import { timed } from '../../../../test/helpers/pixel-stats';
 
 const img = makeInteriorScene(640, 480).image;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recolorArea } from './recolor';
-import { makeInteriorScene } from './fixtures';
-import { countChanged, lightnessValues, meanStd, timed } from './testutil';
+import { makeInteriorScene } from '../../../../test/helpers/engine-scenes';
+import { countChanged, lightnessValues, meanStd, timed } from '../../../../test/helpers/pixel-stats';
 import { deltaE2000, deltaE76, meanLabInMask, parseHex, srgbBytesToLab } from './color';
 import { erode } from './masks';
 import { FINISHES } from './types';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { removeAreaWithInfo } from './remove';
-import { makeInteriorScene, rectMask } from './fixtures';
+import { makeInteriorScene, rectMask } from '../../../../test/helpers/engine-scenes';
 import { dilate } from './masks';
 import { deltaE2000, meanLabInMask } from './color';
 import { resampleLanczos3 } from './resample';
-import { scaleMaskNearest } from './testutil';
+import { scaleMaskNearest } from '../../../../test/helpers/pixel-stats';
 
 describe('removeArea (remove)', () => {
   const W = 768, H = 576;

@@ -5,7 +5,7 @@ import { removeArea } from './remove';
 import { addElement } from './add';
 import { deterministicPreview } from './preview';
 import { upscaleLanczos3 } from './upscale-lanczos';
-import { makeElement, makeSwatch } from './fixtures';
+import { makeElement, makeSwatch } from '../../../../test/helpers/engine-scenes';
 import { FINISHES, type RawImage } from './types';
 
 function noise(w: number, h: number, channels: 3 | 4 = 3): RawImage {

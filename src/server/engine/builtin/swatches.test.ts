@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { EDIT_MATERIALS, type MaterialTexture } from '@/server/reference/catalog';
+import { catalog, type MaterialTexture } from '@/server/reference/catalog';
+
+const EDIT_MATERIALS = catalog().materials;
 import {
   defaultSpanCm,
   deltaE,

@@ -25,7 +25,7 @@ export type UpscalerChoice = {
  *   (see gallery/engine/upscale.png), but it is not more faithful, and "upscale without
  *   changing the content" favours fidelity.
  * So the default (UPSCALE_METHOD=auto) is the most faithful method whose estimated time fits
- * the budget (issue 12 §4: the spec asks for unchanged content): methods are ranked by the
+ * the budget (the spec asks for unchanged content): methods are ranked by the
  * PSNR measured above, Lanczos3 first, and Lanczos3 always fits, so auto runs Lanczos3. The
  * neural path stays available on request (UPSCALE_METHOD=neural).
  */

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { upscaleLanczos3, upscaleNeuralWithStats, chooseUpscaler, closeNeuralWorker, NEURAL_BUDGET_MS, UPSCALERS_BY_FIDELITY } from './upscale';
 import { downscaleArea, resampleLanczos3 } from './resample';
-import { makeInteriorScene } from './fixtures';
+import { makeInteriorScene } from '../../../../test/helpers/engine-scenes';
 import { psnr, ssim, upscaleBicubicReference } from './metrics';
 import { encodeOutput } from './encode';
 import type { RawImage } from './types';

@@ -1,24 +1,23 @@
-import { z } from 'zod';
+import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
+import { interruptBackendCalls } from '@/server/engine/backends/in-flight';
 import { runGenerationJob } from '../generation-job';
-import { defineJob, JOB_EVENTS } from './job';
+import { generationRunJob } from './event-jobs';
+import { defineJob } from './job';
 
 /**
  * Run one admitted generation: start (conditional), generate + store, finish or fail with a
- * refund. At most PER_ORGANIZATION_CONCURRENCY of an organization's generations run at once
- * on Inngest (pg-boss: weighted round-robin priorities, src/server/jobs/schedule.ts); a
- * generation canceled before it starts cancels its waiting run.
+ * refund. A worker process starts the engine's threads with its workers (the first generations
+ * do not wait for them to load); at stop, remote calls in flight are interrupted (their runs
+ * retried) before the threads close.
  */
-export const PER_ORGANIZATION_CONCURRENCY = 4;
-
 export const generationRun = defineJob({
-  id: 'generation-run',
-  version: 2,
-  name: 'Run a generation',
-  // organizationId keys Inngest's concurrency (always sent there); pg-boss jobs carry the id only.
-  schema: z.object({ generationId: z.string().min(1), organizationId: z.string().min(1).optional() }),
-  trigger: { event: JOB_EVENTS.generationAdmitted },
-  concurrency: { key: 'organizationId', limit: PER_ORGANIZATION_CONCURRENCY },
-  cancelOn: { event: JOB_EVENTS.generationCanceled, match: 'generationId' },
-  retries: 2,
+  ...generationRunJob,
   handler: (payload, io) => runGenerationJob(payload.generationId, io),
+  lifecycle: {
+    warm: warmEngineWorkers,
+    interrupt: interruptBackendCalls,
+    close: async () => {
+      await Promise.all([closeEngineWorkers(), closeNeuralWorker()]);
+    },
+  },
 });

@@ -4,7 +4,11 @@ import { webhookDelivery } from './webhook-delivery';
 import { autoRecharge } from './auto-recharge';
 import { expiringCreditNotices, retention, sweeper } from './maintenance';
 
-/** Every job, defined once (issue 14); both providers run these. */
-export const JOB_DEFINITIONS: readonly JobDefinition[] = [generationRun, webhookDelivery, autoRecharge, retention, sweeper, expiringCreditNotices] as unknown as JobDefinition[];
+/**
+ * Every job with its handler, defined once; both providers run these. Loaded by the workers and
+ * the Inngest endpoint only (capabilities trigger through event-jobs.ts). The scheduled jobs
+ * share one queue under pg-boss and run in this order on each tick.
+ */
+export const JOB_DEFINITIONS: readonly JobDefinition[] = [generationRun, webhookDelivery, autoRecharge, sweeper, retention, expiringCreditNotices] as unknown as JobDefinition[];
 
 export { generationRun, webhookDelivery, autoRecharge, retention, sweeper, expiringCreditNotices };

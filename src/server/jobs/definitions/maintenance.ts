@@ -3,7 +3,7 @@ import { clock } from '@/server/platform/clock';
 import { runRetention } from '@/server/generations/retention';
 import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
-import { noticeExpiringLots, expireLots } from '@/server/billing/lots';
+import { noticeExpiringLots, expireLots } from '@/server/billing/expire-lots';
 import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
 import { sweepGenerations } from '../sweeper';
 import { pruneJobSteps } from '../providers/pgboss-io';
@@ -11,6 +11,12 @@ import { defineJob, type JobIo } from './job';
 
 const noPayload = z.object({}).passthrough();
 const EVERY_MINUTE = '* * * * *';
+/** The queue the scheduled jobs share under pg-boss (one job per tick runs them in turn). */
+const MAINTENANCE_QUEUE = 'maintenance.run';
+
+const maintenanceQueue = {
+  queues: () => [{ name: MAINTENANCE_QUEUE, options: { retryLimit: 1, expireInSeconds: 10 * 60, deleteAfterSeconds: 24 * 3600, notify: false }, worker: { slots: 1 } }],
+};
 
 /**
  * A scheduled job (cron functions on Inngest, pg-boss schedules otherwise): every minute, no
@@ -26,6 +32,7 @@ export function scheduledJob<R>({ id, name, steps }: { id: string; name: string;
     schema: noPayload,
     trigger: { cron: EVERY_MINUTE },
     retries: 1,
+    queue: maintenanceQueue,
     handler: async (_payload, io) => steps(new Date(await io.run('now', async () => clock.nowMs())), io),
   });
 }

@@ -1,8 +1,8 @@
-import { z } from 'zod';
-import { config } from '@/server/platform/config';
 import { attemptDelivery, prepareDeliveries, type AttemptResult } from '@/server/webhooks/deliver-webhook';
+import { startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { loggingStep } from '../steps';
-import { defineJob, JOB_EVENTS } from './job';
+import { webhookDeliveryJob } from './event-jobs';
+import { defineJob } from './job';
 
 /** One attempt of one delivery (loads it, signs, sends, records); `skipped` when it is gone or no longer pending. */
 export async function attemptDeliveryById(deliveryId: string): Promise<AttemptResult> {
@@ -16,20 +16,16 @@ export async function attemptDeliveryById(deliveryId: string): Promise<AttemptRe
  * pending, sleep until the next attempt the schedule planned (retry-schedule.ts: 30 s, 1 min,
  * 2 min … 12 h, ±10 %, Retry-After honoured, nothing after 72 h), then attempt again.
  *
- * On Inngest this handler is the function (each attempt a step, each wait a `step.sleepUntil`).
+ * On Inngest this handler is the function (each attempt a step, each wait a `step.sleepUntil`);
+ * `ownTable.relay` hands each new delivery to Inngest as an event.
  * On pg-boss the same schedule runs on the fast path instead of a pg-boss job per delivery
- * (docs/jobs.md): the table-claim worker (webhook-worker.ts) makes the same
+ * (docs/jobs.md): the table-claim worker (`ownTable.claimLoop`, webhook-worker.ts) makes the same
  * attempts with the same attemptDelivery, and a delivery's "sleep" is its row's nextAttemptAt,
  * written by the attempt that planned it.
  */
 export const webhookDelivery = defineJob({
-  id: 'webhook-delivery',
-  version: 1,
-  name: 'Deliver a webhook event',
-  schema: z.object({ deliveryId: z.string().min(1), endpointId: z.string().min(1) }),
-  trigger: { event: JOB_EVENTS.webhookDeliveryCreated },
-  concurrency: { key: 'endpointId', limit: () => config().WEBHOOK_ENDPOINT_CONCURRENCY },
-  retries: 3,
+  ...webhookDeliveryJob,
+  ownTable: { claimLoop: () => startWebhookWorker(), relay: () => startWebhookDispatcher() },
   handler: async (payload, io) => {
     for (let n = 1; ; n += 1) {
       const result = await io.run(`attempt-${n}`, () => attemptDeliveryById(payload.deliveryId));

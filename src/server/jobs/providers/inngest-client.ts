@@ -1,7 +1,7 @@
 import { Inngest } from 'inngest';
 import { config } from '@/server/platform/config';
 import type { JobEvent } from '../definitions/job';
-import { INNGEST_APP_ID } from './inngest-events';
+import { INNGEST_APP_ID } from './inngest-app';
 
 /**
  * The Inngest client (events out). Kept apart from the functions (providers/inngest.ts) so the

@@ -6,8 +6,7 @@ import type { JobEvent } from '../definitions/job';
  * (admission, cancel, deliveries, recharges), which loads the client on first use. With the
  * default provider (pg-boss) nothing sends, so the SDK never loads.
  */
-export const INNGEST_APP_ID = 'roomtone';
-export const INNGEST_SERVE_PATH = '/api/inngest';
+export { INNGEST_APP_ID, INNGEST_SERVE_PATH } from './inngest-app';
 
 export async function sendInngestEvents(events: JobEvent[]): Promise<void> {
   if (events.length === 0) return;

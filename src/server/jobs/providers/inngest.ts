@@ -1,19 +1,18 @@
 import type { Inngest, GetStepTools, InngestFunction } from 'inngest';
 import { serve } from 'inngest/next';
 import { config } from '@/server/platform/config';
-import { ApiError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { JOB_DEFINITIONS } from '../definitions';
 import { inngestClient } from './inngest-client';
-import { INNGEST_SERVE_PATH } from './inngest-events';
+import { INNGEST_SERVE_PATH } from './inngest-app';
 import type { JobDefinition, JobIo } from '../definitions/job';
 
 /**
  * The Inngest provider (JOBS_PROVIDER=inngest): every job definition becomes an Inngest
  * function, served at /api/inngest by the SDK's Next.js handler (`inngest/next`; signing key
  * verified by the SDK). Inngest (Cloud, self-hosted, or the Dev Server) schedules the runs,
- * keeps their step state and calls back for each step. The production server mounts the
- * handler in front of Next.js (src/server/platform/web-server.ts): an App Router route file
- * would pull the engine into Next's bundle.
+ * keeps their step state and calls back for each step. The route is in the route table
+ * (src/server/http/routes.ts), which loads this module at its first call.
  */
 
 type StepTools = GetStepTools<Inngest.Any>;
@@ -82,7 +81,7 @@ export function servedInngestFunction(definition: Pick<JobDefinition, 'id'>): In
 
 /** The /api/inngest door: GET introspection, PUT registration, POST step execution (signed). */
 export async function serveInngest(request: Request): Promise<Response> {
-  if (config().JOBS_PROVIDER !== 'inngest') throw new ApiError(404, 'resource_not_found', 'Jobs run on pg-boss here (JOBS_PROVIDER=pgboss): there is no Inngest endpoint.');
+  if (config().JOBS_PROVIDER !== 'inngest') throw new DomainError('resource_not_found', 'Jobs run on pg-boss here (JOBS_PROVIDER=pgboss): there is no Inngest endpoint.');
   const { handler } = provider();
   const method = request.method === 'PUT' ? handler.PUT : request.method === 'POST' ? handler.POST : handler.GET;
   return method(request as Parameters<typeof handler.GET>[0], undefined);

@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { cruise, type ICruiseResult, type IForbiddenRuleType } from 'dependency-cruiser';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// The rules `npm run lint` applies, run over small trees written for each case: the check must
+// refuse what it exists to refuse, not only pass on today's code.
+const { forbidden } = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as { forbidden: IForbiddenRuleType[] };
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+async function violationsOf(files: Record<string, string>): Promise<string[]> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'structure-check-'));
+  roots.push(root);
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    const result = await cruise(['src'], { ruleSet: { forbidden }, validate: true, tsPreCompilationDeps: true, outputType: 'json' }, { extensions: ['.ts', '.tsx'] });
+    const output = JSON.parse(result.output as string) as ICruiseResult;
+    return output.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from} -> ${violation.to}`).sort();
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+describe('the structure check (npm run lint)', () => {
+  it('passes a tree without cycles whose platform imports only itself', async () => {
+    expect(
+      await violationsOf({
+        'src/server/platform/clock.ts': 'export const now = () => Date.now();\n',
+        'src/server/billing/ledger.ts': "import { now } from '../platform/clock';\nexport const at = now();\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('refuses an import cycle, type-only imports included', async () => {
+    expect(
+      await violationsOf({
+        'src/server/billing/ledger.ts': "import { effect } from './ledger-effects';\nexport const ledger = () => effect;\n",
+        'src/server/billing/ledger-effects.ts': "import type { Ledger } from './lots';\nexport const effect = 1 as unknown as Ledger;\n",
+        'src/server/billing/lots.ts': "import { ledger } from './ledger';\nexport type Ledger = ReturnType<typeof ledger>;\n",
+      }),
+    ).toEqual([
+      // Each cycle is reported once, from the first of its modules the check meets.
+      'no-cycle: src/server/billing/ledger-effects.ts -> src/server/billing/lots.ts',
+    ]);
+  });
+
+  it('refuses the platform importing a capability (config.ts included: the composition root adds its checks)', async () => {
+    expect(
+      await violationsOf({
+        'src/server/platform/logger.ts': "import { settle } from '../billing/settle';\nexport const log = settle;\n",
+        'src/server/platform/config.ts': "import { settings } from '../engine/backends/settings';\nimport { users } from '../auth/users';\nexport const config = [settings, users];\n",
+        'src/server/engine/backends/settings.ts': 'export const settings = 1;\n',
+        'src/server/billing/settle.ts': 'export const settle = 1;\n',
+        'src/server/auth/users.ts': 'export const users = 1;\n',
+      }),
+    ).toEqual([
+      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/auth/users.ts',
+      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/engine/backends/settings.ts',
+      'platform-imports-nothing-of-ours: src/server/platform/logger.ts -> src/server/billing/settle.ts',
+    ]);
+  });
+
+  it('refuses client code importing server code, shared code importing the server, and production importing tests', async () => {
+    expect(
+      await violationsOf({
+        'src/components/keys/keys-screen.tsx': "import { db } from '../../server/platform/db';\nexport const screen = db;\n",
+        'src/server/platform/db.ts': 'export const db = 1;\n',
+        'src/shared/keys/permissions.ts': "import { db } from '../../server/platform/db';\nexport const permissions = db;\n",
+        'src/server/engine/run.ts': "import { scene } from '../../../test/helpers/engine-scenes';\nexport const run = scene;\n",
+        'test/helpers/engine-scenes.ts': 'export const scene = 1;\n',
+      }),
+    ).toEqual([
+      'client-code-never-imports-server-code: src/components/keys/keys-screen.tsx -> src/server/platform/db.ts',
+      'production-never-imports-tests: src/server/engine/run.ts -> test/helpers/engine-scenes.ts',
+      'shared-imports-only-shared: src/shared/keys/permissions.ts -> src/server/platform/db.ts',
+    ]);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetConfigCache } from '@/server/platform/config';
+import { engine, type Engine } from './engine';
+import { withMinimumDuration } from './emulated-timing';
+import { runEngine, type EngineJob, type EngineOutput } from './run';
+
+const output: EngineOutput = { bytes: Buffer.from([1]), contentType: 'image/png', width: 1, height: 1, method: 'probe' };
+const job = (costClass: EngineJob['costClass']): EngineJob => ({ generationId: 'gen_1', type: 'upscale', mode: 'test', input: {} as EngineJob['input'], images: new Map(), seed: 's', materials: new Map(), costClass });
+
+/** Whether `promise` has settled after the fake clock moved `ms` on. */
+async function settledAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  void promise.then(() => (settled = true));
+  await vi.advanceTimersByTimeAsync(ms);
+  return settled;
+}
+
+describe('withMinimumDuration (the timing emulation of tests and benchmarks)', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('holds a fast run until its floor, then answers the engine output', async () => {
+    const slow = withMinimumDuration(async () => output, { floorMs: 1000, heavyFloorMs: 0 });
+    const run = slow(job('light'));
+    expect(await settledAfter(run, 999)).toBe(false);
+    expect(await settledAfter(run, 1)).toBe(true);
+    expect(await run).toBe(output);
+  });
+
+  it('heavy runs take the heavy floor when it is set; other runs the common one', async () => {
+    const slow = withMinimumDuration(async () => output, { floorMs: 100, heavyFloorMs: 5000 });
+    const heavy = slow(job('heavy'));
+    const light = slow(job('light'));
+    expect(await settledAfter(light, 100)).toBe(true);
+    expect(await settledAfter(heavy, 4800)).toBe(false);
+    expect(await settledAfter(heavy, 100)).toBe(true);
+  });
+
+  it('adds nothing to a run that already took longer than the floor', async () => {
+    const inner: Engine = () => new Promise((resolve) => setTimeout(() => resolve(output), 2000));
+    const run = withMinimumDuration(inner, { floorMs: 500, heavyFloorMs: 0 })(job('light'));
+    expect(await settledAfter(run, 2000)).toBe(true);
+  });
+});
+
+describe('engine()', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+    resetConfigCache();
+  });
+
+  it('is the plain engine unless a minimum duration is configured', () => {
+    delete process.env.BUILTIN_ENGINE_MIN_DURATION_MS;
+    delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
+    resetConfigCache();
+    expect(engine()).toBe(runEngine);
+    process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS = '3000';
+    resetConfigCache();
+    expect(engine()).not.toBe(runEngine);
+  });
+});

@@ -1,0 +1,32 @@
+import { errorBody, type ApiErrorBody, type ApiErrorCode } from '@/server/platform/errors';
+
+/**
+ * A refusal as an HTTP door renders it: the status and extra headers (Retry-After, Allow)
+ * beside the spec's envelope. Only the doors build one; business code throws `DomainError`
+ * and `toHttpError` (error-status.ts) gives it its status.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  readonly param: string | undefined;
+  /** Extra response headers, e.g. Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    options: { param?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.param = options.param;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ApiErrorBody {
+    return errorBody(this.code, this.message, this.param);
+  }
+}

@@ -1,0 +1,116 @@
+import type http from 'node:http';
+import type { Socket } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { ApiErrorCode } from '@/server/platform/errors';
+import { ApiError } from './api-error';
+import { config } from '@/server/platform/config';
+import { newId } from '@/server/platform/ids';
+import { log } from '@/server/platform/logger';
+
+/**
+ * What the launcher's HTTP server checks before any route sees a request:
+ * the request URL is built from a fixed origin and the request path, never from `Host`; an
+ * absolute-form target is served for our own origin only; methods outside HTTP's usual set
+ * are refused in the envelope; a path whose percent-encoding is malformed is refused.
+ */
+export const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** The origin every request URL is built on (PUBLIC_BASE_URL, else http://localhost:PORT). */
+export function fixedOrigin(): URL {
+  return new URL(config().publicBaseUrl);
+}
+
+/** A reply the launcher writes as is (API bodies are small: one write with a Content-Length). */
+export interface DoorReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+}
+
+export function errorDoorReply(error: ApiError, requestId: string): DoorReply {
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json', ...error.headers, 'request-id': requestId },
+    body: JSON.stringify(error.toBody()),
+  };
+}
+
+export function writeDoorReply(res: http.ServerResponse, reply: DoorReply, method: string | undefined): void {
+  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
+  res.end(method === 'HEAD' ? undefined : body);
+}
+
+/**
+ * The request's path and query, checked; or the refusal. Rewrites nothing on `req`: the
+ * caller decides (Next.js gets `req.url` = the path and `Host` = our own).
+ */
+export function checkTarget(req: http.IncomingMessage): { path: string } | ApiError {
+  const method = req.method ?? '';
+  if (!KNOWN_METHODS.has(method)) {
+    return new ApiError(405, 'method_not_allowed', `Method ${method} is not supported.`, { headers: { allow: [...KNOWN_METHODS].join(', ') } });
+  }
+  const target = req.url ?? '';
+  let path = target;
+  if (target === '*') {
+    // OPTIONS * asks about the server as a whole: a browser's question, refused like any OPTIONS.
+    return method === 'OPTIONS'
+      ? new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests.')
+      : new ApiError(400, 'parameter_invalid', 'The request target * is only meaningful with OPTIONS.');
+  }
+  if (!target.startsWith('/')) {
+    // Absolute form (`GET http://host/path`): proxies send it; serve it only for our own origin.
+    let absolute: URL;
+    try {
+      absolute = new URL(target);
+    } catch {
+      return new ApiError(400, 'parameter_invalid', 'The request target is not a valid path or URL.');
+    }
+    if (absolute.origin !== fixedOrigin().origin) {
+      return new ApiError(400, 'parameter_invalid', `This server does not serve ${absolute.origin}.`);
+    }
+    path = `${absolute.pathname}${absolute.search}`;
+  }
+  if (path.startsWith('//')) return new ApiError(400, 'parameter_invalid', 'The request path must not start with //.');
+  const end = path.search(/[?#]/);
+  try {
+    decodeURIComponent(end === -1 ? path : path.slice(0, end));
+  } catch {
+    // /files and /swatches answer their own refusal (an invalid file URL, an unknown swatch).
+    if (!/^\/(files|swatches)\//.test(path)) return new ApiError(400, 'parameter_invalid', 'The request path is not valid percent-encoding.');
+  }
+  return { path };
+}
+
+/**
+ * Requests Node's parser refuses (over-long headers, garbage request line, unknown method,
+ * Content-Length with chunked, …) are answered in the envelope, with a request-id, then closed.
+ */
+export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  let code: ApiErrorCode = 'parameter_invalid';
+  let message = 'The request could not be parsed as HTTP/1.1.';
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    code = 'request_too_large';
+    message = 'The request headers are too large.';
+  } else if (error.code === 'CONNECT') {
+    status = 405;
+    code = 'method_not_allowed';
+    message = 'Method CONNECT is not supported.';
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'The request was not received in time.';
+  }
+  const requestId = newId('req');
+  log.info('unparseable request refused', { requestId, status, reason: error.code ?? error.message });
+  const body = JSON.stringify({ error: { code, message } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\nrequest-id: ${requestId}\r\n` +
+      `connection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

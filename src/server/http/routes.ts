@@ -1,0 +1,178 @@
+import { newId } from '@/server/platform/ids';
+import { DomainError } from '@/server/platform/errors';
+import { observeHttp } from '@/server/observability/metrics';
+import { importFromSources } from '@/server/platform/source-modules';
+import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { errorDoorReply, type DoorReply } from './edge-checks';
+
+/**
+ * Every URL Roomtone serves besides the console's pages, in one table. Both servers dispatch
+ * from it: the launcher's edge server (http/edge-server.ts, `npm start`) looks a request up
+ * here before anything else, and each `app/<pattern>/route.ts` is a one-line re-export of the
+ * App Router handlers below, so plain `next start` serves the same routes through the same
+ * code. A pattern is written as its folder under `app/` (a test checks that the folders and
+ * this table agree).
+ *
+ * Handlers are loaded on first use: a route's code (next-auth, the Inngest SDK, the MCP SDK)
+ * loads only in processes that serve it, and the edge server preloads them once Next.js is
+ * prepared (next-auth needs Next's runtime set up first).
+ */
+
+/** A reply the servers write as is, or a fetch Response (tRPC, Auth.js, Inngest). */
+export type RouteReply = DoorReply | Response;
+export type RouteHandler = (req: Request, requestId: string) => Promise<RouteReply>;
+
+interface RouteDefinition {
+  /** As the route's folder under app/: `/readyz`, `/files/[...key]`, `/v1/[[...path]]`. */
+  pattern: string;
+  load: () => Promise<RouteHandler>;
+  /**
+   * The answer is a stream written as it comes (Server-Sent Events), and the request's signal
+   * aborts when the client goes away (the App Router's own; the edge server ties it to the socket).
+   */
+  streams?: true;
+}
+
+/** A keyless GET door that takes the path after its prefix (still percent-encoded) and the query. */
+function underPrefix(prefix: string, serve: (method: string, rest: string, search: URLSearchParams) => Promise<RouteReply>): RouteHandler {
+  return (req) => {
+    const url = new URL(req.url);
+    return serve(req.method, url.pathname.slice(prefix.length), url.searchParams);
+  };
+}
+
+const DEFINITIONS: RouteDefinition[] = [
+  // First: the API is looked up before anything else (the stream before the rest of /v1).
+  { pattern: '/v1/events/stream', load: async () => (await import('./event-stream')).serveEventStream, streams: true },
+  { pattern: '/v1/[[...path]]', load: async () => (await import('./v1')).serveV1 },
+  { pattern: '/mcp', load: async () => (await import('@/server/mcp/endpoint')).serveMcp },
+  { pattern: '/uploads/[...id]', load: async () => (await import('./upload-put')).serveUploadPut },
+  { pattern: '/files/[...key]', load: async () => underPrefix('/files/', (await import('./public-files')).serveSignedFile) },
+  { pattern: '/swatches/[...id]', load: async () => underPrefix('/swatches/', (await import('./public-files')).serveSwatch) },
+  { pattern: '/api/trpc/[...path]', load: async () => (await import('./console-trpc')).handleConsoleTrpc },
+  { pattern: '/api/auth/[...nextauth]', load: async () => (await import('./console-auth')).handleAuth },
+  {
+    pattern: '/api/inngest',
+    // The Inngest SDK and the job handlers (the engine) load at the first call, not with the
+    // table (with the default provider, pg-boss, this route only ever answers 404), and from
+    // the sources: they are the service around Next.js, never in its bundle.
+    load: async () => async (req) => {
+      const inngest = await importFromSources<typeof import('@/server/jobs/providers/inngest')>('src/server/jobs/providers/inngest.ts');
+      return inngest.serveInngest(req);
+    },
+  },
+  { pattern: '/hooks/replicate/[...token]', load: async () => (await import('./replicate-hook')).serveReplicateHook },
+  { pattern: '/healthz', load: async () => (await import('./ops')).serveHealth },
+  { pattern: '/readyz', load: async () => (await import('./ops')).serveReadiness },
+  { pattern: '/metrics', load: async () => (await import('./ops')).serveMetrics },
+];
+
+export interface Route {
+  readonly pattern: string;
+  readonly streams: boolean;
+  /** The route's handler, loaded once. */
+  handler(): Promise<RouteHandler>;
+  /** The handler if it is already loaded (the hot path skips a promise). */
+  readonly loaded: RouteHandler | null;
+}
+
+type Matcher = (pathname: string) => boolean;
+
+/** `[[...x]]`: the folder and anything under it; `[...x]`: at least one segment under it; else exactly. */
+function matcherOf(pattern: string): Matcher {
+  const optional = /^(.*)\/\[\[\.\.\.\w+\]\]$/.exec(pattern);
+  if (optional) {
+    const base = optional[1]!;
+    return (p) => p === base || p.startsWith(`${base}/`);
+  }
+  const catchAll = /^(.*)\/\[\.\.\.\w+\]$/.exec(pattern);
+  if (catchAll) {
+    const under = `${catchAll[1]!}/`;
+    return (p) => p.length > under.length && p.startsWith(under);
+  }
+  if (pattern.includes('[')) throw new Error(`route pattern ${pattern}: only a last [...x] or [[...x]] segment is supported`);
+  return (p) => p === pattern;
+}
+
+function routeOf(definition: RouteDefinition): Route & { matches: Matcher } {
+  let loading: Promise<RouteHandler> | null = null;
+  const route = {
+    pattern: definition.pattern,
+    streams: definition.streams === true,
+    matches: matcherOf(definition.pattern),
+    loaded: null as RouteHandler | null,
+    handler(): Promise<RouteHandler> {
+      loading ??= definition.load().then((handler) => (route.loaded = handler));
+      return loading;
+    },
+  };
+  return route;
+}
+
+const TABLE = DEFINITIONS.map(routeOf);
+
+/** Every route, in lookup order. */
+export const ROUTES: readonly Route[] = TABLE;
+
+/**
+ * Route files under app/ that are pages, not routes of the table: the API reference (an HTML
+ * page and its 4 MB script, for browsers). Next.js serves them under both servers, with the
+ * console's security headers (proxy.ts) and its compression.
+ */
+export const PAGE_ROUTE_FILES: readonly string[] = ['/docs', '/docs/reference.js'];
+
+/** The route that serves `pathname` (decoded or not: patterns are plain ASCII), or null (a console page, or 404). */
+export function findRoute(pathname: string): Route | null {
+  for (const route of TABLE) if (route.matches(pathname)) return route;
+  return null;
+}
+
+/** Load every handler now (the edge server, at start: no first request pays for it). */
+export async function preloadRoutes(): Promise<void> {
+  await Promise.all(TABLE.map((route) => route.handler()));
+}
+
+/**
+ * One request through its route: the handler's reply with the request-id, or whatever it
+ * threw in the envelope (unexpected errors logged once, 500 internal_error).
+ */
+export async function serveRoute(route: Route, req: Request, requestId: string): Promise<RouteReply> {
+  try {
+    const handler = route.loaded ?? (await route.handler());
+    const reply = await handler(req, requestId);
+    if (reply instanceof Response) return reply;
+    return { ...reply, headers: { ...reply.headers, 'request-id': requestId } };
+  } catch (error) {
+    return errorDoorReply(apiErrorFromUnknown(error, { requestId, route: `${req.method} ${route.pattern}` }), requestId);
+  }
+}
+
+function toResponse(reply: RouteReply, method: string, requestId: string): Response {
+  if (reply instanceof Response) {
+    // A Response's own headers may be immutable (Response.redirect): copy them.
+    const headers = new Headers(reply.headers);
+    headers.set('request-id', requestId);
+    return new Response(method === 'HEAD' ? null : reply.body, { status: reply.status, statusText: reply.statusText, headers });
+  }
+  const body = method === 'HEAD' || reply.status === 204 || reply.status === 304 ? null : reply.body;
+  return new Response(body as BodyInit | null, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * The App Router's handler for every route of the table (`next start`; under `npm start` the
+ * edge server answers these paths before Next.js sees them). A path under a route's folder
+ * that no pattern takes is 404 in the envelope, as the edge server would hand it to Next.js.
+ */
+async function serveAppRoute(req: Request): Promise<Response> {
+  const started = performance.now();
+  const requestId = newId('req');
+  const { pathname } = new URL(req.url);
+  const route = findRoute(pathname);
+  const reply = route
+    ? await serveRoute(route, req, requestId)
+    : errorDoorReply(apiErrorFromUnknown(new DomainError('route_not_found', 'Unrecognized request URL.')), requestId);
+  observeHttp(pathname, req.method, reply.status, (performance.now() - started) / 1000);
+  return toResponse(reply, req.method, requestId);
+}
+
+export { serveAppRoute as GET, serveAppRoute as HEAD, serveAppRoute as POST, serveAppRoute as PUT, serveAppRoute as PATCH, serveAppRoute as DELETE, serveAppRoute as OPTIONS };

@@ -1,0 +1,11 @@
+/** A limiter's answer to one hit: allowed or not, and what the x-ratelimit-* headers report. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window restarts (ceil, at least 1). */
+  resetSeconds: number;
+}
+
+/** The request-rate limiters: per client IP and per organization. */
+export type LimiterName = 'ip' | 'org';

@@ -1,0 +1,11 @@
+import { addConfigCheck } from '@/server/platform/config';
+import { checkEngineEnv } from '@/server/engine/backends/settings';
+
+/**
+ * The capabilities' own cross-checks of the configuration, added to config() by every entry
+ * point (the launcher, `next start`, `roomtone worker`, the CLI) before it reads it: a bad
+ * ENGINE_<OPERATION> is refused at start with a message naming the variable.
+ */
+export function addServiceConfigChecks(): void {
+  addConfigCheck('engine backends', checkEngineEnv);
+}

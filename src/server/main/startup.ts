@@ -1,0 +1,38 @@
+import { config } from '@/server/platform/config';
+import { db } from '@/server/platform/db';
+import { log } from '@/server/platform/logger';
+import { loopbackWarning } from '@/server/net/safe-http';
+import { seedDemoIfEmpty, type DemoAccount } from '@/server/seed/seed';
+import type { Runtime } from './runtime';
+
+/**
+ * What both ways of serving (the launcher, `next start`) do once the runtime is ready: warn
+ * about development settings, create the demo organization on a first run, and say how to
+ * reach the service, with the demo's secrets, which are shown this once.
+ */
+export async function startupChecks(): Promise<DemoAccount | null> {
+  const loopback = loopbackWarning();
+  if (loopback) log.warn(loopback);
+  return config().SEED_DEMO === 'false' ? null : seedDemoIfEmpty(db());
+}
+
+export function startupBanner(options: { processes: string; runtime: Runtime; demo: DemoAccount | null }): string {
+  const c = config();
+  const base = c.publicBaseUrl;
+  const lines = [`Roomtone is up: ${base}  (API ${base}/v1, API reference ${base}/docs, health ${base}/healthz; ${options.processes})`];
+  if (options.runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
+  const demo = options.demo;
+  if (demo) {
+    lines.push(
+      '',
+      'First run: a demo organization was created. These secrets are shown once — keep them:',
+      `  organization  ${demo.organizationId}`,
+      `  test key      ${demo.testKey}`,
+      `  live key      ${demo.liveKey}`,
+      `  console login ${demo.email} / ${demo.password}`,
+      '',
+      `Try: curl -H "Authorization: Bearer ${demo.testKey}" ${base}/v1/styles`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { permissionSchema } from '@/shared/keys/permissions';
+import { roleSchema } from '@/shared/members/role-names';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
+import { AUDIT_ACTIONS } from '@/shared/audit/actions';
+import { organizationNameSchema } from '@/shared/orgs/organization-name';
+
+/**
+ * The console's input schemas, shared by the tRPC procedures (console-router.ts) and the UI's
+ * forms (react-hook-form + zodResolver), so the browser and the server validate alike. Only zod
+ * and zod-only modules here: this file is bundled into the browser. Inputs of member procedures
+ * are z.object, not strict: tRPC hands each chained input parser the whole input, which also
+ * holds { organizationId, mode }.
+ */
+const email = z.email().max(320);
+const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
+const newPassword = z.string().min(PASSWORD_MIN_LENGTH, `must have at least ${PASSWORD_MIN_LENGTH} characters`).max(PASSWORD_MAX_LENGTH);
+export const linkTokenSchema = z.string().min(10).max(200).regex(/^[0-9A-Za-z]+$/, 'is not a valid link token');
+export const unixSecondsSchema = z.number().int().min(0).max(32_503_680_000);
+export const requestIdSchema = z.string().regex(/^req_[0-9A-Za-z]{1,64}$/, 'must be a request id (req_…)');
+export const generationIdSchema = z.string().regex(/^gen_[0-9A-Za-z]{1,64}$/, 'must be a generation id (gen_…)');
+export const userIdSchema = z.string().regex(/^usr_[0-9A-Za-z]{1,64}$/, 'must be a user id (usr_…)');
+
+export const signInInput = z.strictObject({ email, password });
+export const signUpInput = z.strictObject({
+  email,
+  password: newPassword,
+  name: z.string().max(100).optional(),
+  organizationName: organizationNameSchema.optional(),
+  invitationToken: linkTokenSchema.optional(),
+});
+export const requestPasswordResetInput = z.strictObject({ email });
+export const resetPasswordInput = z.strictObject({ token: linkTokenSchema, password: newPassword });
+export const verifyEmailInput = z.strictObject({ token: linkTokenSchema, password });
+export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(), newPassword });
+export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1, 'Choose at least one permission.').max(5) });
+export const inviteInput = z.object({ email, role: roleSchema });
+export const renameInput = z.object({ name: organizationNameSchema });
+export const invitationIdSchema = z.string().regex(/^inv_[0-9A-Za-z]{1,64}$/, 'must be an invitation id (inv_…)');
+export const logFiltersInput = z.object({
+  statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),
+  errorCode: z.string().max(64).optional(),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']).optional(),
+  path: z.string().max(300).optional(),
+  apiKeyId: z.string().max(100).optional(),
+  from: unixSecondsSchema.optional(),
+  to: unixSecondsSchema.optional(),
+  requestId: requestIdSchema.optional(),
+});
+
+/** The sign-in's second step: the 6 digits of the authenticator app, or a recovery code (xxxx-xxxx-xxxx). */
+export const secondFactorInput = z.strictObject({ code: z.string().trim().min(6, 'Enter the 6-digit code or a recovery code.').max(40) });
+/** Enrolment and new recovery codes take a code of the app itself. */
+export const totpCodeInput = z.strictObject({ code: z.string().trim().regex(/^\d{6}$/, 'Enter the 6 digits your authenticator app shows.') });
+export const sessionIdSchema = z.string().regex(/^ses_[0-9A-Za-z]{1,64}$/, 'must be a session id (ses_…)');
+export const requireTwoFactorInput = z.object({ required: z.boolean() });
+export const auditFiltersInput = z.object({
+  actor: z.string().trim().max(320).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: unixSecondsSchema.optional(),
+  to: unixSecondsSchema.optional(),
+});
