@@ -17,7 +17,8 @@ export default defineConfig({
   // Shared 2-core machines run several servers at once: pages can take seconds.
   expect: { timeout: 30_000 },
   retries: 0,
-  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }]],
+  // Every test that did not run is listed; under CI one skipped without a reason fails the run.
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }], ['./scripts/e2e-skipped-tests-reporter.ts']],
   outputDir: 'test-results/e2e',
   use: {
     baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`,

@@ -8,4 +8,4 @@ import { register } from 'tsx/esm/api';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 register({ tsconfig: path.join(root, 'tsconfig.json') });
-await import(pathToFileURL(path.join(root, 'src/cli/main.ts')).href);
+await import(pathToFileURL(path.join(root, 'src/cli/bin.ts')).href);

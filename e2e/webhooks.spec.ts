@@ -12,6 +12,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Page } from '@playwright/test';
 import { backgroundUpscale, expect, expectAccessible, inviteDeveloper, screenshot, signInWithPassword, test } from './fixtures';
 import type { E2EState } from './global-setup';
+import { listenOn443 } from '../test/port-443';
 
 interface Received {
   headers: Record<string, string>;
@@ -32,10 +33,7 @@ async function startReceiver(tls: E2EState['receiverTls']) {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'receiver broken');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(443, '127.0.0.1', () => resolve());
-  });
+  await listenOn443(server, '127.0.0.1');
   return {
     received,
     answer: (s: number) => (status = s),

@@ -4,11 +4,11 @@
  * asserted as recorded.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestOrg, refusalOf, testIp } from './support';
+import { jsonOf, roomtone as runRoomtone } from './roomtone-cli';
 import { insertGeneration } from './fixtures';
 import { startFakeStripe, type FakeStripe } from './stripe-server';
 import { db, transaction } from '@/server/platform/db';
@@ -33,17 +33,15 @@ import { PaymentOutcomeUnknown } from '@/server/billing/payments/port';
 import { loggingStep } from '@/server/jobs/steps';
 import type { Mode } from '@/generated/prisma/enums';
 
-const root = path.resolve(import.meta.dirname, '..');
 const ip = testIp();
 const DAY = 24 * 3600 * 1000;
 
 afterEach(() => clock.reset());
 
-function roomtone(...args: string[]): { code: number; json: Record<string, unknown>; stderr: string } {
-  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), ...args, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 120_000 });
-  const lines = result.stdout.trim().split('\n').filter(Boolean);
-  expect(lines, `stdout must be exactly one JSON document: ${result.stdout} ${result.stderr}`).toHaveLength(1);
-  return { code: result.status ?? -1, json: JSON.parse(lines[0]!) as Record<string, unknown>, stderr: result.stderr };
+/** A `roomtone` command with --json, in this process (test/roomtone-cli.ts). */
+async function roomtone(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
+  const result = await runRoomtone([...args, '--json']);
+  return { code: result.code, json: jsonOf(result), stderr: result.stderr };
 }
 
 async function endpoint(organizationId: string, eventTypes: string[], mode: Mode = 'live'): Promise<string> {
@@ -174,13 +172,13 @@ describe('credit lots', () => {
     // An hour ahead: beyond what the server's own minute-by-minute maintenance reaches during the
     // test, and near enough that the run below touches no other test's data (images, keys).
     const expiresAt = new Date(Date.now() + 3600_000);
-    const granted = roomtone('credit', 'grant', '--org', org.id, '--amount', '700', '--expires-at', expiresAt.toISOString());
+    const granted = await roomtone('credit', 'grant', '--org', org.id, '--amount', '700', '--expires-at', expiresAt.toISOString());
     expect(granted.code, granted.stderr).toBe(0);
     expect(granted.json).toMatchObject({ object: 'balance_transaction', amount: 700, balance_cents: 700, expires_at: toUnixSeconds(expiresAt) });
-    const lots = roomtone('credit', 'lots', '--org', org.id);
+    const lots = await roomtone('credit', 'lots', '--org', org.id);
     expect(lots.json).toMatchObject({ object: 'list', data: [{ object: 'credit_lot', amount: 700, remaining: 700, expires_at: toUnixSeconds(expiresAt), expired: false }] });
 
-    const run = roomtone('maintenance', 'run', '--now', new Date(expiresAt.getTime() + 60_000).toISOString());
+    const run = await roomtone('maintenance', 'run', '--now', new Date(expiresAt.getTime() + 60_000).toISOString());
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.credit_lots_expired).toBeGreaterThanOrEqual(1);
     const expiry = await db().balanceTransaction.findMany({ where: { organizationId: org.id, type: 'expiry' } });
@@ -188,7 +186,7 @@ describe('credit lots', () => {
     expect(expiry[0]!.createdAt.getTime()).toBe(expiresAt.getTime() + 60_000);
     expect(await expectInvariant(org.id)).toBe(0);
 
-    const refused = roomtone('credit', 'grant', '--org', org.id, '--amount', '5', '--expires-at', '2001-01-01T00:00:00Z');
+    const refused = await roomtone('credit', 'grant', '--org', org.id, '--amount', '5', '--expires-at', '2001-01-01T00:00:00Z');
     expect(refused.code).toBe(2);
     expect(refused.json).toMatchObject({ error: { code: 'usage', message: '--expires-at must be in the future.' } });
     expect(await balanceOf(org.id)).toBe(0);
@@ -294,14 +292,14 @@ describe('auto-recharge', () => {
 
   it('CLI: auto-recharge set / show and payment-method set (--json), bad values exit 2 or 1', async () => {
     const org = await createTestOrg({ credit: 0 });
-    const set = roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'true', '--threshold', '800', '--amount', '3000');
+    const set = await roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'true', '--threshold', '800', '--amount', '3000');
     expect(set.code, set.stderr).toBe(0);
     expect(set.json).toMatchObject({ object: 'auto_recharge', organization: org.id, enabled: true, threshold: 800, amount: 3_000, provider: 'manual' });
-    expect(roomtone('auto-recharge', 'show', '--org', org.id).json).toMatchObject({ enabled: true, threshold: 800, amount: 3_000 });
-    const pm = roomtone('payment-method', 'set', '--org', org.id, '--customer', 'cus_Q1', '--payment-method', 'pm_card_visa');
+    expect((await roomtone('auto-recharge', 'show', '--org', org.id)).json).toMatchObject({ enabled: true, threshold: 800, amount: 3_000 });
+    const pm = await roomtone('payment-method', 'set', '--org', org.id, '--customer', 'cus_Q1', '--payment-method', 'pm_card_visa');
     expect(pm.json).toMatchObject({ payment_method: 'pm_card_visa' });
-    expect(roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'maybe').code).toBe(2);
-    const refused = roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'true', '--amount', '50');
+    expect((await roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'maybe')).code).toBe(2);
+    const refused = await roomtone('auto-recharge', 'set', '--org', org.id, '--enabled', 'true', '--amount', '50');
     expect(refused.code).toBe(1);
     expect(refused.json).toMatchObject({ error: { code: 'parameter_invalid', param: 'amount' } });
   }, 300_000);

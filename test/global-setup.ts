@@ -2,7 +2,9 @@
  * Test harness: one embedded PostgreSQL (fast settings) under .data/test, a fresh database
  * migrated from prisma/migrations, and the real production server started as a child process
  * (the same `scripts/start.ts` as `npm start`). Tests talk to it over HTTP and reach the
- * service layer through the same database.
+ * service layer through the same database. Both integration projects (`integration` and
+ * `alone`, vitest.config.ts) name this file: the first to call starts everything, the others
+ * share it, and the last teardown stops it.
  */
 import path from 'node:path';
 import fs from 'node:fs';
@@ -18,7 +20,26 @@ import { setEnv } from '@/server/platform/config';
 
 const root = path.resolve(import.meta.dirname, '..');
 
+interface Harness {
+  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; imageOrigin: string; wwwDir: string };
+  cleanUp(): Promise<void>;
+}
+
+/** Process-wide (each project may load this module on its own). */
+const shared = globalThis as { roomtoneHarness?: Promise<Harness>; roomtoneHarnessUsers?: number };
+
 export default async function setup(project: TestProject) {
+  shared.roomtoneHarnessUsers = (shared.roomtoneHarnessUsers ?? 0) + 1;
+  shared.roomtoneHarness ??= startHarness();
+  const harness = await shared.roomtoneHarness;
+  for (const [name, value] of Object.entries(harness.provided)) project.provide(name as keyof Harness['provided'], value);
+  return async () => {
+    shared.roomtoneHarnessUsers = (shared.roomtoneHarnessUsers ?? 1) - 1;
+    if (shared.roomtoneHarnessUsers === 0) await harness.cleanUp();
+  };
+}
+
+async function startHarness(): Promise<Harness> {
   const dataDir = path.join(root, '.data', 'test');
   fs.mkdirSync(dataDir, { recursive: true });
   process.env.LOG_LEVEL ??= 'warn';
@@ -86,17 +107,12 @@ export default async function setup(project: TestProject) {
     });
     cleanups.push(() => server.stop());
 
-    project.provide('baseUrl', baseUrl);
-    project.provide('databaseUrl', databaseUrl);
-    project.provide('adminDatabaseUrl', adminUrl);
-    project.provide('imageOrigin', images.origin);
-    project.provide('wwwDir', images.wwwDir);
     process.env.TEST_BASE_URL = baseUrl;
+    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, imageOrigin: images.origin, wwwDir: images.wwwDir }, cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;
   }
-  return cleanUp;
 }
 
 declare module 'vitest' {

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import { makeTestCertificates } from './tls';
+import { listenOn443 } from './port-443';
 
 export interface ImageServer {
   origin: string;
@@ -97,23 +98,11 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
         serveFile(parts[0] ?? '');
     }
   });
-  // Image URLs must use port 443; the dev flag admits exactly 127.0.0.1 and ::1. A second test
-  // run on the same machine takes the other one.
-  const listen = (host: string) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(443, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  let origin = 'https://127.0.0.1';
-  try {
-    await listen('127.0.0.1');
-  } catch {
-    await listen('::1');
-    origin = 'https://[::1]';
-  }
+  // Image URLs must use port 443; the dev flag admits exactly 127.0.0.1 and ::1, and ::1 is the
+  // receivers' (test/webhook-receiver.ts). Another run on this machine outside a network
+  // namespace of its own holds it until it ends: this one waits its turn (test/port-443.ts).
+  await listenOn443(server, '127.0.0.1');
+  const origin = 'https://127.0.0.1';
   return {
     origin,
     caPath,

@@ -1,23 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { db } from '@/server/platform/db';
 import { resetConfigCache } from '@/server/platform/config';
 import { sendMail } from '@/server/mail/send-mail';
 import './support';
+import { jsonOf, roomtone } from './roomtone-cli';
 
-const root = path.resolve(import.meta.dirname, '..');
 
-/** `roomtone mail list` as the operator runs it, against the test database. */
-function mailList(...args: string[]): { code: number; json: { data: { to: string; subject: string; kind: string; text: string }[]; has_more: boolean } } {
-  const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'mail', 'list', ...args, '--json'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status ?? -1, json: JSON.parse(result.stdout.trim() || '{}') as never };
+/** `roomtone mail list` as the operator runs it (in this process: test/roomtone-cli.ts), against the test database. */
+async function mailList(...args: string[]): Promise<{ code: number; json: { data: { to: string; subject: string; kind: string; text: string }[]; has_more: boolean } }> {
+  const result = await roomtone(['mail', 'list', ...args, '--json']);
+  return { code: result.code, json: jsonOf(result) as never };
 }
 
 /** What the logger wrote to stderr while `fn` ran, at level info. */
@@ -81,7 +74,7 @@ describe('mail port', () => {
     expect(messages).toHaveLength(0);
 
     await sendMail({ to, subject: 'Endpoint disabled', text: 'Notice', kind: 'notification' });
-    const listed = mailList('--to', to.toUpperCase());
+    const listed = await mailList('--to', to.toUpperCase());
     expect(listed.code).toBe(0);
     expect(listed.json.data.map((m) => [m.subject, m.kind])).toEqual([
       ['Endpoint disabled', 'notification'],

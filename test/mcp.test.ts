@@ -4,8 +4,6 @@
  * uploads end to end, permissions, the creation wait and get_generation waking at the end.
  */
 import { describe, it, expect, beforeAll, beforeEach } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,9 +11,9 @@ import { db } from '@/server/platform/db';
 import { api, baseUrl, createKey, createTestOrg, testIp, type TestOrg } from './support';
 import { restoreServedFiles, serve, serveFile, servedUrl, solidImage, type ApiGeneration } from './images-support';
 import { insertGeneration } from './fixtures';
+import { jsonOf, roomtone } from './roomtone-cli';
 
 const ip = testIp();
-const root = path.resolve(import.meta.dirname, '..');
 
 async function connect(key: string, from = ip): Promise<Client> {
   const client = new Client({ name: 'roomtone-test', version: '1.0.0' });
@@ -365,9 +363,9 @@ describe('uploads', () => {
     const upload = await call<{ id: string; upload_url: string }>(client, 'create_upload');
     expect((await put(upload.body.upload_url, await solidImage(32, 32))).status).toBe(200);
     const later = new Date(Date.now() + 61 * 60_000).toISOString();
-    const run = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', later, '--json'], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn' }, encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout.trim()) as { uploads_deleted: number }).uploads_deleted).toBeGreaterThanOrEqual(1);
+    const run = await roomtone(['maintenance', 'run', '--now', later, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect((jsonOf(run) as { uploads_deleted: number }).uploads_deleted).toBeGreaterThanOrEqual(1);
     expect((await db().upload.findUniqueOrThrow({ where: { id: upload.body.id } })).status).toBe('deleted');
     expectToolError(await call(client, 'create_upscale', { image: upload.body.id, scale: 'x2' }), 'resource_not_found', 'image');
     await client.close();

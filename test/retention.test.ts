@@ -6,9 +6,6 @@
  * the real now), so nothing here races it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawnSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import path from 'node:path';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
@@ -20,12 +17,11 @@ import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
 import { chargeBalance } from '@/server/billing/ledger';
 import { newId } from '@/server/platform/ids';
 import sharp from 'sharp';
+import { jsonOf, roomtone } from './roomtone-cli';
 
-const root = path.resolve(import.meta.dirname, '..');
-const execFileAsync = promisify(execFile);
 const ip = testIp();
-/** Each maintenance run is a new CLI process (seconds on a loaded 2-core machine); these cases run four. */
-const CLI_RUNS_TIMEOUT_MS = 300_000;
+/** These cases run four maintenance runs over a database of their own. */
+const CLI_RUNS_TIMEOUT_MS = 120_000;
 let database: TestDatabase;
 let server: TestProcess;
 
@@ -43,19 +39,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/**
- * `roomtone maintenance run --now <now> --json` in its own process. Asynchronous: a spawnSync
- * would block this process's event loop for the run (tens of seconds on a loaded machine), past
- * the server's keep-alive timeout, and the next request would reuse a socket the server closed.
- */
+/** `roomtone maintenance run --now <now> --json`, in this process (test/roomtone-cli.ts). */
 async function maintenance(now: Date): Promise<Record<string, number>> {
-  const { stdout } = await execFileAsync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', now.toISOString(), '--json'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return JSON.parse(stdout.trim()) as Record<string, number>;
+  const run = await roomtone(['maintenance', 'run', '--now', now.toISOString(), '--json']);
+  if (run.code !== 0) throw new Error(`maintenance run exited ${run.code}: ${run.stdout}${run.stderr}`);
+  return jsonOf(run) as Record<string, number>;
 }
 
 describe('retention: roomtone maintenance run --now', () => {
@@ -96,10 +84,10 @@ describe('retention: roomtone maintenance run --now', () => {
     expect(await db().balanceTransaction.count({ where: { generationId: gen.id } })).toBe(1);
   }, CLI_RUNS_TIMEOUT_MS);
 
-  it('refuses a bad --now with exit code 2', () => {
-    const result = spawnSync(process.execPath, [path.join(root, 'bin/roomtone.mjs'), 'maintenance', 'run', '--now', 'yesterday', '--json'], { cwd: root, env: process.env, encoding: 'utf8', timeout: 60_000 });
-    expect(result.status).toBe(2);
-    expect(JSON.parse(result.stdout.trim())).toHaveProperty('error.code', 'usage');
+  it('refuses a bad --now with exit code 2', async () => {
+    const result = await roomtone(['maintenance', 'run', '--now', 'yesterday', '--json']);
+    expect(result.code).toBe(2);
+    expect(jsonOf(result)).toHaveProperty('error.code', 'usage');
   });
 });
 

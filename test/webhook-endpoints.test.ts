@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { createTestOrg, refusalOf, rendered } from './support';
+import { jsonOf, roomtone as runRoomtone } from './roomtone-cli';
 import { db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { getEndpoint, listEndpoints } from '@/server/webhooks/endpoints';
@@ -9,7 +8,6 @@ import { decryptSecret } from '@/server/webhooks/signing-secret';
 import { setEnv } from '@/server/platform/config';
 
 setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
-const root = path.resolve(import.meta.dirname, '..');
 
 describe('webhook endpoint rules', () => {
   it.each([
@@ -79,55 +77,48 @@ describe('webhook endpoint rules', () => {
   });
 });
 
-function roomtone(...args: string[]): { code: number; json: Record<string, unknown> } {
-  const result = spawnSync(process.execPath, ['bin/roomtone.mjs', ...args, '--json'], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'warn', DEV_ALLOW_LOOPBACK_URLS: 'true' },
-    encoding: 'utf8',
-    // Each call starts a process (tsx, runtime, migrations check): slow on a loaded machine.
-    timeout: 180_000,
-  });
-  const lines = result.stdout.trim().split('\n').filter(Boolean);
-  expect(lines, `exactly one JSON document: ${result.stdout}${result.stderr}`).toHaveLength(1);
-  return { code: result.status ?? -1, json: JSON.parse(lines[0] as string) as Record<string, unknown> };
+/** A `roomtone` command with --json, in this process (test/roomtone-cli.ts). */
+async function roomtone(...args: string[]): Promise<{ code: number; json: Record<string, unknown> }> {
+  const result = await runRoomtone([...args, '--json'], { DEV_ALLOW_LOOPBACK_URLS: 'true' });
+  return { code: result.code, json: jsonOf(result) };
 }
 
 describe('roomtone webhooks (CLI)', () => {
   it('create, list, get, rotate, disable, enable, test, deliveries, resend, delete — all with --json', async () => {
     const org = await createTestOrg();
     // The receiver is the test image server (127.0.0.1:443): every POST there answers 404.
-    const created = roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://127.0.0.1/hook', '--events', 'generation.failed,balance.low', '--description', 'CLI');
+    const created = await roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://127.0.0.1/hook', '--events', 'generation.failed,balance.low', '--description', 'CLI');
     expect(created.code).toBe(0);
     expect(created.json).toMatchObject({ object: 'webhook_endpoint', mode: 'live', enabled_events: ['generation.failed', 'balance.low'], description: 'CLI' });
     expect(created.json.secret).toMatch(/^whsec_/);
     const id = created.json.id as string;
 
-    const bad = roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://10.0.0.1/x');
+    const bad = await roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live', '--url', 'https://10.0.0.1/x');
     expect(bad).toMatchObject({ code: 1, json: { error: { code: 'parameter_invalid', param: 'url' } } });
-    expect(roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live').code).toBe(2);
+    expect((await roomtone('webhooks', 'create', '--org', org.id, '--mode', 'live')).code).toBe(2);
 
-    const list = roomtone('webhooks', 'list', '--org', org.id);
+    const list = await roomtone('webhooks', 'list', '--org', org.id);
     expect((list.json.data as { id: string }[]).map((e) => e.id)).toEqual([id]);
     expect(JSON.stringify(list.json)).not.toContain('whsec_');
-    expect(roomtone('webhooks', 'get', '--endpoint', id).json).toMatchObject({ id, status: 'active' });
+    expect((await roomtone('webhooks', 'get', '--endpoint', id)).json).toMatchObject({ id, status: 'active' });
 
-    const rotated = roomtone('webhooks', 'rotate', '--endpoint', id);
+    const rotated = await roomtone('webhooks', 'rotate', '--endpoint', id);
     expect(rotated.json.secret).toMatch(/^whsec_/);
     expect(rotated.json.secret).not.toBe(created.json.secret);
     expect(rotated.json.previous_secret_expires_at).toEqual(expect.any(Number));
 
-    const test = roomtone('webhooks', 'test', '--endpoint', id, '--type', 'balance.low');
+    const test = await roomtone('webhooks', 'test', '--endpoint', id, '--type', 'balance.low');
     expect(test).toMatchObject({ code: 0, json: { object: 'webhook_delivery', kind: 'test', status: 'failed', last_status_code: 404, attempts: 1 } });
-    const deliveries = roomtone('webhooks', 'deliveries', '--endpoint', id);
+    const deliveries = await roomtone('webhooks', 'deliveries', '--endpoint', id);
     const [delivery] = deliveries.json.data as { id: string; attempt_log: unknown[] }[];
     expect(delivery?.attempt_log).toHaveLength(1);
-    const resent = roomtone('webhooks', 'resend', '--delivery', delivery?.id as string);
+    const resent = await roomtone('webhooks', 'resend', '--delivery', delivery?.id as string);
     expect(resent.json).toMatchObject({ kind: 'resend', attempts: 1, last_status_code: 404 });
 
-    expect(roomtone('webhooks', 'disable', '--endpoint', id).json).toMatchObject({ status: 'disabled', disabled_reason: 'manual' });
-    expect(roomtone('webhooks', 'resend', '--delivery', delivery?.id as string)).toMatchObject({ code: 1, json: { error: { code: 'webhook_endpoint_disabled' } } });
-    expect(roomtone('webhooks', 'enable', '--endpoint', id).json).toMatchObject({ status: 'active', disabled_reason: null });
-    expect(roomtone('webhooks', 'delete', '--endpoint', id).json).toMatchObject({ id, deleted: true });
-    expect(roomtone('webhooks', 'get', '--endpoint', id)).toMatchObject({ code: 1, json: { error: { code: 'resource_not_found' } } });
+    expect((await roomtone('webhooks', 'disable', '--endpoint', id)).json).toMatchObject({ status: 'disabled', disabled_reason: 'manual' });
+    expect((await roomtone('webhooks', 'resend', '--delivery', delivery?.id as string))).toMatchObject({ code: 1, json: { error: { code: 'webhook_endpoint_disabled' } } });
+    expect((await roomtone('webhooks', 'enable', '--endpoint', id)).json).toMatchObject({ status: 'active', disabled_reason: null });
+    expect((await roomtone('webhooks', 'delete', '--endpoint', id)).json).toMatchObject({ id, deleted: true });
+    expect((await roomtone('webhooks', 'get', '--endpoint', id))).toMatchObject({ code: 1, json: { error: { code: 'resource_not_found' } } });
   }, 900_000);
 });

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import https from 'node:https';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { listenOn443 } from './port-443';
 
 export interface Received {
   headers: Record<string, string>;
@@ -62,10 +63,8 @@ export async function startReceivers(): Promise<Receivers> {
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(443, '::1', () => resolve());
-  });
+  // The port is one per machine (or network namespace): files that start receivers take turns.
+  await listenOn443(server, '::1');
   const origin = 'https://[::1]';
   return {
     origin,

@@ -5,12 +5,12 @@
  * with 2, a refused operation with 1.
  */
 import { parseArgs } from 'node:util';
-import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
 import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/billing/auto-recharge';
+import type { CliContext } from './context';
 
 export const BILLING_USAGE = `  credit grant --org <org_id> --amount <cents> [--expires-at <ISO-8601>]
   credit lots --org <org_id>
@@ -122,9 +122,12 @@ export function isBillingCommand(name: string): boolean {
 }
 
 /** Runs one billing command; returns the exit code. */
-export async function runBillingCommand(name: string, args: string[], json: boolean): Promise<number> {
-  const emit = (doc: unknown, text: string, stream: NodeJS.WriteStream) => (json ? process.stdout.write(`${JSON.stringify(doc)}\n`) : stream.write(`${text}\n`));
-  let runtime: Runtime | null = null;
+export async function runBillingCommand(name: string, args: string[], context: CliContext): Promise<number> {
+  const emit = (doc: unknown, text: string, stream: 'out' | 'err') => {
+    if (context.json) context.out(JSON.stringify(doc));
+    else if (stream === 'out') context.out(text);
+    else context.err(text);
+  };
   try {
     const command = commands[name];
     if (!command) throw new UsageError(`Unknown command '${name}'.`);
@@ -134,23 +137,21 @@ export async function runBillingCommand(name: string, args: string[], json: bool
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    runtime = await prepareRuntime({ seed: false });
+    await context.ready();
     const result = await command.run(flags);
-    emit(result.json, result.text, process.stdout);
+    emit(result.json, result.text, 'out');
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
-      emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, process.stderr);
+      emit({ error: { code: 'usage', message: error.message } }, `roomtone: ${error.message}`, 'err');
       return 2;
     }
     if (error instanceof DomainError) {
-      emit(error.toBody(), `roomtone: ${error.message}`, process.stderr);
+      emit(error.toBody(), `roomtone: ${error.message}`, 'err');
       return 1;
     }
     const message = error instanceof Error ? error.message : String(error);
-    emit({ error: { code: 'internal_error', message } }, `roomtone: ${message}`, process.stderr);
+    emit({ error: { code: 'internal_error', message } }, `roomtone: ${message}`, 'err');
     return 1;
-  } finally {
-    await runtime?.shutdown().catch(() => undefined);
   }
 }

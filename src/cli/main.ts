@@ -1,11 +1,11 @@
 /**
  * `roomtone` admin CLI. Every command accepts --json and then prints exactly one JSON document
  * on stdout (logs go to stderr). Bad arguments: a clear message and exit code 2; a refused
- * operation: exit code 1.
+ * operation: exit code 1. `runCli` runs one command and answers its exit code; `npx roomtone`
+ * is bin/roomtone.mjs → ./bin.ts, and tests call `runCli` in their own process.
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { createOrganization, createUser } from '@/server/orgs/orgs';
@@ -17,6 +17,7 @@ import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
 import { OPERATOR } from '@/server/audit/actor';
 import { recordAudit } from '@/server/audit/record-audit';
 import { listMailForOperator } from '@/server/mail/operator-mail-list';
+import { cliContext, processOutput, type CliContext, type CliOutput } from './context';
 
 class UsageError extends Error {}
 
@@ -59,18 +60,12 @@ function oneOf<T extends string>(flags: Flags, name: string, values: readonly T[
   return value as T;
 }
 
-let runtime: Runtime | null = null;
-async function database() {
-  runtime ??= await prepareRuntime({ seed: false });
-  return db();
-}
-
-type Handler = (flags: Flags) => Promise<{ json: unknown; text: string }>;
+type Handler = (flags: Flags, database: () => Promise<ReturnType<typeof db>>) => Promise<{ json: unknown; text: string }>;
 
 const commands: Record<string, { options: Record<string, { type: 'string' | 'boolean' }>; run: Handler }> = {
   'org create': {
     options: { name: { type: 'string' }, tier: { type: 'string' }, credit: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const name = required(flags, 'name');
       const tier = integer(flags, 'tier', { min: 1 }) ?? 1;
       if (!isKnownTier(tier)) throw new UsageError(`--tier must be one of ${TIERS.map((t) => t.tier).join(', ')}.`);
@@ -82,7 +77,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   'keys create': {
     options: { org: { type: 'string' }, mode: { type: 'string' }, permissions: { type: 'string' }, name: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const organizationId = required(flags, 'org');
       const mode = oneOf(flags, 'mode', ['test', 'live'] as const);
       let permissions: z.infer<typeof permissionSchema>[] | undefined;
@@ -113,7 +108,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   'keys revoke': {
     options: { key: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const id = required(flags, 'key');
       const result = await transaction(async (tx) => {
         const before = await tx.apiKey.findUnique({ where: { id }, select: { organizationId: true, mode: true, name: true, prefix: true, revokedAt: true } });
@@ -128,7 +123,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   'keys list': {
     options: { org: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const organizationId = required(flags, 'org');
       const keys = await listApiKeys(await database(), organizationId);
       return {
@@ -139,7 +134,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   'user create': {
     options: { email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, name: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const email = required(flags, 'email');
       if (!z.email().safeParse(email).success) throw new UsageError('--email must be an e-mail address.');
       const password = required(flags, 'password');
@@ -153,7 +148,7 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
   'mail list': {
     options: { to: { type: 'string' }, limit: { type: 'string' } },
-    async run(flags) {
+    async run(flags, database) {
       const limit = integer(flags, 'limit', { min: 1 }) ?? 20;
       const to = typeof flags.to === 'string' ? flags.to : undefined;
       const page = await listMailForOperator(await database(), { to, limit: Math.min(limit, 1000) });
@@ -165,12 +160,35 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
   },
 };
 
-async function main(argv: string[]): Promise<number> {
+export interface RunOptions {
+  /** Where the command writes (default: the process's stdout and stderr). */
+  output?: CliOutput;
+  /** Keep the runtime (database pool) open after the command, for the next one in this process. */
+  keepRuntime?: boolean;
+}
+
+/** Runs one `roomtone` command (argv without the program name) and answers its exit code. */
+export async function runCli(argv: string[], options: RunOptions = {}): Promise<number> {
   const json = argv.includes('--json');
   const args = argv.filter((a) => a !== '--json');
+  const { context, close } = cliContext(json, options.output ?? processOutput, options.keepRuntime ?? false);
+  try {
+    return await runCommand(args, context);
+  } finally {
+    await close();
+  }
+}
+
+async function runCommand(args: string[], context: CliContext): Promise<number> {
+  const { json } = context;
   const emit = (doc: unknown, text: string, stream: 'out' | 'err' = 'out') => {
-    if (json) process.stdout.write(`${JSON.stringify(doc)}\n`);
-    else (stream === 'out' ? process.stdout : process.stderr).write(`${text}\n`);
+    if (json) context.out(JSON.stringify(doc));
+    else if (stream === 'out') context.out(text);
+    else context.err(text);
+  };
+  const database = async () => {
+    await context.ready();
+    return db();
   };
   try {
     if (args.length === 0 || args[0] === 'help' || args[0] === '--help') {
@@ -180,14 +198,14 @@ async function main(argv: string[]): Promise<number> {
     const name = `${args[0]} ${args[1] ?? ''}`.trim();
     if (args[0] === 'worker') {
       const { runWorkerCommand } = await import('./worker');
-      return runWorkerCommand(json);
+      return runWorkerCommand(context);
     }
-    if (args[0] === 'webhooks') return await (await import('./webhooks')).runWebhooksCommand(args.slice(1), json);
+    if (args[0] === 'webhooks') return await (await import('./webhooks')).runWebhooksCommand(args.slice(1), context);
     if (name === 'maintenance run') {
       const { runMaintenanceCommand } = await import('./maintenance');
-      return runMaintenanceCommand(args.slice(2), json);
+      return runMaintenanceCommand(args.slice(2), context);
     }
-    if (isBillingCommand(name)) return runBillingCommand(name, args.slice(2), json);
+    if (isBillingCommand(name)) return runBillingCommand(name, args.slice(2), context);
     const command = commands[name];
     if (!command) throw new UsageError(`Unknown command '${args.slice(0, 2).join(' ')}'.\n\n${USAGE}`);
     let flags: Flags;
@@ -196,7 +214,7 @@ async function main(argv: string[]): Promise<number> {
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    const result = await command.run(flags);
+    const result = await command.run(flags, database);
     emit(result.json, result.text);
     return 0;
   } catch (error) {
@@ -211,9 +229,5 @@ async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     emit({ error: { code: 'internal_error', message } }, `roomtone: ${message}`, 'err');
     return 1;
-  } finally {
-    await runtime?.shutdown().catch(() => undefined);
   }
 }
-
-main(process.argv.slice(2)).then((code) => process.exit(code));

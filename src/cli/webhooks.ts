@@ -5,7 +5,6 @@
  * 2 bad arguments.
  */
 import { parseArgs } from 'node:util';
-import { prepareRuntime, type Runtime } from '@/server/main/runtime';
 import { db, type Db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { endpointScope, getEndpoint, listEndpoints, type ApiWebhookEndpoint } from '@/server/webhooks/endpoints';
@@ -14,6 +13,7 @@ import { deleteEndpoint, disableEndpoint, enableEndpoint } from '@/server/webhoo
 import { deliveryScope, listDeliveries, type ApiWebhookDelivery } from '@/server/webhooks/delivery-log';
 import { resendDelivery } from '@/server/webhooks/resend-delivery';
 import { sendTestEvent } from '@/server/webhooks/send-test-event';
+import type { CliContext } from './context';
 
 export const WEBHOOKS_USAGE = `Usage: roomtone webhooks <command> [options] [--json]
 
@@ -111,8 +111,7 @@ const COMMANDS: Record<string, { options: string[]; run(flags: Flags, client: Db
 };
 
 /** Usage errors exit 2 here; refusals and failures propagate to main.ts, which renders them (exit 1). */
-export async function runWebhooksCommand(args: string[], json: boolean): Promise<number> {
-  let runtime: Runtime | null = null;
+export async function runWebhooksCommand(args: string[], context: CliContext): Promise<number> {
   try {
     const command = COMMANDS[args[0] ?? ''];
     if (!command) throw new UsageError(args[0] ? `Unknown command 'webhooks ${args[0]}'.\n\n${WEBHOOKS_USAGE}` : WEBHOOKS_USAGE);
@@ -123,16 +122,14 @@ export async function runWebhooksCommand(args: string[], json: boolean): Promise
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    runtime = await prepareRuntime({ seed: false });
+    await context.ready();
     const result = await command.run(flags, db());
-    process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
+    context.out(context.json ? JSON.stringify(result.json) : result.text);
     return 0;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: error.message } })}\n`);
-    else process.stderr.write(`roomtone: ${error.message}\n`);
+    if (context.json) context.out(JSON.stringify({ error: { code: 'usage', message: error.message } }));
+    else context.err(`roomtone: ${error.message}`);
     return 2;
-  } finally {
-    await runtime?.shutdown().catch(() => undefined);
   }
 }

@@ -15,6 +15,7 @@
 import https from 'node:https';
 import sharp from 'sharp';
 import type { TestCertificates } from '../tls';
+import { listenOn443 } from '../port-443';
 
 export type Behaviour = 'ok' | 'slow' | 'fail' | 'nsfw' | 'wrong-size' | 'hang';
 
@@ -273,10 +274,8 @@ export async function startFakeReplicate(certs: TestCertificates, token: string)
       return json(res, 404, { detail: 'Not found.' });
     })().catch((error: unknown) => json(res, 500, { detail: String(error) }));
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(443, '::1', () => resolve());
-  });
+  // The port is one per machine (or network namespace): files that start one take turns.
+  await listenOn443(server, '::1');
   return {
     origin,
     predictions,

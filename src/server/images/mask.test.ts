@@ -204,30 +204,24 @@ describe('analyzeMask: painted pixels', () => {
     expect(labelAt(r, 10, 20)).toBe(3);
   });
 
-  it('analyses a 4096×3072 mask, and one brought up from 2048×1536 (timings printed)', async () => {
-    // All five colours in vertical bands plus a transparent band, with soft-edged noise.
-    const w = 4096;
-    const h = 3072;
+  it('analyses a mask with all five colours, and one brought up from half the size', async () => {
+    // All five colours in vertical bands plus a transparent band, with soft-edged noise. Its
+    // cost at the largest size (4096×3072) is measured by `npm run bench -- --only validation`.
+    const w = 1024;
+    const h = 768;
     const colours = [RED, LIME, GREEN, BLUE, PURPLE, CLEAR];
     const mask = await maskPng(w, h, (x, y) => {
       const c = colours[Math.floor((x * colours.length) / w)] as Rgba;
       return (x ^ y) % 7 === 0 ? [c[0] ^ 0x20, c[1], c[2], c[3]] : c; // some off-by-32 pixels
     });
-    const t0 = performance.now();
     const same = await analyzeMask(mask, { width: w, height: h });
-    const tSame = performance.now() - t0;
     expect(same.paintedColors).toEqual([...MASK_PALETTE]);
 
     const half = await maskPng(w / 2, h / 2, (x) => colours[Math.floor((x * colours.length * 2) / w)] as Rgba);
-    const t1 = performance.now();
     const up = await analyzeMask(half, { width: w, height: h });
-    const tUp = performance.now() - t1;
     expect(up.labels.length).toBe(w * h);
-    console.log(
-      `analyzeMask 4096×3072 (${(mask.length / 1e6).toFixed(1)} MB PNG): ${Math.round(tSame)} ms; 2048×1536 → 4096×3072: ${Math.round(tUp)} ms`,
-    );
-    // Timings are printed; the budget is checked by `npm run bench -- --only validation`.
   });
+
 });
 
 describe('matchLayersToMask', () => {

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { makeTestCertificates } from '../../../test/tls';
+import { listenOn443 } from '../../../test/port-443';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { DomainError } from '@/server/platform/errors';
@@ -158,27 +159,20 @@ beforeAll(async () => {
   const certs = await makeTestCertificates();
   caPem = certs.caPem;
   server = https.createServer({ key: certs.key, cert: certs.cert }, handler);
-  // Prefer the real port 443 (the port rule is then exercised as in production); fall back
-  // to an ephemeral port plus the loopback-only test hook if 443 is taken or forbidden.
-  try {
-    await listen(server, 443, '127.0.0.1');
-  } catch {
+  // Prefer the real port 443 (the port rule is then exercised as in production), without
+  // waiting for it (test/port-443.ts: in a full run the integration image server holds
+  // 127.0.0.1:443 until the run ends); else an ephemeral port plus the loopback-only test hook.
+  if (!(await listenOn443(server, '127.0.0.1', { wait: false }))) {
     testPort = await listen(server, 0, '127.0.0.1');
     portSuffix = `:${testPort}`;
   }
-  // [::1] on 443 when free, else on an ephemeral port with the loopback-only test hook (in a
-  // full run the integration servers hold [::1]:443); skipped only without IPv6 loopback.
+  // [::1] likewise (in a full run receivers take turns on [::1]:443); skipped only without IPv6 loopback.
   const s6 = https.createServer({ key: certs.key, cert: certs.cert }, handler);
   try {
-    await listen(s6, 443, '::1');
+    if (!(await listenOn443(s6, '::1', { wait: false }))) port6 = await listen(s6, 0, '::1');
     server6 = s6;
   } catch {
-    try {
-      port6 = await listen(s6, 0, '::1');
-      server6 = s6;
-    } catch {
-      server6 = null;
-    }
+    server6 = null;
   }
   console.log(`safe-http test server on 127.0.0.1${portSuffix || ':443'}${server6 ? ` and [::1]:${port6 ?? 443}` : ''}`);
 });

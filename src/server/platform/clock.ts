@@ -30,6 +30,14 @@ export const clock = {
     offsetMs = 0;
     frozenAt = null;
   },
+  /** The clock as it is now, given back by the function returned (for code that moves it for a while). */
+  save(): () => void {
+    const saved = { offsetMs, frozenAt };
+    return () => {
+      offsetMs = saved.offsetMs;
+      frozenAt = saved.frozenAt;
+    };
+  },
 };
 
 export function toUnixSeconds(date: Date): number;

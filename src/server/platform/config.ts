@@ -4,8 +4,8 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Every environment variable the service reads, validated once. The README's configuration
- * table mirrors this schema; keep them together.
+ * Every environment variable the service reads, validated once. docs/configuration.md and the
+ * README's configuration table mirror this schema; keep them together.
  */
 const bool = z
   .enum(['true', 'false', '1', '0', ''])

@@ -44,8 +44,9 @@ describe('freePort', () => {
   });
 
   it('never gives two live processes the same port', async () => {
-    // Another process takes 200 ports and stays alive while this one takes 200 more.
-    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-ports-test-')), 'pick.ts');
+    // Another process takes 200 ports and stays alive while this one takes 200 more. The script
+    // is .mts: ESM (top-level await) whatever the temp directory's package.json says, or lacks.
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-ports-test-')), 'pick.mts');
     fs.writeFileSync(
       script,
       `import { freePort } from ${JSON.stringify(path.resolve('src/server/platform/ports.ts'))};

@@ -11,6 +11,11 @@ import { disableEndpointTx, mailEndpointDisabled, type DisabledReason } from './
 
 /** Spec: the receiver answers 2xx within 10 seconds. */
 export const ANSWER_TIMEOUT_MS = 10_000;
+
+export interface AttemptOptions {
+  /** How long the receiver has to answer; the spec's 10 s unless a test shortens it. */
+  answerTimeoutMs?: number;
+}
 /**
  * A claimed delivery is hidden from other workers this long; a worker that dies mid-attempt
  * leaves it to be claimed again after this (at-least-once: the receiver may see it twice).
@@ -156,7 +161,7 @@ async function cancel(row: DeliveryRow, reason: string): Promise<void> {
  * (log row + the delivery's next state, conditional on the attempt count it was claimed at,
  * so a worker whose lease ran out cannot advance it twice), then the endpoint's health.
  */
-export async function attemptDelivery(prepared: PreparedDelivery, step: Step): Promise<AttemptResult> {
+export async function attemptDelivery(prepared: PreparedDelivery, step: Step, options: AttemptOptions = {}): Promise<AttemptResult> {
   const { row } = prepared;
   const number = row.attempts + 1;
   const base = { deliveryId: row.id, number, statusCode: null, nextAttemptAt: null, disabled: null };
@@ -189,7 +194,7 @@ export async function attemptDelivery(prepared: PreparedDelivery, step: Step): P
           method: 'POST',
           headers,
           body: prepared.body,
-          timeoutMs: ANSWER_TIMEOUT_MS,
+          timeoutMs: options.answerTimeoutMs ?? ANSWER_TIMEOUT_MS,
           followRedirects: false,
           maxResponseBytes: LOGGED_RESPONSE_BYTES,
           onTooLarge: 'truncate',

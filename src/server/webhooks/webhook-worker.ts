@@ -7,7 +7,7 @@ import { listen } from '@/server/platform/listen';
 import { DELIVERIES_DUE_CHANNEL } from './events';
 import { jobs } from '@/server/jobs/client';
 import { webhookDeliveryCreated } from '@/server/jobs/definitions/event-jobs';
-import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptResult } from './deliver-webhook';
+import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptOptions, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */
 const CLAIM_BATCH = 50;
@@ -55,7 +55,7 @@ function followDueDeliveries(onDue: () => void): { follow(): void; stop(): void 
  * the poll every WEBHOOK_POLL_MS finds retries as they come due, and everything while the
  * LISTEN connection is down.
  */
-export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } = {}): { stop(): Promise<void> } {
+export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } & AttemptOptions = {}): { stop(): Promise<void> } {
   const concurrency = Math.max(1, options.concurrency ?? config().WEBHOOK_CONCURRENCY);
   const perEndpoint = Math.max(1, options.perEndpoint ?? config().WEBHOOK_ENDPOINT_CONCURRENCY);
   const pollMs = options.pollMs ?? config().WEBHOOK_POLL_MS;
@@ -89,7 +89,7 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
       const endpointId = p.row.endpointId;
       running += 1;
       inFlight.set(endpointId, (inFlight.get(endpointId) ?? 0) + 1);
-      void attemptDelivery(p, loggingStep('webhook', p.row.id))
+      void attemptDelivery(p, loggingStep('webhook', p.row.id), options)
         .catch((error: unknown) => log.error('webhook attempt failed', { deliveryId: p.row.id, error: String(error) }))
         .finally(() => {
           running -= 1;
@@ -139,13 +139,13 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
  * Deliver everything due as of the clock, until nothing is due (maintenance, tests that move
  * the clock). Returns every attempt made.
  */
-export async function deliverDue(options: { perEndpoint?: number } = {}): Promise<AttemptResult[]> {
+export async function deliverDue(options: { perEndpoint?: number } & AttemptOptions = {}): Promise<AttemptResult[]> {
   const results: AttemptResult[] = [];
   for (;;) {
     const ids = await claimDueDeliveries({ now: clock.now(), limit: CLAIM_BATCH, perEndpoint: options.perEndpoint ?? CLAIM_BATCH, inFlight: new Map() });
     if (ids.length === 0) return results;
     const prepared = await prepareDeliveries(ids);
-    results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id))))));
+    results.push(...(await Promise.all(prepared.map((p) => attemptDelivery(p, loggingStep('webhook', p.row.id), options)))));
   }
 }
 

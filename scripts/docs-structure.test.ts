@@ -1,0 +1,34 @@
+/**
+ * The docs a newcomer reads stay true to the tree: the README's length, the architecture's folder
+ * table (every folder of src/server), and the number of doors told the same way everywhere.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
+
+describe('docs', () => {
+  it('keeps the README at 150 lines or fewer', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(150);
+  });
+
+  it('lists every folder of src/server in the architecture folder table', () => {
+    const architecture = read('docs/architecture.md');
+    const table = architecture.slice(architecture.indexOf('| Folder |'));
+    const rows = table.slice(0, table.indexOf('\n\n'));
+    const folders = fs.readdirSync(path.join(root, 'src/server'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const missing = folders.filter((name) => !rows.includes(`\`src/server/${name}\``) && !rows.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it('counts the doors the same way in every doc', () => {
+    const counts = new Set<string>();
+    for (const file of ['README.md', ...fs.readdirSync(path.join(root, 'docs')).map((name) => `docs/${name}`)]) {
+      // "behind four doors", "one of the four doors": a count of all the doors.
+      for (const match of read(file).matchAll(/\b(?:behind|of the) (two|three|four|five) doors\b/g)) counts.add(match[1]!);
+    }
+    expect([...counts]).toEqual(['four']);
+  });
+});
