@@ -4,14 +4,15 @@ import { defineConfig } from '@playwright/test';
  * e2e of the console in Debian's Chromium (`apt-get install chromium`; Playwright cannot
  * download its own browsers here) against the production build started the zero-setup way
  * (`scripts/start.ts`, embedded PostgreSQL in a temporary DATA_DIR): see e2e/global-setup.ts.
- * One worker: the scenarios share one server and the machine has two cores.
+ * Two workers (E2E_WORKERS to change): the files share one server and its demo organization, and
+ * each test only asserts on what it made (ids, names, its own endpoint's events).
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   timeout: 300_000,
   // Shared 2-core machines run several servers at once: pages can take seconds.

@@ -4,14 +4,19 @@
  * the password is changed in the console; a wrong current password and a short new one are shown
  * next to their fields; after signing out, the old password is refused and the new one signs in.
  */
-import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+import { expect, expectAccessible, screenshot, signInWithPassword, SIGNED_OUT, test } from './fixtures';
 import { linkIn, roomtoneMailList } from './mailbox';
+
+// A new account of its own: it signs out at the end, which the demo owner's shared session must not.
+test.use({ storageState: SIGNED_OUT });
 
 test('sign up, confirm the address, change the password, then sign in with the new one (and not the old)', async ({ page, demo }) => {
   const email = `pw-${Date.now()}@example.com`;
   const oldPassword = 'first password 123';
   const newPassword = 'second password 456';
   await page.goto('/sign-up');
+  // It promises what it does (no test-mode keys are made at sign-up).
+  await expect(page.getByText('You become the owner of a new organization, once you confirm your e-mail address.')).toBeVisible();
   await page.getByLabel('Your name').fill('Pat Password');
   await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(oldPassword);

@@ -4,7 +4,7 @@
  * permission, error codes and SDK sample, its example has the real answer's shape, it passes
  * axe and fits a 390 px phone, and the console's sidebar links to it.
  */
-import { backgroundUpscale, expect, expectAccessible, screenshot, signInWithPassword, test, v1 } from './fixtures';
+import { backgroundUpscale, expect, expectAccessible, screenshot, test, v1 } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /** The keys of an object and of its nested objects (array items by their first element), as paths. */
@@ -87,7 +87,7 @@ test('fits a 390 px phone, and the console sidebar links to it', async ({ page, 
   await screenshot(small, 'api-reference-phone');
   await phone.close();
 
-  await signInWithPassword(page, demo.email, demo.password);
+  await page.goto(`/o/${demo.organizationId}/test/overview`); // signed in already (storageState)
   await page.getByTestId('api-reference-link').click();
   await page.waitForURL('**/docs');
   await expect(page.getByRole('heading', { name: 'Roomtone API', level: 1 })).toBeVisible();

@@ -5,56 +5,61 @@
  * (401), views and cancels a generation, reads usage charts, invites a developer who accepts and
  * sees only a developer's screens.
  */
-import { backgroundUpscale, expect, inviteDeveloper, signInWithPassword, test, v1 } from './fixtures';
+import { backgroundUpscale, expect, inviteDeveloper, openScreen, signInWithPassword, SIGNED_OUT, test, v1 } from './fixtures';
 import { lastMail, linkIn } from './mailbox';
 
-// Each test signs in on its own; one worker runs them in order against the one server.
 test.describe.configure({ mode: 'default' });
 
-test('sign in with the demo owner password; test mode is marked; the mode switch keeps the screen', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
-  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
-  await expect(page.getByTestId('balance')).toHaveText('€50.00');
+test.describe('signed out', () => {
+  test.use({ storageState: SIGNED_OUT });
 
-  await page.getByRole('link', { name: 'API keys' }).click();
-  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toHaveCount(0);
+  test('sign in with the demo owner password; test mode is marked; the mode switch keeps the screen', async ({ page, demo }) => {
+    await signInWithPassword(page, demo.email, demo.password);
+    await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+    await expect(page.getByTestId('balance')).toHaveText('€50.00');
+    // Nothing spent yet: no signed zero ("-€0.00"), in the server-rendered page either.
+    await expect(page.getByTestId('month-spend')).toHaveText(/^€0\.00 of €5,000\.00$/); // tier 2 (e2e/global-setup.ts)
 
-  await page.getByRole('switch', { name: 'Test mode' }).click();
-  await page.waitForURL(`**/o/${demo.organizationId}/live/keys`);
-  await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
-  await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toHaveCount(0);
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toHaveCount(0);
 
-  await page.getByRole('switch', { name: 'Test mode' }).click();
-  await page.waitForURL(`**/o/${demo.organizationId}/test/keys`);
-  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
-});
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.waitForURL(`**/o/${demo.organizationId}/live/keys`);
+    await expect(page.getByTestId('test-mode-banner')).toHaveCount(0);
+    await expect(page.getByRole('cell', { name: 'Demo live key', exact: true })).toBeVisible();
+    await expect(page.getByRole('cell', { name: 'Demo test key', exact: true })).toHaveCount(0);
 
-test('a wrong password is refused with a message, and / sends a signed-out visitor to sign-in', async ({ page, demo }) => {
-  await page.goto('/');
-  await page.waitForURL('**/sign-in');
-  await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
-  await expect(page).toHaveURL(/\/sign-in/);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.waitForURL(`**/o/${demo.organizationId}/test/keys`);
+    await expect(page.getByTestId('test-mode-banner')).toBeVisible();
+  });
+
+  test('a wrong password is refused with a message, and / sends a signed-out visitor to sign-in', async ({ page, demo }) => {
+    await page.goto('/');
+    await page.waitForURL('**/sign-in');
+    await page.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
 });
 
 test('sign in with an e-mail link from the mailbox; the console never shows it', async ({ page, browser, demo }) => {
-  const visitor = await browser.newContext();
+  const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT });
   const signedOut = await visitor.newPage();
   await signedOut.goto('/sign-in');
   await signedOut.getByRole('tab', { name: 'E-mail me a link' }).click();
   await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
   await signedOut.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
   await expect(signedOut.getByRole('status')).toContainText('a sign-in link is on its way');
+  await expect(signedOut.getByRole('status').getByTestId('mail-destination')).toContainText('This installation has no SMTP server');
 
   // Without SMTP the message reaches the operator only (log, `roomtone mail list`); an owner's
   // Settings show no access mail, not even their own.
   const link = linkIn((await lastMail(demo, demo.email, 'sign-in link')).body, '/api/auth/callback/email');
-  await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/settings`);
   await expect(page.getByRole('heading', { name: 'Your notification mail' })).toBeVisible();
   await expect(page.getByText('Your Roomtone sign-in link')).toHaveCount(0);
@@ -66,10 +71,13 @@ test('sign in with an e-mail link from the mailbox; the console never shows it',
 });
 
 test('create a key, call /v1 with it, find the calls in the log by request-id, revoke it: 401', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
+  await openScreen(page, demo, 'overview');
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog');
+  // Each permission says what it allows (styles come with renders too: a render body takes a style).
+  await expect(dialog.getByRole('checkbox', { name: 'renders' })).toHaveAccessibleDescription('Create renders (POST /v1/renders) and list the styles they take (GET /v1/styles).');
+  await expect(dialog.getByRole('checkbox', { name: 'generations_read' })).toHaveAccessibleDescription(/Read and list generations/);
   await dialog.getByLabel('Name').fill('e2e backend');
   await dialog.getByRole('checkbox', { name: 'edits' }).click(); // unchecked: not needed
   await dialog.getByRole('button', { name: 'Create key' }).click();
@@ -111,6 +119,7 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
+  await expect(page.getByText('Key “e2e backend” revoked. Requests with it now get 401.')).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: 'e2e backend' })).toHaveCount(0);
   const refused = await v1(demo.baseUrl, secret, '/v1/generations?limit=1');
   expect(refused.status).toBe(401);
@@ -119,7 +128,6 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
 test('filter the log: errors only, by method and path, and clear', async ({ page, demo }) => {
   for (let i = 0; i < 3; i++) expect((await v1(demo.baseUrl, demo.testKey, `/v1/generations/gen_missing${i}`)).status).toBe(404);
   expect((await v1(demo.baseUrl, demo.testKey, '/v1/styles')).status).toBe(200);
-  await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/logs`);
   // The log is written in batches: reload until the lines are there (pages are slow on a loaded machine).
   await expect(async () => {
@@ -146,7 +154,6 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
 
 test('view a generation with its output, and cancel one waiting in the queue', async ({ page, demo }) => {
   // One worker, each job at least 8 s: the fifth waits over 30 s, time to cancel it in the console.
-  await signInWithPassword(page, demo.email, demo.password);
   const ids: string[] = [];
   for (let i = 0; i < 5; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
   const first = ids[0]!;
@@ -182,12 +189,41 @@ test('view a generation with its output, and cancel one waiting in the queue', a
 
 test('usage charts render the seeded generations; CSV export downloads the days', async ({ page, demo }) => {
   await backgroundUpscale(demo.baseUrl, demo.testKey);
-  await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/usage`);
   await expect(page.getByTestId('usage-total')).not.toHaveText('0');
   const charts = page.getByTestId('chart');
   await expect(charts).toHaveCount(3);
   await expect(charts.first().locator('.recharts-bar-rectangle path, .recharts-bar-rectangle').first()).toBeAttached();
+  // Statuses in their meaning's colours, with legends that say what is counted; daily sums as bars (no smoothed line).
+  const byStatus = charts.nth(1);
+  await expect(page.getByRole('heading', { name: 'Generations created per day, by status now' })).toBeVisible();
+  for (const [label, colour] of [
+    ['succeeded', 'var(--chart-success)'],
+    ['failed (refunded)', 'var(--chart-failure)'],
+    ['canceled (refunded)', 'var(--chart-neutral)'],
+    ['in progress', 'var(--chart-progress)'],
+  ] as const) {
+    const item = byStatus.locator('.recharts-legend-item').filter({ hasText: new RegExp(`^${label.replace(/[()]/g, '\\$&')}$`) });
+    await expect(item).toHaveCount(1);
+    await expect(item.locator('.recharts-surface path').first()).toHaveAttribute('fill', colour);
+  }
+  // The tokens as the browser paints them (RGB of one pixel): success is green, failure red.
+  const rgb = (token: string) =>
+    page.evaluate((name) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = canvas.height = 1;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = getComputedStyle(document.documentElement).getPropertyValue(name);
+      context.fillRect(0, 0, 1, 1);
+      const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+      return { r: r!, g: g!, b: b! };
+    }, token);
+  const success = await rgb('--chart-success');
+  const failure = await rgb('--chart-failure');
+  expect(success.g, JSON.stringify(success)).toBeGreaterThan(Math.max(success.r, success.b));
+  expect(failure.r, JSON.stringify(failure)).toBeGreaterThan(Math.max(failure.g, failure.b));
+  await expect(charts.nth(2).locator('.recharts-line')).toHaveCount(0);
+  await expect(charts.nth(2).locator('.recharts-bar')).toHaveCount(1);
   await page.getByRole('button', { name: '7 days' }).click();
   await expect(charts.first().locator('.recharts-xAxis .recharts-cartesian-axis-tick')).toHaveCount(7);
   const download = page.waitForEvent('download');
@@ -200,7 +236,6 @@ test('usage charts render the seeded generations; CSV export downloads the days'
 });
 
 test('invite a developer who accepts and sees only a developer’s screens', async ({ page, browser, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   const { dev, close } = await inviteDeveloper(page, browser, demo, 'dev@example.com', 'Dee Developer');
   const nav = dev.getByRole('navigation', { name: 'Console' });
   for (const name of ['Overview', 'API keys', 'Request log', 'Generations', 'Usage', 'Settings']) await expect(nav.getByRole('link', { name })).toBeVisible();
@@ -211,4 +246,21 @@ test('invite a developer who accepts and sees only a developer’s screens', asy
 
   await page.goto(`/o/${demo.organizationId}/test/members`);
   await expect(page.getByRole('row').filter({ hasText: 'dev@example.com' })).toContainText('developer');
+
+  // A role change applies only once confirmed: the promotion to owner is canceled, admin confirmed.
+  const role = page.getByRole('combobox', { name: 'Role of dev@example.com' });
+  await role.click();
+  await page.getByRole('option', { name: 'owner', exact: true }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm.getByRole('heading')).toHaveText('Make dev@example.com an owner?');
+  await expect(confirm).toContainText('Owners can do everything');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(role).toHaveText('developer');
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Role of dev@example.com' })).toHaveText('developer');
+  await page.getByRole('combobox', { name: 'Role of dev@example.com' }).click();
+  await page.getByRole('option', { name: 'admin', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Make admin' }).click();
+  await expect(page.getByText('Role changed to admin.')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Role of dev@example.com' })).toHaveText('admin');
 });

@@ -14,9 +14,79 @@ export function state(): E2EState {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as E2EState;
 }
 
-export const test = base.extend<{ demo: E2EState }>({
+/** A context without any session: for the tests of signing in and of signed-out pages. */
+export const SIGNED_OUT = { cookies: [], origins: [] };
+
+/**
+ * Every test's `page` starts signed in as the demo owner: each worker signs in once (through the
+ * sign-in page, as a person does) and its tests reuse that session (Playwright's storageState).
+ * Tests of signing in use `test.use({ storageState: SIGNED_OUT })`; other people sign in in
+ * contexts of their own. No test signs the demo owner out or changes their password.
+ */
+export const test = base.extend<{ demo: E2EState }, { ownerStorageState: string }>({
   demo: async ({}, provide) => provide(state()),
+  ownerStorageState: [
+    async ({ browser }, provide, workerInfo) => {
+      const demo = state();
+      const file = path.join(demo.dataDir, `owner-session-${workerInfo.workerIndex}.json`);
+      const context = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT });
+      await signInWithPassword(await context.newPage(), demo.email, demo.password);
+      await context.storageState({ path: file });
+      await context.close();
+      await provide(file);
+    },
+    { scope: 'worker' },
+  ],
+  storageState: async ({ ownerStorageState }, provide) => provide(ownerStorageState),
 });
+
+/** The demo owner's console at a screen (the page is signed in already). */
+export async function openScreen(page: Page, demo: E2EState, screen: string, mode: 'test' | 'live' = 'test'): Promise<void> {
+  await page.goto(`/o/${demo.organizationId}/${mode}/${screen}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+/**
+ * Console errors and uncaught exceptions of a page, collected from now on (React's hydration
+ * errors, failed loads such as a 401 or a missing favicon). `expectNone` fails with the list.
+ */
+export function collectConsoleErrors(page: Page): { errors: string[]; expectNone: (context: string) => void } {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`${page.url()}: ${message.text()}${message.location().url ? ` (${message.location().url})` : ''}`);
+  });
+  page.on('pageerror', (error) => errors.push(`${page.url()}: uncaught ${error.name}: ${error.message}`));
+  return {
+    errors,
+    expectNone: (context) => {
+      expect(errors, `console errors ${context}:\n${errors.join('\n')}`).toEqual([]);
+    },
+  };
+}
+
+/**
+ * The page is no wider than the window: `document.documentElement.scrollWidth` ≤ the viewport.
+ * The message names the elements that reach past the right edge.
+ */
+export async function expectFitsWidth(page: Page, context: string): Promise<void> {
+  const result = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const culprits: string[] = [];
+    for (const el of Array.from(document.body.querySelectorAll('*'))) {
+      const rect = el.getBoundingClientRect();
+      if (rect.right > width + 0.5 && rect.width > 0) {
+        // Only the outermost offenders: skip those whose parent already reaches past the edge.
+        const parent = el.parentElement?.getBoundingClientRect();
+        if (parent && parent.right > width + 0.5) continue;
+        const id = el.id ? `#${el.id}` : '';
+        const test = el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : '';
+        culprits.push(`${el.tagName.toLowerCase()}${id}${test}.${String(el.className).slice(0, 80)} right=${Math.round(rect.right)}`);
+      }
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, width, culprits: culprits.slice(0, 8) };
+  });
+  expect.soft(result.scrollWidth, `${context}: the page is ${result.scrollWidth} px wide in a ${result.width} px window\n${result.culprits.join('\n')}`).toBeLessThanOrEqual(result.width);
+}
 
 export async function signInWithPassword(page: Page, email: string, password: string): Promise<void> {
   await page.goto('/sign-in');
@@ -65,6 +135,8 @@ export async function inviteDeveloper(
   await page.getByRole('button', { name: 'Invite member' }).click();
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  // Where the invitation goes on this installation (no SMTP in the e2e).
+  await expect(dialog.getByTestId('mail-destination')).toContainText('This installation has no SMTP server');
   await expect(dialog.getByRole('combobox', { name: 'Role' })).toHaveText('developer');
   await dialog.getByRole('button', { name: 'Send invitation' }).click();
   await expect(page.getByRole('region', { name: 'Pending invitations' }).or(page.locator('section', { hasText: 'Pending invitations' }))).toContainText(email);
@@ -72,7 +144,7 @@ export async function inviteDeveloper(
   const link = linkIn((await lastMail(demo, email, 'Invitation to join')).body, '/invitations/');
   expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
 
-  const devContext = await browser.newContext();
+  const devContext = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT });
   const dev = await devContext.newPage();
   await dev.goto(link!);
   await expect(dev.getByRole('heading', { name: `Join ${org.name}` })).toBeVisible();

@@ -10,6 +10,8 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
+import pg from 'pg';
+import { databaseUrl } from './mailbox';
 import { startFakeComfy } from '../test/backends/comfyui-server';
 import { ensureSdkBuild } from '../test/sdk-build';
 
@@ -95,6 +97,12 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     receiverTls: { key: certs.key, cert: certs.cert },
     comfy: { url: comfy.url, caPem: certs.caPem },
   };
+  // Two workers share the demo organization: tier 2's quota (30 generations a minute in each
+  // mode) keeps one worker's creations from refusing the other's (tier 1 allows 10).
+  const client = new pg.Client({ connectionString: databaseUrl(dataDir) });
+  await client.connect();
+  await client.query('update "Organization" set tier = 2 where id = $1', [state.organizationId]);
+  await client.end();
   const statePath = path.join(dataDir, 'e2e-state.json');
   fs.writeFileSync(statePath, JSON.stringify(state));
   // Workers inherit the environment globalSetup leaves.

@@ -14,7 +14,7 @@ import type { E2EState } from './global-setup';
 const root = path.resolve(import.meta.dirname, '..');
 
 /** The embedded PostgreSQL of the e2e server (DATA_DIR/postgres.json, as the CLI finds it). */
-function databaseUrl(dataDir: string): string {
+export function databaseUrl(dataDir: string): string {
   const record = JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { user: string; password: string; port: number; database: string };
   return `postgresql://${record.user}:${encodeURIComponent(record.password)}@127.0.0.1:${record.port}/${record.database}`;
 }

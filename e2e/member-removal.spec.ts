@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { test, expect, expectAccessible, signInWithPassword, v1 } from './fixtures';
+import { test, expect, expectAccessible, signInWithPassword, SIGNED_OUT, v1 } from './fixtures';
 
 const root = path.resolve(import.meta.dirname, '..');
 const PASSWORD = 'correct horse battery staple';
@@ -21,7 +21,7 @@ test('removing a member: the dialog lists the keys they created, and the removal
   createDeveloper(demo.dataDir, demo.organizationId, email);
 
   // The developer signs in and creates a key, as the keys screen does (same procedure).
-  const devContext = await browser.newContext({ baseURL: demo.baseUrl });
+  const devContext = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT });
   const dev = await devContext.newPage();
   await signInWithPassword(dev, email, PASSWORD);
   const created = await dev.request.post('/api/trpc/keys.create', {
@@ -34,7 +34,6 @@ test('removing a member: the dialog lists the keys they created, and the removal
 
   // The owner, on a phone-sized screen, opens the removal and reads what it revokes.
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/test/members`);
   const remove = page.getByRole('button', { name: `Remove ${email}` });
   await remove.focus();
@@ -58,5 +57,24 @@ test('removing a member: the dialog lists the keys they created, and the removal
     data: { organizationId: demo.organizationId, mode: 'test', name: 'After', permissions: ['renders'] },
   });
   expect(again.status()).toBe(404);
+
+  // No dead end: the organization's pages say what happened; / goes to a page that offers an
+  // organization of their own (open sign-up here) and sign-out.
+  await dev.goto(`/o/${demo.organizationId}/test/keys`);
+  await expect(dev.getByRole('heading', { name: 'You are not a member of this organization', level: 1 })).toBeVisible();
+  await expect(dev.getByRole('button', { name: 'Create key' })).toHaveCount(0);
+  await dev.goto('/');
+  await dev.waitForURL('**/no-organization');
+  await expect(dev.getByRole('heading', { name: 'You are not a member of any organization', level: 1 })).toBeVisible();
+  await expectAccessible(dev, 'the page of a user without an organization (390 px)');
+  await dev.getByRole('textbox', { name: 'Organization name' }).fill('Leaver Studio');
+  await dev.getByRole('button', { name: 'Create and open it' }).click();
+  await dev.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  await expect(dev.getByRole('button', { name: /Organization: Leaver Studio/ }).first()).toBeAttached();
+  // Back at the old organization: their own is offered, and sign-out.
+  await dev.goto(`/o/${demo.organizationId}/test/keys`);
+  await expect(dev.getByRole('link', { name: 'Go to Leaver Studio' })).toBeVisible();
+  await dev.getByRole('button', { name: 'Sign out' }).click();
+  await dev.waitForURL('**/sign-in');
   await devContext.close();
 });

@@ -8,93 +8,15 @@
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
-import type { Page } from '@playwright/test';
 import { analyzeMask } from '@/server/images/mask';
 import { money } from '@/app-client/format';
-import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+import { expect, expectAccessible, screenshot, test } from './fixtures';
+import { chooseFile, chooseKind, openPlayground, paint, pickOption, runToSuccess, workDir, type ShownGeneration } from './playground-helpers';
 
 test.describe.configure({ mode: 'default' });
 
-const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-playground-'));
-const ROOM = path.join(workDir, 'room.jpg');
-
-/** A room: beige wall above, brown floor below, a dark "armchair" on the floor. */
-async function roomPhoto(): Promise<void> {
-  if (fs.existsSync(ROOM)) return;
-  const width = 960;
-  const height = 640;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-    <rect width="${width}" height="420" fill="#d8cbb0"/>
-    <rect y="420" width="${width}" height="220" fill="#7a5532"/>
-    <rect x="560" y="330" width="240" height="200" fill="#2b2b33"/>
-  </svg>`;
-  await sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toFile(ROOM);
-}
-
-async function openPlayground(page: Page, organizationId: string, query = ''): Promise<void> {
-  await page.goto(`/o/${organizationId}/test/playground${query}`);
-  await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
-}
-
-async function chooseKind(page: Page, kind: 'Render' | 'Edit' | 'Decoration' | 'Upscale'): Promise<void> {
-  // The screen is in the server-rendered HTML: a click that lands before React hydrates it is
-  // lost, so click until the choice holds.
-  const radio = page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: kind, exact: true });
-  await expect(async () => {
-    await radio.click();
-    await expect(radio).toBeChecked({ timeout: 1_000 });
-  }).toPass({ timeout: 30_000 });
-}
-
-async function chooseFile(page: Page): Promise<void> {
-  await roomPhoto();
-  await page.getByLabel('Image file').setInputFiles(ROOM);
-  await expect(page.getByTestId('image-source')).toContainText('room.jpg (960×640)');
-}
-
-async function pickOption(page: Page, trigger: string, option: string): Promise<void> {
-  await page.getByRole('combobox', { name: trigger }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
-interface ShownGeneration {
-  id: string;
-  type: string;
-  status: string;
-  input: Record<string, unknown>;
-  metadata: Record<string, string>;
-  cost: { amount: number };
-  output: { url: string }[];
-}
-
-/** Run, watch the status change without reload, and read the generation JSON shown. */
-async function runToSuccess(page: Page): Promise<ShownGeneration> {
-  const previous = (await page.getByTestId('request-id').count()) > 0 ? await page.getByTestId('request-id').textContent() : null;
-  await page.getByTestId('run').click();
-  const status = page.getByTestId('generation-status');
-  await expect(status).toBeVisible();
-  // A new request (a previous result stays on screen until the new one is accepted).
-  if (previous) await expect(page.getByTestId('request-id')).not.toHaveText(previous, { timeout: 60_000 });
-  await expect(status).toHaveText('succeeded', { timeout: 180_000 });
-  await expect(page.getByTestId('result-image')).toBeVisible();
-  const json = await page.getByTestId('generation-json').textContent();
-  return JSON.parse(json ?? '{}') as ShownGeneration;
-}
-
-async function paint(page: Page, from: [number, number], to: [number, number]): Promise<void> {
-  const box = await page.getByTestId('mask-canvas').boundingBox();
-  if (!box) throw new Error('no mask canvas');
-  await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
-  await page.mouse.down();
-  await page.mouse.move(box.x + box.width * to[0], box.y + box.height * to[1], { steps: 12 });
-  await page.mouse.up();
-}
-
 test('each kind runs in test mode to a succeeded result; the price comes first; an output chains as the next input', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
 
   // Render from a file, 1k, with a style and metadata.
@@ -114,6 +36,10 @@ test('each kind runs in test mode to a succeeded result; the price comes first; 
   expect(render.input).toMatchObject({ quality: '1k' });
   expect(render.metadata).toEqual({ project: 'e2e' });
   expect(priceText).toContain(money(render.cost.amount)); // the price shown is the cost.amount given
+  // A render needs a generative model: here (none configured) test mode answers a preview, and says so before and after.
+  await expect(page.getByTestId('preview-badge')).toHaveText('Test-mode preview');
+  await expect(page.getByTestId('preview-note')).toContainText('Test mode returns a preview for renders on this installation');
+  await expect(page.getByTestId('preview-note')).toContainText('ENGINE_RENDER');
   await expectAccessible(page, 'playground with a render result');
   await screenshot(page, 'playground-render-light');
 
@@ -121,8 +47,12 @@ test('each kind runs in test mode to a succeeded result; the price comes first; 
   await page.getByRole('button', { name: 'Use as input' }).click();
   await expect(page.getByTestId('image-source')).toContainText(`Output of ${render.id}`);
   await chooseKind(page, 'Upscale');
+  // The render's result belongs to the render: the upscale shows none until it runs; upscales are real, no preview note.
+  await expect(page.getByTestId('generation-status')).toHaveCount(0);
+  await expect(page.getByTestId('availability')).toHaveCount(0);
   await pickOption(page, 'Scale', 'x2');
   const upscale = await runToSuccess(page);
+  await expect(page.getByTestId('preview-badge')).toHaveCount(0);
   expect(upscale).toMatchObject({ type: 'upscale', input: { scale: 'x2', quality: null } });
 
   // Decoration with categories.
@@ -143,7 +73,6 @@ test('each kind runs in test mode to a succeeded result; the price comes first; 
 });
 
 test('a mask painted with the mouse in two colours: a painted colour without a layer is flagged, then a recolour + remove edit succeeds with exactly those colours', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
   await chooseKind(page, 'Edit');
   await chooseFile(page);
@@ -196,7 +125,6 @@ test('a mask painted with the mouse in two colours: a painted colour without a l
 });
 
 test('a server refusal is shown with its code under the field it names', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
   await chooseKind(page, 'Upscale');
   await page.getByLabel('Image URL').fill('https://127.0.0.1/room.jpg');
@@ -209,7 +137,6 @@ test('a server refusal is shown with its code under the field it names', async (
 });
 
 test('copy as curl: the copied command, run with the real key, creates a generation with the same settings', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
   await chooseKind(page, 'Decoration');
   await chooseFile(page);
@@ -239,7 +166,6 @@ test('copy as curl: the copied command, run with the real key, creates a generat
 });
 
 test('copy as SDK: the copied code, run with node and the real key, creates a generation with the same settings', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
   await chooseKind(page, 'Edit');
   await chooseFile(page);
@@ -272,7 +198,6 @@ test('copy as SDK: the copied code, run with node and the real key, creates a ge
 });
 
 test('replay from the log: a playground creation opens in the playground with its settings filled', async ({ page, demo }) => {
-  await signInWithPassword(page, demo.email, demo.password);
   await openPlayground(page, demo.organizationId);
   await chooseKind(page, 'Edit');
   await chooseFile(page);

@@ -10,7 +10,7 @@ import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { expect, expectAccessible, screenshot, signInWithPassword, test } from './fixtures';
+import { expect, expectAccessible, screenshot, test } from './fixtures';
 
 const ROOM = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-progress-')), 'room.jpg');
 
@@ -30,7 +30,6 @@ function releaseRun(comfy: { url: string; caPem: string }): Promise<number> {
 test('a slow live generation: the generations screen shows its bar; the playground\'s bar moves with the stage and elapsed time; then the result', async ({ page, demo }) => {
   test.setTimeout(240_000);
   await sharp({ create: { width: 960, height: 640, channels: 3, background: { r: 200, g: 185, b: 160 } } }).jpeg().toFile(ROOM);
-  await signInWithPassword(page, demo.email, demo.password);
   await page.goto(`/o/${demo.organizationId}/live/playground`);
   await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
   const radio = page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Decoration', exact: true });

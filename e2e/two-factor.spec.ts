@@ -5,9 +5,12 @@
  * organization's requirement sending a member to enrol, and the audit log's filters and export.
  * Each screen is checked with axe, by keyboard, and at a phone's 390 px width.
  */
-import { expect, expectAccessible, expectFitsPhone, inviteDeveloper, screenshot, signUpOwner, test } from './fixtures';
+import { expect, expectAccessible, expectFitsPhone, inviteDeveloper, screenshot, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import type { Page } from '@playwright/test';
 import { base32Decode, totp } from '@/server/auth/totp';
+
+// Each test is a new owner of their own: their page starts signed out.
+test.use({ storageState: SIGNED_OUT });
 
 const PASSWORD = 'correct horse battery staple';
 

@@ -76,6 +76,10 @@ describe('what the OpenAPI document says about each route', () => {
       }
     }
     expect(checked).toBe(11);
+    // A list several creation kinds read says that one of their permissions is enough.
+    expect(doc.paths['/styles'].get['x-permissions-rule']).toBe('any');
+    expect(doc.paths['/styles'].get.description).toContain('**Permission:** `decorations` or `renders`.');
+    expect(doc.paths['/edit-materials'].get['x-permissions-rule']).toBeUndefined();
   });
 
   it('lists the codes of its error answers per status, from the one code → status table', async () => {

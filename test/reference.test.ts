@@ -24,12 +24,17 @@ describe('GET /v1/styles', () => {
     }
   });
 
-  it('needs the decorations permission', async () => {
+  it('needs the decorations or the renders permission (a render body takes a style too)', async () => {
     const key = await createKey(org.id, 'test', ['edits', 'generations_read']);
     const res = await api('/v1/styles', { key, ip });
     expect(res.status).toBe(403);
     expectErrorShape(res.body);
     expect(res.body.error.code).toBe('permission_denied');
+    for (const permission of ['renders', 'decorations'] as const) {
+      const allowed = await api<List<Item>>('/v1/styles', { key: await createKey(org.id, 'test', [permission]), ip });
+      expect(allowed.status, permission).toBe(200);
+      expect(allowed.body.data.length, permission).toBeGreaterThanOrEqual(24);
+    }
   });
 
   it('refuses unknown query parameters', async () => {

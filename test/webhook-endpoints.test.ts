@@ -18,7 +18,11 @@ describe('webhook endpoint rules', () => {
     ['https://10.0.0.7/hook', 'private'],
     ['https://127.0.0.2/hook', 'private'],
     ['https://169.254.169.254/latest', 'private'],
-    ['https://no-such-host.invalid/hook', 'could not be resolved'],
+    ['https://no-such-host.invalid/hook', 'not a public host name'],
+    ['https://localhost/hook', 'not a public host name'],
+    ['https://printer.local/hook', 'not a public host name'],
+    ['https://intranet/hook', 'not a public host name'],
+    ['https://[fd00::1]/hook', 'private'],
     ['not a url', 'not valid'],
   ])('refuses %s with 400 parameter_invalid on url, storing nothing', async (url, message) => {
     const org = await createTestOrg();
@@ -29,6 +33,15 @@ describe('webhook endpoint rules', () => {
       message: expect.stringContaining(message) as unknown,
     });
     expect(await db().webhookEndpoint.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+
+  it('accepts a syntactically valid public URL without resolving its host: delivery checks it', async () => {
+    const org = await createTestOrg();
+    // No DNS answers this name (and the tests run without DNS): declaration does not ask.
+    const url = 'https://hooks.nowhere-roomtone-test.example/hook';
+    const created = await createEndpoint(db(), { organizationId: org.id }, { mode: 'test', url });
+    expect(created.endpoint).toMatchObject({ url, status: 'active' });
+    expect((await createEndpoint(db(), { organizationId: org.id }, { mode: 'live', url: 'https://8.8.8.8/hook' })).endpoint.url).toBe('https://8.8.8.8/hook');
   });
 
   it('refuses unknown events, balance events in test mode, an empty list and an unknown mode', async () => {

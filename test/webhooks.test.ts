@@ -258,6 +258,18 @@ describe('clock-driven delivery rules', () => {
     await disableEndpoint(db(), { organizationId: org.id }, b.endpoint.id);
   });
 
+  it('an endpoint whose host does not resolve is accepted; each delivery fails on the name, logged and retried', async () => {
+    // Declaration does not resolve the host (the tests run without DNS); delivery does, every time.
+    const { endpoint } = await createEndpoint(db(), { organizationId: org.id }, { mode: 'test', url: 'https://hooks.nowhere-roomtone-test.example/hook' });
+    const eventId = (await generationEvent()) as string;
+    await deliverDue();
+    const d = await db().webhookDelivery.findFirstOrThrow({ where: { eventId, endpointId: endpoint.id } });
+    expect(d).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null });
+    expect(d.lastError).toMatch(/^dns/);
+    expect(d.nextAttemptAt!.getTime()).toBeGreaterThan(now);
+    await disableEndpoint(db(), { organizationId: org.id }, endpoint.id);
+  });
+
   // The spec gives a receiver 10 s (ANSWER_TIMEOUT_MS, every worker's default); the deadline is
   // the worker's option, so the test waits 1 s for it instead of ten.
   it('a receiver silent past the answer deadline (10 s; 1 s here) is a timeout failure, logged', async () => {

@@ -6,6 +6,8 @@ export default defineConfig({
   ...base,
   testDir: '.',
   testMatch: '*.perf.ts',
+  // Relative to this file: keep the run's files in the ignored test-results/ at the root.
+  outputDir: '../../test-results/e2e-perf',
   globalSetup: '../global-setup.ts',
   timeout: 900_000,
   reporter: [['list']],

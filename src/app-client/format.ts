@@ -1,8 +1,9 @@
 /** Display helpers shared by the screens (money in cents, unix seconds, ids). */
 const eur = new Intl.NumberFormat('en-IE', { style: 'currency', currency: 'EUR' });
 
+/** Euro cents as money; a zero is never signed (a sum of refunds and charges can be -0). */
 export function money(cents: number): string {
-  return eur.format(cents / 100);
+  return eur.format((cents || 0) / 100);
 }
 
 export function dateTime(unixSeconds: number | null | undefined): string {

@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import type { ConsoleRouter } from '@/server/trpc/console-router';
@@ -29,6 +29,9 @@ export function apiErrorOf(error: unknown): { code: string; message: string; par
   return undefined;
 }
 
+/** Procedures that may hold their request open (never batched with others). */
+const LONG_READS = new Set(['playground.follow']);
+
 function makeQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -46,7 +49,14 @@ function makeQueryClient(): QueryClient {
 
 export function TrpcQueryProvider({ children }: { children: React.ReactNode }) {
   const [queryClient] = React.useState(makeQueryClient);
-  const [trpcClient] = React.useState(() => createTRPCClient<ConsoleRouter>({ links: [httpBatchLink({ url: '/api/trpc' })] }));
+  const [trpcClient] = React.useState(() =>
+    createTRPCClient<ConsoleRouter>({
+      links: [
+        // A read that waits on the server for a generation's end goes alone: in a batch it would hold the others' answers.
+        splitLink({ condition: (op) => LONG_READS.has(op.path), true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc' }) }),
+      ],
+    }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

@@ -7,7 +7,7 @@ import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
 
 /** The request's console session (complete or waiting for its second factor), read once per request. */
-const consoleSession = cache(async () => {
+export const consoleSession = cache(async () => {
   const h = await headers();
   return readConsoleSession(h.get('cookie'), { ip: null, userAgent: h.get('user-agent') });
 });

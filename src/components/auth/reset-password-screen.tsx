@@ -9,6 +9,7 @@ import { requestPasswordResetInput, resetPasswordInput } from '@/shared/console/
 import { useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { AuthCard } from './auth-card';
 
 /** /reset-password: ask for a link; /reset-password?token=…: choose the new password. */
@@ -34,9 +35,10 @@ function RequestLinkForm() {
   const form = useForm({ resolver: zodResolver(requestPasswordResetInput), defaultValues: { email: '' } });
   if (request.isSuccess) {
     return (
-      <p role="status" className="text-sm">
-        If {form.getValues('email')} has an account, a reset link is on its way (valid one hour).
-      </p>
+      <div role="status" className="grid gap-2 text-sm">
+        <p>If {form.getValues('email')} has an account, a reset link is on its way (valid one hour).</p>
+        <MailDestination />
+      </div>
     );
   }
   return (
@@ -46,6 +48,7 @@ function RequestLinkForm() {
       <Button type="submit" disabled={request.isPending}>
         E-mail me a reset link
       </Button>
+      <MailDestination />
     </form>
   );
 }

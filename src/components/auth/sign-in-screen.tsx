@@ -10,6 +10,7 @@ import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { AuthCard } from './auth-card';
 
 
@@ -68,7 +69,7 @@ export function SignInScreen() {
             E-mail me a link
           </TabsTrigger>
         </TabsList>
-        <TabsContent value="password">
+        <TabsContent value="password" tabIndex={-1}>
           <form onSubmit={withPassword} className="flex flex-col gap-4" noValidate>
             <TextField control={passwordForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
             <TextField control={passwordForm.control} name="password" label="Password" type="password" autoComplete="current-password" />
@@ -80,17 +81,19 @@ export function SignInScreen() {
             </Link>
           </form>
         </TabsContent>
-        <TabsContent value="link">
+        <TabsContent value="link" tabIndex={-1}>
           {linkSentTo ? (
-            <p role="status" className="text-sm">
-              If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes). On an installation without SMTP, the operator finds it in the server&apos;s log or with <code>roomtone mail list</code>.
-            </p>
+            <div role="status" className="grid gap-2 text-sm">
+              <p>If {linkSentTo} has an account, a sign-in link is on its way (valid 15 minutes).</p>
+              <MailDestination />
+            </div>
           ) : (
             <form onSubmit={withLink} className="flex flex-col gap-4" noValidate>
               <TextField control={linkForm.control} name="email" label="E-mail" type="email" autoComplete="email" />
               <Button type="submit" disabled={linkForm.formState.isSubmitting}>
                 E-mail me a sign-in link
               </Button>
+              <MailDestination />
             </form>
           )}
         </TabsContent>

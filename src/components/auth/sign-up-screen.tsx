@@ -10,6 +10,7 @@ import { signUpInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { AuthCard } from './auth-card';
 
 /**
@@ -50,9 +51,7 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
         <p>
           We sent a message to {checkEmail}. Open its link (valid 24 hours) and enter your password to finish: until then the account cannot sign in.
         </p>
-        <p className="text-muted-foreground">
-          On an installation without SMTP, the operator finds it in the server&apos;s log or with <code>roomtone mail list</code>.
-        </p>
+        <MailDestination />
       </div>
     );
   }

@@ -79,7 +79,7 @@ export function BillingScreen() {
                     On: adds {money(billing.data.auto_recharge.amount_cents ?? 0)} when the balance falls below {money(billing.data.auto_recharge.threshold_cents ?? 0)}.
                   </p>
                 ) : (
-                  <p className="text-sm text-muted-foreground">Off. Owners and admins turn it on with the payment provider (coming with the webhooks work).</p>
+                  <p className="text-sm text-muted-foreground">Off: the balance is not topped up automatically.</p>
                 )
               ) : (
                 <Skeleton className="h-8 w-full" />

@@ -73,7 +73,7 @@ export function GenerationsScreen() {
   return (
     <>
       <PageHeader title="Generations" description={`Renders, edits, decorations and upscales in ${scope.mode} mode, newest first.`} />
-      <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5" role="group" aria-label="Filters">
+      <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(min(100%,13rem),1fr))] gap-3" role="group" aria-label="Filters">
         <div className="grid gap-1.5">
           <Label htmlFor="filter-type">Type</Label>
           <Select id="filter-type" label="Type" value={type ?? ANY} onValueChange={(v) => setFilters({ type: v === ANY ? undefined : v })} options={[{ value: ANY, label: 'Any type' }, ...TYPES.map((t) => ({ value: t, label: t }))]} />

@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { createKeyInput } from '@/shared/console/console-inputs';
-import { PERMISSIONS } from '@/shared/keys/permissions';
+import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@/shared/keys/permissions';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { dateTime } from '@/app-client/format';
@@ -35,7 +35,8 @@ export function KeysScreen() {
   const revoke = useMutation(
     trpc.keys.revoke.mutationOptions({
       onSuccess: (_, variables) => {
-        toast.success(`Key ${variables.keyId} revoked. Requests with it now get 401.`);
+        const name = keys.data?.data.find((k) => k.id === variables.keyId)?.name;
+        toast.success(`Key “${name ?? variables.keyId}” revoked. Requests with it now get 401.`);
         void invalidate();
       },
       onError: (error) => toast.error(error.message),
@@ -43,7 +44,7 @@ export function KeysScreen() {
   );
 
   const columns: Column<KeyRow>[] = [
-    { id: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium">{row.original.name}</span> },
+    { id: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium break-words">{row.original.name}</span> },
     { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
     {
       id: 'permissions',
@@ -58,7 +59,7 @@ export function KeysScreen() {
         </div>
       ),
     },
-    { id: 'created_by', header: 'Created by', cell: ({ row }) => row.original.created_by ?? '—' },
+    { id: 'created_by', header: 'Created by', cell: ({ row }) => <span className="break-all">{row.original.created_by ?? '—'}</span> },
     { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
     { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
     {
@@ -130,7 +131,7 @@ function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
     >
       <FormError message={create.error?.message} />
       <TextField control={form.control} name="name" label="Name" placeholder="e.g. production backend" />
-      <CheckboxGroupField control={form.control} name="permissions" legend="Permissions" options={PERMISSIONS} idPrefix="permission" />
+      <CheckboxGroupField control={form.control} name="permissions" legend="Permissions" options={PERMISSIONS} descriptions={PERMISSION_DESCRIPTIONS} idPrefix="permission" />
     </CreateWithSecretDialog>
   );
 }

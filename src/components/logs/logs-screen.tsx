@@ -77,7 +77,7 @@ export function LogsScreen() {
           <Search aria-hidden /> Find
         </Button>
       </form>
-      <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Filters" role="group">
+      <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(min(100%,13rem),1fr))] gap-3" aria-label="Filters" role="group">
         <div className="grid gap-1.5">
           <Label htmlFor="filter-status">Status</Label>
           <Select

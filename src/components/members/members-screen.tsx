@@ -20,6 +20,7 @@ import { Select } from '@/components/ui/select';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { RemovalKeysNotice } from './removal-keys-notice';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
@@ -40,6 +41,8 @@ export function MembersScreen() {
   const me = useQuery(trpc.me.get.queryOptions());
   const refresh = () =>
     Promise.all([queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() }), queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() })]);
+  // A role chosen in a row applies only once confirmed (promotion to owner above all).
+  const [roleChange, setRoleChange] = React.useState<{ userId: string; email: string; from: Role; to: Role } | null>(null);
   const updateRole = useMutation(
     trpc.members.updateRole.mutationOptions({
       onSuccess: (r) => {
@@ -84,7 +87,7 @@ export function MembersScreen() {
             <Select
               label={`Role of ${m.email}`}
               value={m.role}
-              onValueChange={(role) => updateRole.mutate({ ...input, userId: m.user_id, role: role as Role })}
+              onValueChange={(role) => setRoleChange({ userId: m.user_id, email: m.email, from: m.role, to: role as Role })}
               options={assignable(scope.role).map((r) => ({ value: r, label: r }))}
             />
           </div>
@@ -114,6 +117,18 @@ export function MembersScreen() {
 
   return (
     <>
+      <ConfirmDialog
+        open={roleChange !== null}
+        onOpenChange={(open) => !open && setRoleChange(null)}
+        title={roleChange ? `Make ${roleChange.email} ${roleChange.to === 'developer' ? 'a' : 'an'} ${roleChange.to}?` : ''}
+        description={roleChange ? <RoleChangeNotice from={roleChange.from} to={roleChange.to} /> : ''}
+        confirmLabel={roleChange ? `Make ${roleChange.to}` : 'Change role'}
+        confirmVariant={roleChange?.to === 'owner' ? 'destructive' : 'default'}
+        onConfirm={() => {
+          if (roleChange) updateRole.mutate({ ...input, userId: roleChange.userId, role: roleChange.to });
+          setRoleChange(null);
+        }}
+      />
       <PageHeader title="Members" description="Who can use this organization's console, and with which role." actions={<InviteDialog onInvited={() => void refresh()} />} />
       {members.isPending ? (
         <LoadingRows label="Loading members" />
@@ -129,6 +144,20 @@ export function MembersScreen() {
           <PendingInvitations />
         </div>
       )}
+    </>
+  );
+}
+
+/** What a role change gives or takes away (the matrix of docs/console.md), said before it applies. */
+function RoleChangeNotice({ from, to }: { from: Role; to: Role }) {
+  const what: Record<Role, string> = {
+    owner: 'Owners can do everything, including making or removing other owners and removing you.',
+    admin: 'Admins manage every key, the members (but not owners), billing, webhooks and settings.',
+    developer: 'Developers use keys, the log, generations, the playground and usage; they revoke only the keys they created and see no billing, members or webhooks.',
+  };
+  return (
+    <>
+      From {from} to {to}, at once. {what[to]}
     </>
   );
 }
@@ -226,6 +255,7 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
             <DialogTitle>Invite a member</DialogTitle>
             <DialogDescription>They get an e-mail with a link valid for 7 days.</DialogDescription>
           </DialogHeader>
+          <MailDestination />
           <FormError message={invite.error?.message} />
           <TextField control={form.control} name="email" label="E-mail" type="email" autoComplete="off" />
           <Controller

@@ -77,7 +77,7 @@ export function OverviewScreen() {
             ) : overview.data.recent_errors.length === 0 ? (
               <EmptyState title="No errors in the last 7 days">Failed requests appear here grouped by error code and route.</EmptyState>
             ) : (
-              <div className="overflow-x-auto rounded-lg border">
+              <div className="relative overflow-x-auto rounded-lg border">
                 <table className="w-full text-sm" aria-label="Errors grouped by code and route">
                   <thead className="bg-muted/50 text-xs text-muted-foreground">
                     <tr>
@@ -128,7 +128,7 @@ function SpendMeter({ spent, limit }: { spent: number; limit: number }) {
   const percent = limit > 0 ? Math.min(100, Math.round((spent / limit) * 100)) : 0;
   return (
     <div className="flex flex-col gap-2">
-      <p className="text-2xl font-semibold">
+      <p className="text-2xl font-semibold" data-testid="month-spend">
         {money(spent)} <span className="text-sm font-normal text-muted-foreground">of {money(limit)}</span>
       </p>
       <div role="meter" aria-label="Spend against the monthly limit" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 overflow-hidden rounded-full bg-muted">

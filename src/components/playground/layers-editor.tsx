@@ -56,7 +56,7 @@ export function LayersEditor({ painted, layers, onChange, errors }: { painted: r
   return (
     <div className="grid gap-3" data-testid="layers-editor">
       {unlayered.map((c) => (
-        <div key={c} role="alert" data-testid="unlayered-color" className="flex items-center justify-between gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+        <div key={c} role="alert" data-testid="unlayered-color" className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
           <span className="flex items-center gap-2">
             <AlertTriangle className="size-4" aria-hidden />
             <span className="inline-block size-3 rounded-full border" style={{ backgroundColor: c }} aria-hidden />
@@ -74,7 +74,7 @@ export function LayersEditor({ painted, layers, onChange, errors }: { painted: r
       ))}
       {layers.length === 0 && unlayered.length === 0 ? <p className="text-sm text-muted-foreground">Paint an area, then give its colour a layer (1 to 3 layers, one per colour).</p> : null}
       {layers.map((layer, i) => (
-        <fieldset key={layer.mask_color} className="grid gap-2 rounded-md border p-3" data-testid={`layer-${layer.mask_color}`}>
+        <fieldset key={layer.mask_color} className="grid min-w-0 gap-2 rounded-md border p-3" data-testid={`layer-${layer.mask_color}`}>
           <legend className="flex items-center gap-2 px-1 text-sm font-medium">
             <span className="inline-block size-3 rounded-full border" style={{ backgroundColor: layer.mask_color }} aria-hidden />
             Layer {i + 1}: {layer.mask_color}
@@ -86,7 +86,7 @@ export function LayersEditor({ painted, layers, onChange, errors }: { painted: r
           ) : null}
           <FieldError errors={errors} param={`layers[${i}].mask_color`} />
           <div className="flex items-end gap-2">
-            <div className="grid flex-1 gap-1.5">
+            <div className="grid min-w-0 flex-1 gap-1.5">
               <Label htmlFor={`layer-${i}-action`}>Action</Label>
               <Select id={`layer-${i}-action`} label={`Action of layer ${i + 1}`} value={layer.action} onValueChange={(v) => update(i, { action: v as LayerAction })} options={ACTIONS} />
             </div>
@@ -99,7 +99,7 @@ export function LayersEditor({ painted, layers, onChange, errors }: { painted: r
           {layer.action === 'add' || layer.action === 'replace' ? (
             <div className="grid gap-1.5">
               <Label htmlFor={`layer-${i}-element`}>Element image (JPEG, PNG or WebP)</Label>
-              <input id={`layer-${i}-element`} type="file" accept="image/jpeg,image/png,image/webp" className="text-sm" onChange={(e) => update(i, { elementFile: e.target.files?.[0] ?? null })} />
+              <input id={`layer-${i}-element`} type="file" accept="image/jpeg,image/png,image/webp" className="max-w-full text-sm" onChange={(e) => update(i, { elementFile: e.target.files?.[0] ?? null })} />
               <Input aria-label={`Element image URL of layer ${i + 1}`} placeholder="or https://… URL" value={layer.elementUrl} onChange={(e) => update(i, { elementUrl: e.target.value })} />
               <FieldError errors={errors} param={`layers[${i}].element`} />
             </div>
@@ -115,8 +115,8 @@ export function LayersEditor({ painted, layers, onChange, errors }: { painted: r
 function ModifyFields({ layer, index, update, errors }: { layer: LayerDraft; index: number; update: (patch: Partial<LayerDraft>) => void; errors: FieldErrors }) {
   const [picking, setPicking] = React.useState(false);
   return (
-    <div className="grid gap-2">
-      <div className="flex gap-4 text-sm" role="radiogroup" aria-label={`Modify layer ${index + 1} by`}>
+    <div className="grid min-w-0 gap-2">
+      <div className="flex flex-wrap gap-x-4 gap-y-1 text-sm" role="radiogroup" aria-label={`Modify layer ${index + 1} by`}>
         {(['color', 'material'] as const).map((by) => (
           <label key={by} className="flex items-center gap-1">
             <input type="radio" name={`layer-${index}-by`} checked={layer.by === by} onChange={() => update({ by })} />
@@ -133,7 +133,7 @@ function ModifyFields({ layer, index, update, errors }: { layer: LayerDraft; ind
               <Input id={`layer-${index}-color`} className="w-28" value={layer.color} onChange={(e) => update({ color: e.target.value })} />
             </div>
           </div>
-          <div className="grid min-w-44 gap-1.5">
+          <div className="grid min-w-0 flex-1 gap-1.5 sm:min-w-44 sm:flex-none">
             <Label htmlFor={`layer-${index}-finish`}>Finish</Label>
             <Select id={`layer-${index}-finish`} label={`Finish of layer ${index + 1}`} value={layer.finish} onValueChange={(v) => update({ finish: v as LayerDraft['finish'] })} options={FINISHES.map((f) => ({ value: f, label: f === 'default' ? 'default (keep the surface)' : f.replace('_', ' ') }))} />
           </div>
@@ -141,13 +141,15 @@ function ModifyFields({ layer, index, update, errors }: { layer: LayerDraft; ind
           <FieldError errors={errors} param={`layers[${index}].finish`} />
         </div>
       ) : (
-        <div className="flex items-center gap-3">
+        <div className="flex flex-wrap items-center gap-3">
           {layer.material ? (
             <>
               {/* eslint-disable-next-line @next/next/no-img-element -- swatch served by /swatches */}
               <img src={`/swatches/${layer.material}`} alt="" className="size-10 rounded border" />
               <span className="text-sm">
-                {layer.materialName} <code className="text-xs text-muted-foreground">{layer.material}</code>
+                {/* A replayed layer knows only the id: it is not repeated as the name. */}
+                {layer.materialName && layer.materialName !== layer.material ? `${layer.materialName} ` : null}
+                <code className="text-xs text-muted-foreground">{layer.material}</code>
               </span>
             </>
           ) : (
@@ -178,11 +180,11 @@ function MaterialPicker({ open, onOpenChange, onPick }: { open: boolean; onOpenC
           <DialogTitle>Choose a material</DialogTitle>
           <DialogDescription>Materials of GET /v1/edit-materials, with their swatches.</DialogDescription>
         </DialogHeader>
-        <div className="flex gap-2">
-          <Select label="Material category" value={category} onValueChange={setCategory} options={[{ value: 'all', label: 'All categories' }, ...(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))]} className="w-56" />
+        <div className="flex flex-wrap gap-2 sm:flex-nowrap">
+          <Select label="Material category" value={category} onValueChange={setCategory} options={[{ value: 'all', label: 'All categories' }, ...(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))]} className="sm:w-56" />
           <Input aria-label="Search materials" placeholder="Search by name or category" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
-        <ul className="grid max-h-[50vh] grid-cols-3 gap-2 overflow-y-auto sm:grid-cols-4" aria-label="Materials">
+        <ul className="grid max-h-[50vh] grid-cols-2 gap-2 overflow-y-auto sm:grid-cols-4" aria-label="Materials">
           {(materials.data?.data ?? []).map((m) => (
             <li key={m.id}>
               <button

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { analyzeMask, matchLayersToMask, MASK_PALETTE } from '@/server/images/mask';
-import { labelOf, MaskHistory, MaskRaster, maskSizeFor } from './mask-raster';
+import { labelOf, maskSizeProblem, MaskHistory, MaskRaster, maskSizeFor, opaquePixels } from './mask-raster';
 
 /** The painter's export as the browser sends it: its RGBA pixels encoded as a PNG. */
 async function png(raster: MaskRaster): Promise<Buffer> {
@@ -77,5 +77,33 @@ describe('mask export against the server mask analysis', () => {
     // Near-palette, semi-opaque pixels follow the server's rule: within 48 per channel and alpha ≥ 128.
     const near = MaskRaster.fromRgba(new Uint8Array([230, 40, 30, 200, 230, 40, 30, 100, 150, 0, 0, 255]), 3, 1);
     expect(Array.from(near.labels)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('a mask PNG chosen to start from', () => {
+  it('of other proportions or too small is refused with the reason (the server refuses it the same way)', async () => {
+    expect(maskSizeProblem(960, 640, 960, 640)).toBeNull();
+    expect(maskSizeProblem(2048, 1365, 3000, 2000)).toBeNull(); // the painter's own export
+    expect(maskSizeProblem(800, 800, 960, 640)).toMatch(/must have the photo's proportions \(960×640\) within 1 %/);
+    expect(maskSizeProblem(300, 200, 960, 640)).toMatch(/long side is 300 px: it must be at least 512 px/);
+    expect(maskSizeProblem(300, 200, 300, 200)).toBeNull(); // a photo smaller than 512 px: its own size suffices
+    // The same verdicts as the server's analysis.
+    const square = await sharp({ create: { width: 800, height: 800, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+    await expect(analyzeMask(square, { width: 960, height: 640 })).rejects.toMatchObject({ code: 'mask_dimensions_mismatch' });
+    const small = await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+    await expect(analyzeMask(small, { width: 960, height: 640 })).rejects.toMatchObject({ code: 'mask_dimensions_mismatch' });
+  });
+
+  it('counts opaque pixels that are not palette colours (an off-palette mask paints nothing)', () => {
+    const rgba = new Uint8ClampedArray([
+      255, 0, 0, 255, // palette red
+      230, 30, 20, 200, // within 48 of red, opaque enough
+      128, 128, 128, 255, // grey: off the palette
+      0, 0, 255, 255, // pure blue: more than 48 from #0066FF on green
+      0, 0, 0, 0, // transparent
+      255, 0, 0, 100, // red but under 50 % opaque
+    ]);
+    expect(opaquePixels(rgba)).toEqual({ opaque: 4, offPalette: 2 });
+    expect(MaskRaster.fromRgba(rgba, 6, 1).counts().slice(1).reduce((a, b) => a + b, 0)).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, type MaskColor } from '@/shared/images/mask-palette';
+import { MASK_CHANNEL_TOLERANCE, MASK_MIN_ALPHA, MASK_MIN_COVERAGE, MASK_MIN_LONG_SIDE, MASK_PALETTE, MASK_PROPORTION_TOLERANCE, type MaskColor } from '@/shared/images/mask-palette';
 
 /**
  * The mask painter's pixels, framework-free (unit-tested in Node against the server's mask
@@ -192,6 +192,38 @@ export class MaskRaster {
     }
     return raster;
   }
+}
+
+/**
+ * Why a mask PNG of this size cannot serve this photo (the server's rule: the photo's proportions
+ * within 1 %, long side at least 512 px or the photo's own), or null when it can.
+ */
+export function maskSizeProblem(maskWidth: number, maskHeight: number, imageWidth: number, imageHeight: number): string | null {
+  const proportionError = Math.abs(maskWidth * imageHeight - imageWidth * maskHeight) / (imageWidth * maskHeight);
+  if (proportionError > MASK_PROPORTION_TOLERANCE) {
+    return `This mask is ${maskWidth}×${maskHeight}: it must have the photo's proportions (${imageWidth}×${imageHeight}) within 1 %. The mask was not loaded.`;
+  }
+  const needed = Math.min(MASK_MIN_LONG_SIDE, Math.max(imageWidth, imageHeight));
+  if (Math.max(maskWidth, maskHeight) < needed) {
+    return `This mask's long side is ${Math.max(maskWidth, maskHeight)} px: it must be at least ${needed} px. The mask was not loaded.`;
+  }
+  return null;
+}
+
+/** Opaque pixels (alpha ≥ 128) of a decoded PNG, and how many of them are not a palette colour. */
+export function opaquePixels(rgba: Uint8ClampedArray | Uint8Array): { opaque: number; offPalette: number } {
+  const colours = MASK_PALETTE.map(rgbOf);
+  let opaque = 0;
+  let offPalette = 0;
+  for (let o = 0; o < rgba.length; o += 4) {
+    if ((rgba[o + 3] ?? 0) < MASK_MIN_ALPHA) continue;
+    opaque++;
+    const r = rgba[o] ?? 0;
+    const g = rgba[o + 1] ?? 0;
+    const b = rgba[o + 2] ?? 0;
+    if (!colours.some(([pr, pg, pb]) => Math.abs(r - pr) <= MASK_CHANNEL_TOLERANCE && Math.abs(g - pg) <= MASK_CHANNEL_TOLERANCE && Math.abs(b - pb) <= MASK_CHANNEL_TOLERANCE)) offPalette++;
+  }
+  return { opaque, offPalette };
 }
 
 /** Undo/redo of whole-raster snapshots (a mask of 2048² is 4 MB; 30 steps kept). */

@@ -120,7 +120,8 @@ export function formFromGeneration(generation: { type: CreationKind; input: Reco
       color: str(l.color, '#B0B7A4'),
       finish: str(l.finish, 'default') as (typeof FINISHES)[number],
       material: typeof l.material === 'string' ? l.material : null,
-      materialName: typeof l.material === 'string' ? l.material : null,
+      // The generation keeps the id only; the editor shows the id alone then.
+      materialName: null,
       elementFile: null,
       elementUrl: '',
     }),

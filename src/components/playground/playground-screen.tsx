@@ -8,7 +8,7 @@ import { TRPCClientError } from '@trpc/client';
 import { Loader2, Play, Plus, Upload, X } from 'lucide-react';
 import { ACCESSORY_CATEGORIES, QUALITIES, SCALES } from '@/shared/creations/schemas';
 import { CREATION_KINDS, CREATION_ROUTES, type CreationKind } from '@/shared/playground/playground-inputs';
-import { useTRPC, useTRPCClient } from '@/app-client/trpc';
+import { errorStatus, useTRPC, useTRPCClient, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';
 import { Button } from '@/components/ui/button';
@@ -19,12 +19,15 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Select } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
+import { SegmentedRadioGroup } from '@/components/ui/radio-group';
+import { useHydrated } from '@/components/ui/use-hydrated';
 import { FieldError, type FieldErrors } from './field-error';
 import { LayersEditor, layerProblems, type LayerDraft } from './layers-editor';
 import { MaskPainter, type MaskPainterHandle, type PaintedColor } from './mask-painter';
-import { checkBody, DEFAULT_FORM, formFromGeneration, playgroundForm, requestBody, type ImageSource, type PlaygroundForm } from './playground-request';
+import { checkBody, DEFAULT_FORM, formFromGeneration, MASK_FILE_NAME, playgroundForm, requestBody, type ImageSource, type PlaygroundForm } from './playground-request';
 import { CodePanel } from './code-panel';
 import { ResultPanel } from './result-panel';
+import { AvailabilityNote, availabilityOf, AvailabilityTable, previewNote, type Availability } from './availability';
 import { isFileRef } from './copy-as-code';
 
 const KIND_LABELS: Record<CreationKind, string> = { render: 'Render', edit: 'Edit', decoration: 'Decoration', upscale: 'Upscale' };
@@ -56,6 +59,46 @@ function useImageSize(url: string | null): { width: number; height: number } | n
   return measured && measured.url === url ? { width: measured.width, height: measured.height } : null;
 }
 
+type Generation = ConsoleOutputs['generations']['get'];
+
+/** How long one read waits on the server for the run's end (the worker's notification answers it at once). */
+const FOLLOW_WAIT_MS = 2_000;
+
+/**
+ * The run's generation, followed by reads that wait on the server: each answers as soon as the
+ * generation ends (the worker wakes the waiting request) or after FOLLOW_WAIT_MS with its
+ * progress; the next read starts at once. No fixed polling delay stands between the end and the
+ * screen.
+ */
+function useFollowedGeneration(id: string | null): Generation | null {
+  const client = useTRPCClient();
+  const scopeInput = useScopeInput();
+  const [followed, setFollowed] = React.useState<{ id: string; generation: Generation } | null>(null);
+  React.useEffect(() => {
+    if (!id) return;
+    const controller = new AbortController();
+    void (async () => {
+      let waitMs = 0; // the first read answers at once: the status shows while it waits
+      for (;;) {
+        try {
+          const generation = await client.playground.follow.query({ ...scopeInput, id, waitMs }, { signal: controller.signal });
+          if (controller.signal.aborted) return;
+          setFollowed({ id, generation });
+          if (generation.status !== 'in_progress') return;
+          waitMs = FOLLOW_WAIT_MS;
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          const status = errorStatus(error);
+          if (status !== undefined && status < 500) return; // a refusal (404) ends the follow
+          await new Promise((resolve) => setTimeout(resolve, 1_000)); // an outage: try again shortly
+        }
+      }
+    })();
+    return () => controller.abort();
+  }, [id, client, scopeInput]);
+  return followed && followed.id === id ? followed.generation : null;
+}
+
 export function PlaygroundScreen() {
   const trpc = useTRPC();
   const client = useTRPCClient();
@@ -76,10 +119,15 @@ export function PlaygroundScreen() {
   const [painted, setPainted] = React.useState<PaintedColor[]>([]);
   const [maskInPrompt, setMaskInPrompt] = React.useState(false);
   const [errors, setErrors] = React.useState<FieldErrors>({});
-  const [generationId, setGenerationId] = React.useState<string | null>(null);
-  const [requestId, setRequestId] = React.useState<string | null>(null);
+  // One result per kind: switching to another kind never shows this kind's result.
+  const [runs, setRuns] = React.useState<Partial<Record<CreationKind, { generationId: string; requestId: string }>>>({});
   const [running, setRunning] = React.useState(false);
-  const [codeKey, setCodeKey] = React.useState(() => crypto.randomUUID());
+  // Random values come after hydration: the server's HTML and the first client render must agree.
+  const hydrated = useHydrated();
+  const [codeKey, setCodeKey] = React.useState<string | null>(null);
+  React.useEffect(() => {
+    if (hydrated) setCodeKey((key) => key ?? crypto.randomUUID()); // eslint-disable-line react-hooks/set-state-in-effect -- a client-only value, once
+  }, [hydrated]);
   const painter = React.useRef<MaskPainterHandle>(null);
 
   const previewUrl = React.useMemo(() => (image ? (image.type === 'file' ? URL.createObjectURL(image.file) : image.url) : null), [image]);
@@ -87,6 +135,7 @@ export function PlaygroundScreen() {
   const imageSize = useImageSize(previewUrl);
 
   const styles = useQuery(trpc.playground.styles.queryOptions(scopeInput, { enabled: kind === 'render' || kind === 'decoration' }));
+  const availability = useQuery(trpc.playground.availability.queryOptions(scopeInput, { staleTime: 5 * 60_000 }));
   const quote = useQuery(trpc.playground.quote.queryOptions({ ...scopeInput, kind, quality: values.quality, scale: values.scale }));
 
   // Replay from the log: the generation's settings fill the form (images are never kept).
@@ -113,12 +162,10 @@ export function PlaygroundScreen() {
   const problems = layerProblems(painted, layers);
   const blocked = kind === 'edit' && values.mode === 'mask' && (problems.unlayered.length > 0 || problems.unpainted.length > 0);
 
-  const generation = useQuery(
-    trpc.generations.get.queryOptions(
-      { ...scopeInput, id: generationId ?? 'gen_0' },
-      { enabled: generationId !== null, refetchInterval: (q) => (q.state.data?.status === 'in_progress' ? 1000 : false) },
-    ),
-  );
+  const lastRun = runs[kind] ?? null;
+  const generation = useFollowedGeneration(lastRun?.generationId ?? null);
+  const option: Availability | null = availabilityOf(availability.data, kind, values.mode);
+  const unavailable = scope.mode === 'live' && option?.live === 'unavailable';
 
   const create = useMutation(trpc.playground.create.mutationOptions());
 
@@ -133,12 +180,29 @@ export function PlaygroundScreen() {
     return created.id;
   }
 
+  /**
+   * The chosen image file is uploaded as soon as it is chosen (and again after each run, since a
+   * generation consumes its upload): Run then only creates, one round trip as a /v1 call is.
+   * An upload refused then is said at Run, under the image.
+   */
+  const preparedFile = React.useRef<{ file: File; id: Promise<string> } | null>(null);
+  function prepareUpload(file: File): void {
+    const id = upload(file);
+    id.catch(() => undefined); // awaited (and its refusal shown) at Run
+    preparedFile.current = { file, id };
+  }
+  function takeUpload(file: File): Promise<string> {
+    const prepared = preparedFile.current;
+    preparedFile.current = null;
+    return prepared && prepared.file === file ? prepared.id : upload(file);
+  }
+
   async function run() {
     if (!image) {
       setErrors({ image: { code: 'parameter_invalid', message: "Missing required parameter 'image': choose a file, an https URL or a previous output." } });
       return;
     }
-    if (blocked) return;
+    if (blocked || unavailable) return;
     const local = checkBody(kind, body);
     setErrors(local);
     if (Object.keys(local).length > 0) return;
@@ -146,7 +210,16 @@ export function PlaygroundScreen() {
     try {
       // Resolve files to uploads (image, painted mask, element images).
       const resolved = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-      if (isFileRef(resolved.image) && image.type === 'file') resolved.image = await upload(image.file);
+      let imageUpload: { file: File; id: string } | null = null;
+      if (isFileRef(resolved.image) && image.type === 'file') {
+        const file = image.file;
+        const id = await takeUpload(file).catch((error: unknown) => {
+          prepareUpload(file); // a fresh one for the next try
+          throw error;
+        });
+        imageUpload = { file, id };
+        resolved.image = id;
+      }
       if (isFileRef(resolved.mask) && painter.current) resolved.mask = await upload(await painter.current.exportPng());
       if (Array.isArray(resolved.layers)) {
         resolved.layers = await Promise.all(
@@ -156,10 +229,16 @@ export function PlaygroundScreen() {
           }),
         );
       }
-      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` });
-      setGenerationId(result.generation.id);
-      setRequestId(result.requestId);
-      queryClient.setQueryData(trpc.generations.get.queryKey({ ...scopeInput, id: result.generation.id }), undefined);
+      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` }).catch((error: unknown) => {
+        // A refused request leaves its upload available (spec): the next try uses it again,
+        // unless the refusal is about that upload (expired or used): then a fresh one.
+        if (imageUpload && apiErrorOf(error)?.param === 'image') prepareUpload(imageUpload.file);
+        else if (imageUpload) preparedFile.current = { file: imageUpload.file, id: Promise.resolve(imageUpload.id) };
+        throw error;
+      });
+      if (imageUpload) prepareUpload(imageUpload.file); // this one is the generation's now
+      setRuns((r) => ({ ...r, [kind]: { generationId: result.generation.id, requestId: result.requestId } }));
+      void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
       setCodeKey(crypto.randomUUID());
       void quote.refetch();
     } catch (error) {
@@ -170,10 +249,17 @@ export function PlaygroundScreen() {
     }
   }
 
-  function useOutput(url: string, id: string) {
-    setImage({ type: 'output', url, generationId: id });
+  /** A new image: the painted mask and the refusals about the old image no longer apply. */
+  function chooseImage(source: ImageSource) {
+    preparedFile.current = null;
+    if (source.type === 'file') prepareUpload(source.file);
+    setImage(source);
     setPainted([]);
-    setErrors({});
+    setErrors(({ image: _image, mask: _mask, ...rest }) => rest);
+  }
+
+  function useOutput(url: string, id: string) {
+    chooseImage({ type: 'output', url, generationId: id });
   }
 
   const q = quote.data;
@@ -187,7 +273,7 @@ export function PlaygroundScreen() {
         </p>
       ) : null}
       <form
-        className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
+        className="grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]"
         onSubmit={(event) => {
           event.preventDefault();
           void run();
@@ -195,26 +281,21 @@ export function PlaygroundScreen() {
         noValidate
         aria-label="Playground request"
       >
-        <div className="grid content-start gap-6">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <Controller
             control={form.control}
             name="kind"
             render={({ field }) => (
               <div>
-                <div role="radiogroup" aria-label="Kind of creation" className="inline-flex h-9 items-center rounded-lg bg-muted p-1 text-muted-foreground">
-                  {CREATION_KINDS.map((k) => (
-                    <button
-                      key={k}
-                      type="button"
-                      role="radio"
-                      aria-checked={field.value === k}
-                      onClick={() => field.onChange(k)}
-                      className={`rounded-md px-3 py-1 text-sm font-medium focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none ${field.value === k ? 'bg-background text-foreground shadow-sm' : ''}`}
-                    >
-                      {KIND_LABELS[k]}
-                    </button>
-                  ))}
-                </div>
+                <SegmentedRadioGroup
+                  label="Kind of creation"
+                  value={field.value}
+                  onValueChange={(k) => {
+                    field.onChange(k);
+                    setErrors({}); // the last run's refusals were about another kind
+                  }}
+                  options={CREATION_KINDS.map((k) => ({ value: k, label: KIND_LABELS[k] }))}
+                />
                 <p className="mt-2 text-sm text-muted-foreground">{KIND_HELP[field.value]}</p>
               </div>
             )}
@@ -225,20 +306,15 @@ export function PlaygroundScreen() {
               <CardTitle>Image</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-3">
-              <ImageDrop
-                onFile={(file) => {
-                  setImage({ type: 'file', file });
-                  setPainted([]);
-                }}
-              />
+              <ImageDrop onFile={(file) => chooseImage({ type: 'file', file })} />
               <div className="flex gap-2">
                 <Input aria-label="Image URL" placeholder="https://example.com/room.jpg" value={urlText} onChange={(e) => setUrlText(e.target.value)} />
-                <Button variant="outline" disabled={!urlText} onClick={() => setImage({ type: 'url', url: urlText.trim() })}>
+                <Button variant="outline" disabled={!urlText} onClick={() => chooseImage({ type: 'url', url: urlText.trim() })}>
                   Use URL
                 </Button>
               </div>
               {image ? (
-                <p className="text-sm" data-testid="image-source">
+                <p className="text-sm break-all" data-testid="image-source">
                   {image.type === 'file' ? `File: ${image.file.name}` : image.type === 'url' ? `URL: ${image.url}` : `Output of ${image.generationId}`}
                   {imageSize ? ` (${imageSize.width}×${imageSize.height})` : ''}
                 </p>
@@ -331,7 +407,7 @@ export function PlaygroundScreen() {
                   control={form.control}
                   name="style"
                   render={({ field }) => (
-                    <fieldset className="grid gap-1.5">
+                    <fieldset className="grid min-w-0 gap-1.5">
                       <legend className="text-sm font-medium">Style</legend>
                       <div className="grid max-h-64 gap-1 overflow-y-auto rounded-md border p-2" role="radiogroup" aria-label="Style">
                         {[{ id: '', name: kind === 'decoration' ? 'Keep the current style' : 'No style', description: '' }, ...(styles.data ?? [])].map((s) => (
@@ -354,7 +430,7 @@ export function PlaygroundScreen() {
                   control={form.control}
                   name="categories"
                   render={({ field }) => (
-                    <fieldset className="grid gap-1.5">
+                    <fieldset className="grid min-w-0 gap-1.5">
                       <legend className="text-sm font-medium">Accessory categories (none checked: all that suit the style)</legend>
                       <div className="grid grid-cols-2 gap-1 sm:grid-cols-3">
                         {ACCESSORY_CATEGORIES.map((c) => (
@@ -373,10 +449,10 @@ export function PlaygroundScreen() {
                   )}
                 />
               ) : null}
-              <fieldset className="grid gap-2">
+              <fieldset className="grid min-w-0 gap-2">
                 <legend className="text-sm font-medium">Metadata (up to 16 pairs, returned unchanged)</legend>
                 {metadata.fields.map((f, i) => (
-                  <div key={f.id} className="flex gap-2">
+                  <div key={f.id} className="flex min-w-0 gap-2">
                     <Input aria-label={`Metadata key ${i + 1}`} placeholder="key" maxLength={40} {...form.register(`metadata.${i}.key`)} />
                     <Input aria-label={`Metadata value ${i + 1}`} placeholder="value" maxLength={500} {...form.register(`metadata.${i}.value`)} />
                     <Button size="icon" variant="ghost" aria-label={`Remove metadata pair ${i + 1}`} onClick={() => metadata.remove(i)}>
@@ -405,7 +481,7 @@ export function PlaygroundScreen() {
           </Card>
         </div>
 
-        <div className="grid content-start gap-6">
+        <div className="grid min-w-0 grid-cols-1 content-start gap-6">
           <Card>
             <CardHeader>
               <CardTitle>Run</CardTitle>
@@ -428,12 +504,13 @@ export function PlaygroundScreen() {
                   <p className="text-muted-foreground">Pricing…</p>
                 )}
               </div>
+              <AvailabilityNote option={option} mode={scope.mode} />
               {blocked ? (
                 <p role="alert" className="text-sm font-medium text-destructive" data-testid="blocked">
                   Every painted colour needs a layer, and every layer a painted colour, before sending.
                 </p>
               ) : null}
-              <Button type="submit" disabled={running || blocked} data-testid="run">
+              <Button type="submit" disabled={running || blocked || unavailable} data-testid="run">
                 {running ? <Loader2 className="animate-spin" aria-hidden /> : <Play aria-hidden />} Run {KIND_LABELS[kind].toLowerCase()}
               </Button>
               <FieldError errors={errors} param="request" />
@@ -442,12 +519,25 @@ export function PlaygroundScreen() {
                 .map(([param]) => (
                   <FieldError key={param} errors={errors} param={param} />
                 ))}
+              <AvailabilityTable list={availability.data} />
             </CardContent>
           </Card>
-          {generationId ? (
-            <ResultPanel generation={generation.data ?? null} requestId={requestId} beforeUrl={previewUrl} onUseAsInput={useOutput} />
+          {lastRun ? (
+            <ResultPanel
+              generation={generation}
+              requestId={lastRun.requestId}
+              beforeUrl={previewUrl}
+              onUseAsInput={useOutput}
+              preview={generation && !generation.livemode ? previewNote(availabilityOf(availability.data, generation.type, (generation.input as { mode?: string }).mode)) : null}
+            />
           ) : null}
-          <CodePanel baseUrl={typeof window === 'undefined' ? '' : window.location.origin} route={CREATION_ROUTES[kind]} body={body} idempotencyKey={codeKey} />
+          <CodePanel
+            baseUrl={hydrated ? window.location.origin : ''}
+            route={CREATION_ROUTES[kind]}
+            body={body}
+            idempotencyKey={codeKey ?? undefined}
+            files={withMask && previewUrl && imageSize ? [{ name: MASK_FILE_NAME, label: 'Download mask.png', read: () => painter.current?.exportPng() ?? Promise.reject(new Error('Paint the mask first.')) }] : []}
+          />
         </div>
       </form>
     </div>
@@ -458,7 +548,7 @@ function ImageDrop({ onFile }: { onFile: (file: File) => void }) {
   const [over, setOver] = React.useState(false);
   return (
     <label
-      className={`flex cursor-pointer flex-col items-center gap-2 rounded-md border-2 border-dashed p-6 text-sm ${over ? 'border-primary bg-accent' : ''}`}
+      className={`flex cursor-pointer flex-col items-center gap-2 rounded-md border-2 border-dashed p-6 text-center text-sm focus-within:ring-2 focus-within:ring-ring ${over ? 'border-primary bg-accent' : ''}`}
       onDragOver={(e) => {
         e.preventDefault();
         setOver(true);

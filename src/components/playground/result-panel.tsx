@@ -10,8 +10,23 @@ import { GenerationProgress } from '@/components/generations/generation-progress
 
 type Generation = ConsoleOutputs['generations']['get'];
 
-/** The generation as it progresses (polled), then the output with a before/after slider, zoom, download and its JSON. */
-export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: { generation: Generation | null; requestId: string | null; beforeUrl: string | null; onUseAsInput: (url: string, id: string) => void }) {
+/**
+ * The generation as it progresses (followed on the server), then the output with a before/after
+ * slider, zoom, download and its JSON. `preview` says when a test-mode output is a preview.
+ */
+export function ResultPanel({
+  generation,
+  requestId,
+  beforeUrl,
+  onUseAsInput,
+  preview,
+}: {
+  generation: Generation | null;
+  requestId: string | null;
+  beforeUrl: string | null;
+  onUseAsInput: (url: string, id: string) => void;
+  preview: string | null;
+}) {
   const [split, setSplit] = React.useState(50);
   const [zoom, setZoom] = React.useState(1);
   if (!generation) {
@@ -23,17 +38,27 @@ export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: 
   }
   const output = generation.output[0];
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
+        <CardTitle className="flex flex-wrap items-center gap-2">
           Result <Badge data-testid="generation-status" variant={generation.status === 'failed' ? 'destructive' : 'secondary'}>{generation.status}</Badge>
+          {preview ? (
+            <Badge variant="outline" data-testid="preview-badge">
+              Test-mode preview
+            </Badge>
+          ) : null}
         </CardTitle>
       </CardHeader>
-      <CardContent className="grid gap-3">
+      <CardContent className="grid min-w-0 gap-3">
+        {preview ? (
+          <p className="rounded-md border bg-muted px-3 py-2 text-xs" data-testid="preview-note">
+            {preview}
+          </p>
+        ) : null}
         {generation.status === 'in_progress' ? (
           <GenerationProgress id={generation.id} progress={generation.progress} stage={generation.progress_stage} createdAt={generation.created_at} />
         ) : null}
-        <p className="text-sm" role="status" aria-live="polite">
+        <p className="text-sm break-all" role="status" aria-live="polite">
           {generation.status === 'in_progress' ? (
             <span className="inline-flex items-center gap-2">
               <Loader2 className="size-4 animate-spin" aria-hidden /> {generation.started_at ? 'Generating…' : 'Waiting in the queue…'} ({generation.id})
@@ -46,7 +71,7 @@ export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: 
           )}
         </p>
         {requestId ? (
-          <p className="text-xs text-muted-foreground">
+          <p className="text-xs break-all text-muted-foreground">
             Request <code data-testid="request-id">{requestId}</code> (in the request log as POST /playground/…)
           </p>
         ) : null}
@@ -76,7 +101,7 @@ export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: 
                 {output.width}×{output.height} {output.content_type}
               </span>
             </div>
-            <div className="max-h-[60vh] overflow-auto rounded-md border">
+            <div className="relative max-h-[60vh] overflow-auto rounded-md border">
               <div className="relative" style={{ width: `${zoom * 100}%`, aspectRatio: `${output.width} / ${output.height}` }}>
                 {/* eslint-disable-next-line @next/next/no-img-element -- signed output URL */}
                 <img src={output.url} alt="The result" data-testid="result-image" className="absolute inset-0 size-full object-fill" />
@@ -98,7 +123,7 @@ export function ResultPanel({ generation, requestId, beforeUrl, onUseAsInput }: 
         ) : null}
         <details>
           <summary className="cursor-pointer text-sm font-medium">Generation JSON</summary>
-          <pre data-testid="generation-json" className="mt-2 max-h-80 overflow-auto rounded-md bg-muted p-3 text-xs">
+          <pre data-testid="generation-json" tabIndex={0} aria-label="Generation JSON" className="mt-2 max-h-80 max-w-full overflow-auto rounded-md bg-muted p-3 text-xs">
             {JSON.stringify(generation, null, 2)}
           </pre>
         </details>

@@ -5,7 +5,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, BookOpen, Building2, ChevronsUpDown, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { BarChart3, BookOpen, Building2, ChevronsUpDown, CircleUser, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Menu, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { apiErrorOf, useTRPC, errorStatus } from '@/app-client/trpc';
 import { TwoFactorSection } from '@/components/account/two-factor-section';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
@@ -14,6 +14,8 @@ import { cn } from '@/components/ui/cn';
 import { Switch } from '@/components/ui/switch';
 import { Label } from '@/components/ui/label';
 import { ErrorState, LoadingRows } from '@/components/ui/states';
+import { Sheet } from '@/components/ui/sheet';
+import { NoMembership } from './no-membership';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -48,7 +50,18 @@ function screenOf(pathname: string): string | undefined {
  * The console's frame: sidebar with the screens the member's role may use, the organization
  * switcher, the test/live switch (test mode marked by a banner, as Stripe does) and the user menu.
  */
-export function ConsoleShell({ organizationId, mode, children }: { organizationId: string; mode: Mode; children: React.ReactNode }) {
+export function ConsoleShell({
+  organizationId,
+  mode,
+  canCreateOrganization,
+  children,
+}: {
+  organizationId: string;
+  mode: Mode;
+  /** Open sign-up: a user without this organization may open one of their own. */
+  canCreateOrganization: boolean;
+  children: React.ReactNode;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const pathname = usePathname();
@@ -77,17 +90,8 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
   const organizations = me.data.organizations;
   const current = organizations.find((o) => o.id === organizationId);
   if (!current) {
-    return (
-      <main className="mx-auto flex max-w-xl flex-col gap-4 p-8">
-        <h1 className="text-xl font-semibold">Organization not found</h1>
-        <p className="text-muted-foreground">You are not a member of {organizationId}, or it does not exist.</p>
-        {organizations[0] ? (
-          <Button asChild className="self-start">
-            <Link href={`/o/${organizations[0].id}/test/overview`}>Go to {organizations[0].name}</Link>
-          </Button>
-        ) : null}
-      </main>
-    );
+    // Removed from this organization (or never a member): say so, and offer the way out.
+    return <NoMembership organizationId={organizationId} organizations={organizations} mode={mode} canCreateOrganization={canCreateOrganization} />;
   }
   const role = current.role as Role;
   const base = `/o/${organizationId}/${mode}`;
@@ -107,47 +111,21 @@ export function ConsoleShell({ organizationId, mode, children }: { organizationI
             TEST MODE — you are viewing test data. Nothing here is charged.
           </div>
         ) : null}
-        <div className="flex flex-1">
+        <div className="flex min-w-0 flex-1">
           <aside className="hidden w-60 shrink-0 flex-col gap-4 border-r bg-muted/30 p-3 md:flex">
             <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
-            <nav aria-label="Console">
-              <ul className="flex flex-col gap-0.5">
-                {SCREENS.filter((s) => canSee(role, s.slug)).map((s) => {
-                  const Icon = ICONS[s.slug];
-                  const active = screen === s.slug;
-                  return (
-                    <li key={s.slug}>
-                      <Link
-                        href={`${base}/${s.slug}`}
-                        aria-current={active ? 'page' : undefined}
-                        className={cn(
-                          'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                          active && 'bg-accent font-medium',
-                        )}
-                      >
-                        <Icon className="size-4" aria-hidden />
-                        {s.title}
-                      </Link>
-                    </li>
-                  );
-                })}
-              </ul>
-            </nav>
+            <ConsoleNav role={role} base={base} screen={screen} />
             <ApiReferenceLink />
           </aside>
           <div className="flex min-w-0 flex-1 flex-col">
-            {/* Wraps on a phone rather than overflowing it. */}
-            <header className="flex min-h-14 flex-wrap items-center justify-between gap-x-4 gap-y-2 border-b px-4 py-2">
-              <div className="max-w-full min-w-0 md:hidden">
-                <OrganizationSwitcher organizations={organizations} currentId={organizationId} mode={mode} />
-              </div>
-              <MobileNav role={role} base={base} />
-              <div className="ml-auto flex items-center gap-4">
+            <header className="flex h-14 min-w-0 items-center justify-between gap-2 border-b px-3 sm:gap-4 sm:px-4">
+              <MobileNav role={role} base={base} screen={screen} organizations={organizations} currentId={organizationId} mode={mode} />
+              <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-4">
                 <ModeSwitch mode={mode} />
                 <UserMenu email={me.data.user.email} accountHref={`${base}/account`} />
               </div>
             </header>
-            <main id="main" className="flex-1 p-4 md:p-8">
+            <main id="main" className="min-w-0 flex-1 p-4 md:p-8">
               {mustEnrol ? <EnrolFirst organizationName={current.name} /> : allowed ? children : <NotForRole role={role} />}
             </main>
           </div>
@@ -190,28 +168,70 @@ function NotForRole({ role }: { role: Role }) {
   );
 }
 
-function MobileNav({ role, base }: { role: Role; base: string }) {
-  const router = useRouter();
+/** The screens the role may open, as links (the sidebar, and the drawer on small screens). */
+function ConsoleNav({ role, base, screen, onNavigate }: { role: Role; base: string; screen: string | undefined; onNavigate?: () => void }) {
+  return (
+    <nav aria-label="Console">
+      <ul className="flex flex-col gap-0.5">
+        {SCREENS.filter((s) => canSee(role, s.slug)).map((s) => {
+          const Icon = ICONS[s.slug];
+          const active = screen === s.slug;
+          return (
+            <li key={s.slug}>
+              <Link
+                href={`${base}/${s.slug}`}
+                onClick={onNavigate}
+                aria-current={active ? 'page' : undefined}
+                className={cn(
+                  'flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                  active && 'bg-accent font-medium',
+                )}
+              >
+                <Icon className="size-4" aria-hidden />
+                {s.title}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/** Below the md breakpoint the sidebar collapses into a menu button that opens it as a drawer. */
+function MobileNav({
+  role,
+  base,
+  screen,
+  organizations,
+  currentId,
+  mode,
+}: {
+  role: Role;
+  base: string;
+  screen: string | undefined;
+  organizations: { id: string; name: string; role: string }[];
+  currentId: string;
+  mode: Mode;
+}) {
+  const [open, setOpen] = React.useState(false);
+  const pathname = usePathname();
+  // A navigation (a link, the organization switcher) closes the drawer.
+  const [shownFor, setShownFor] = React.useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
   return (
     <div className="md:hidden">
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="outline" size="sm">
-            Menu
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent>
-          {SCREENS.filter((s) => canSee(role, s.slug)).map((s) => (
-            <DropdownMenuItem key={s.slug} onSelect={() => router.push(`${base}/${s.slug}`)}>
-              {s.title}
-            </DropdownMenuItem>
-          ))}
-          <DropdownMenuSeparator />
-          <DropdownMenuItem asChild>
-            <a href="/docs">API reference</a>
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
+      <Button variant="outline" size="icon" aria-label="Open the console menu" aria-expanded={open} onClick={() => setOpen(true)} data-testid="menu-button">
+        <Menu aria-hidden />
+      </Button>
+      <Sheet open={open} onOpenChange={setOpen} side="left" title="Roomtone console" description="Organization and screens" className="max-w-72">
+        <OrganizationSwitcher organizations={organizations} currentId={currentId} mode={mode} />
+        <ConsoleNav role={role} base={base} screen={screen} onNavigate={() => setOpen(false)} />
+        <ApiReferenceLink />
+      </Sheet>
     </div>
   );
 }
@@ -222,20 +242,27 @@ function OrganizationSwitcher({ organizations, currentId, mode }: { organization
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" className="w-full justify-between" aria-label={`Organization: ${current?.name ?? currentId}. Switch organization`}>
-          <span className="flex min-w-0 items-center gap-2">
+        <Button
+          variant="outline"
+          className="h-auto min-h-9 w-full justify-between py-1.5 whitespace-normal"
+          aria-label={`Organization: ${current?.name ?? currentId}. Switch organization`}
+        >
+          <span className="flex min-w-0 items-center gap-2 text-left">
             <Building2 aria-hidden />
-            <span className="truncate">{current?.name ?? currentId}</span>
+            {/* Long names wrap (up to two lines) instead of being cut with room to spare. */}
+            <span className="line-clamp-2 break-words" title={current?.name ?? currentId} data-testid="organization-name">
+              {current?.name ?? currentId}
+            </span>
           </span>
           <ChevronsUpDown className="opacity-60" aria-hidden />
         </Button>
       </DropdownMenuTrigger>
-      <DropdownMenuContent align="start" className="w-60">
+      <DropdownMenuContent align="start" className="w-60 max-w-[calc(100vw-2rem)]">
         <DropdownMenuLabel>Organizations</DropdownMenuLabel>
         <DropdownMenuRadioGroup value={currentId} onValueChange={(id) => router.push(`/o/${id}/${mode}/overview`)}>
           {organizations.map((o) => (
             <DropdownMenuRadioItem key={o.id} value={o.id}>
-              <span className="truncate">{o.name}</span>
+              <span className="min-w-0 break-words">{o.name}</span>
               <span className="ml-auto text-xs text-muted-foreground">{o.role}</span>
             </DropdownMenuRadioItem>
           ))}
@@ -258,7 +285,7 @@ function ModeSwitch({ mode }: { mode: Mode }) {
   return (
     <div className="flex items-center gap-2">
       <Switch id={id} checked={mode === 'test'} onCheckedChange={toggle} data-testid="mode-switch" />
-      <Label htmlFor={id} className={cn('text-sm', mode === 'test' && 'font-semibold')}>
+      <Label htmlFor={id} className={cn('text-sm whitespace-nowrap', mode === 'test' && 'font-semibold')}>
         Test mode
       </Label>
     </div>
@@ -271,8 +298,11 @@ function UserMenu({ email, accountHref }: { email: string; accountHref: string }
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Account: ${email}`}>
-          <span className="max-w-40 truncate">{email}</span>
+        <Button variant="ghost" size="sm" aria-label={`Account: ${email}`} data-testid="user-menu">
+          <CircleUser aria-hidden />
+          <span className="hidden max-w-48 truncate sm:inline" title={email}>
+            {email}
+          </span>
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

@@ -72,12 +72,15 @@ export function CheckboxGroupField<T extends FieldValues>({
   name,
   legend,
   options,
+  descriptions,
   idPrefix,
 }: {
   control: Control<T>;
   name: FieldPath<T>;
   legend: string;
   options: readonly string[];
+  /** What each option means, shown under it and linked to its checkbox. */
+  descriptions?: Readonly<Record<string, string>>;
   /** Each checkbox's id is `${idPrefix}-${option}`. */
   idPrefix: string;
 }) {
@@ -89,16 +92,30 @@ export function CheckboxGroupField<T extends FieldValues>({
       render={({ field, fieldState }) => {
         const value = field.value as string[];
         return (
-          <fieldset className="flex flex-col gap-2" aria-describedby={fieldState.error ? errorId : undefined}>
+          <fieldset className="flex min-w-0 flex-col gap-2" aria-describedby={fieldState.error ? errorId : undefined}>
             <legend className="mb-1 text-sm font-medium">{legend}</legend>
             {options.map((option) => {
               const id = `${idPrefix}-${option}`;
+              const description = descriptions?.[option];
               return (
-                <div key={option} className="flex items-center gap-2">
-                  <Checkbox id={id} checked={value.includes(option)} onCheckedChange={(v) => field.onChange(v === true ? [...value, option] : value.filter((o) => o !== option))} />
-                  <Label htmlFor={id} className="font-mono font-normal">
-                    {option}
-                  </Label>
+                <div key={option} className="flex items-start gap-2">
+                  <Checkbox
+                    id={id}
+                    className="mt-0.5"
+                    aria-describedby={description ? `${id}-description` : undefined}
+                    checked={value.includes(option)}
+                    onCheckedChange={(v) => field.onChange(v === true ? [...value, option] : value.filter((o) => o !== option))}
+                  />
+                  <div className="grid min-w-0 gap-0.5">
+                    <Label htmlFor={id} className="font-mono font-normal">
+                      {option}
+                    </Label>
+                    {description ? (
+                      <p id={`${id}-description`} className="text-xs text-muted-foreground">
+                        {description}
+                      </p>
+                    ) : null}
+                  </div>
                 </div>
               );
             })}

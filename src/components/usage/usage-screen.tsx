@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Download } from 'lucide-react';
 import { downloadText } from '@/app-client/download';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
@@ -17,7 +17,16 @@ const RANGES = [7, 30, 90] as const;
 type Range = (typeof RANGES)[number];
 const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
 const STATUSES = ['succeeded', 'failed', 'canceled', 'in_progress'] as const;
-const COLORS = ['var(--chart-1)', 'var(--chart-2)', 'var(--chart-3)', 'var(--chart-4)'];
+
+/** Kinds are categories: four distinct colours with no meaning attached. */
+const TYPE_SERIES = TYPES.map((t, i) => ({ key: t, label: `${t}s`, color: `var(--chart-${i + 1})` }));
+/** Statuses carry meaning: success green, failure red, canceled grey, in progress blue. */
+const STATUS_SERIES = [
+  { key: 'succeeded', label: 'succeeded', color: 'var(--chart-success)' },
+  { key: 'failed', label: 'failed (refunded)', color: 'var(--chart-failure)' },
+  { key: 'canceled', label: 'canceled (refunded)', color: 'var(--chart-neutral)' },
+  { key: 'in_progress', label: 'in progress', color: 'var(--chart-progress)' },
+] as const satisfies readonly { key: (typeof STATUSES)[number]; label: string; color: string }[];
 
 type UsageDay = ConsoleOutputs['usage']['get']['days'][number];
 
@@ -97,20 +106,30 @@ export function UsageScreen() {
               </CardContent>
             </Card>
           </div>
-          <ChartCard title="Generations per day by type" summary={TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}>
-            <StackedBars days={usage.data.days} group="by_type" series={TYPES} />
+          <ChartCard
+            title="Generations created per day, by kind"
+            summary={`Each bar counts the generations accepted that UTC day, whatever happened to them. ${TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}.`}
+          >
+            <StackedBars days={usage.data.days} group="by_type" series={TYPE_SERIES} />
           </ChartCard>
-          <ChartCard title="Generations per day by status" summary={STATUSES.map((s) => `${s}: ${usage.data.totals.by_status[s]}`).join(', ')}>
-            <StackedBars days={usage.data.days} group="by_status" series={STATUSES} />
+          <ChartCard
+            title="Generations created per day, by status now"
+            summary={`The same generations by their status today: failed and canceled ones were refunded. ${STATUS_SERIES.map((s) => `${s.label}: ${usage.data.totals.by_status[s.key]}`).join(', ')}.`}
+          >
+            <StackedBars days={usage.data.days} group="by_status" series={STATUS_SERIES} />
           </ChartCard>
-          <ChartCard title="Spend per day (EUR)" summary={`Total ${money(usage.data.totals.spend_cents)}`}>
-            <LineChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
+          <ChartCard
+            title={usage.data.charged ? 'Spend per day (EUR)' : 'Would have cost per day (EUR, test mode)'}
+            summary={`Each bar is one UTC day's ${usage.data.charged ? 'charges' : 'prices'} net of refunds, for the generations created that day. Total ${money(usage.data.totals.spend_cents)}.`}
+          >
+            <BarChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
               <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
               <XAxis dataKey="date" tick={AXIS_TICK} />
               <YAxis tick={AXIS_TICK} />
-              <Tooltip contentStyle={TOOLTIP_STYLE} />
-              <Line type="monotone" dataKey="spend" name="Spend (EUR)" stroke="var(--chart-1)" dot={false} strokeWidth={2} />
-            </LineChart>
+              <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(value) => money(Math.round(Number(value) * 100))} />
+              <Legend formatter={legendLabel} />
+              <Bar dataKey="spend" name={usage.data.charged ? 'Spend, net of refunds' : 'Price, net of refunds (not charged)'} fill="var(--chart-1)" />
+            </BarChart>
           </ChartCard>
         </div>
       )}
@@ -122,7 +141,7 @@ const AXIS_TICK = { fontSize: 11, fill: 'var(--muted-foreground)' };
 const TOOLTIP_STYLE = { background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)' };
 
 /** Generations per day, stacked by type or by status. */
-function StackedBars({ days, group, series }: { days: UsageDay[]; group: 'by_type' | 'by_status'; series: readonly string[] }) {
+function StackedBars({ days, group, series }: { days: UsageDay[]; group: 'by_type' | 'by_status'; series: readonly { key: string; label: string; color: string }[] }) {
   return (
     <BarChart data={days}>
       <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
@@ -130,8 +149,8 @@ function StackedBars({ days, group, series }: { days: UsageDay[]; group: 'by_typ
       <YAxis allowDecimals={false} tick={AXIS_TICK} />
       <Tooltip contentStyle={TOOLTIP_STYLE} />
       <Legend formatter={legendLabel} />
-      {series.map((name, i) => (
-        <Bar key={name} dataKey={`${group}.${name}`} name={name.replace('_', ' ')} stackId={group} fill={COLORS[i]} />
+      {series.map((s) => (
+        <Bar key={s.key} dataKey={`${group}.${s.key}`} name={s.label} stackId={group} fill={s.color} />
       ))}
     </BarChart>
   );

@@ -23,6 +23,7 @@ import { Sheet } from '@/components/ui/sheet';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { MailDestination } from '@/components/mail/mail-destination';
 import { EndpointStatus } from './endpoint-status';
 import { VerificationSection } from './verification-snippet';
 
@@ -30,6 +31,13 @@ type Endpoint = ConsoleOutputs['webhooks']['get'];
 type Delivery = ConsoleOutputs['webhooks']['deliveries']['data'][number];
 
 const STATUS_VARIANT: Record<string, 'success' | 'destructive' | 'warning' | 'outline'> = { succeeded: 'success', failed: 'destructive', pending: 'warning', canceled: 'outline' };
+
+/** A delivery's state in words: a pending one that has already failed says so, and when it is tried again. */
+export function deliveryStatusText(d: { status: string; attempts: number; next_attempt_at: number | null }): string {
+  if (d.status === 'pending' && d.attempts > 0) return d.next_attempt_at ? `failed, retrying at ${dateTime(d.next_attempt_at)}` : 'failed, retrying';
+  if (d.status === 'pending') return 'pending, not attempted yet';
+  return d.status;
+}
 
 function lastAttempt(d: Delivery) {
   return d.attempt_log[d.attempt_log.length - 1];
@@ -61,14 +69,18 @@ export function EndpointScreen({ endpointId }: { endpointId: string }) {
           <dd data-testid="endpoint-status">
             <EndpointStatus endpoint={e} />
           </dd>
+          <dd className="mt-1 text-xs text-muted-foreground">If it is disabled automatically (410 Gone, or 72 hours of failures), owners and admins are e-mailed.</dd>
+          <dd>
+            <MailDestination kind="notification" className="mt-1" />
+          </dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Events</dt>
-          <dd className="font-mono text-xs">{e.enabled_events.join(', ')}</dd>
+          <dd className="font-mono text-xs break-words">{e.enabled_events.join(', ')}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Description</dt>
-          <dd>{e.description ?? '—'}</dd>
+          <dd className="break-words">{e.description ?? '—'}</dd>
         </div>
         <div>
           <dt className="text-muted-foreground">Id · created</dt>
@@ -276,8 +288,8 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
       id: 'status',
       header: 'Status',
       cell: ({ row }) => (
-        <Badge variant={STATUS_VARIANT[row.original.status] ?? 'outline'} data-testid="delivery-status">
-          {row.original.status}
+        <Badge variant={row.original.status === 'pending' && row.original.attempts > 0 ? 'destructive' : (STATUS_VARIANT[row.original.status] ?? 'outline')} data-testid="delivery-status">
+          {deliveryStatusText(row.original)}
         </Badge>
       ),
     },
@@ -340,9 +352,9 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
         columns={columns}
         rowKey={(d) => d.id}
         onOpen={setOpen}
-        rowLabel={(d) => `Delivery ${d.id}: ${d.event.type}, ${d.status}`}
+        rowLabel={(d) => `Delivery ${d.id}: ${d.event.type}, ${deliveryStatusText(d)}`}
       />
-      <Sheet open={open !== null} onOpenChange={(next) => !next && setOpen(null)} title={open ? `Delivery ${open.id}` : ''} description={open ? `${open.event.type} · ${open.kind} · ${open.status}` : undefined}>
+      <Sheet open={open !== null} onOpenChange={(next) => !next && setOpen(null)} title={open ? `Delivery ${open.id}` : ''} description={open ? `${open.event.type} · ${open.kind} · ${deliveryStatusText(open)}` : undefined}>
         {open ? <Attempts delivery={open} /> : null}
       </Sheet>
     </section>

@@ -79,11 +79,11 @@ type Operation = Record<string, unknown> & {
 };
 
 /** The permissions of each route, read from its procedure (permittedProcedure records them). */
-function routePermissions(): Map<string, readonly string[]> {
-  const byRoute = new Map<string, readonly string[]>();
+function routePermissions(): Map<string, { needed: readonly string[]; rule: 'all' | 'any' }> {
+  const byRoute = new Map<string, { needed: readonly string[]; rule: 'all' | 'any' }>();
   for (const procedure of Object.values(v1Router._def.procedures) as unknown as { _def: { meta?: ProcedureMeta } }[]) {
     const meta = procedure._def.meta;
-    if (meta?.openapi) byRoute.set(`${meta.openapi.method} ${meta.openapi.path}`, meta.permissions ?? []);
+    if (meta?.openapi) byRoute.set(`${meta.openapi.method} ${meta.openapi.path}`, { needed: meta.permissions ?? [], rule: meta.permissionsRule ?? 'all' });
   }
   return byRoute;
 }
@@ -267,9 +267,11 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
       if (!value || typeof value !== 'object' || !value.responses) continue;
       const operation = value;
       const key = `${method.toUpperCase()} ${path}`;
-      const needed = permissions.get(key) ?? [];
+      const { needed, rule } = permissions.get(key) ?? { needed: [], rule: 'all' };
       operation['x-permissions'] = needed;
-      const permissionLine = `**Permission:** ${needed.map((p) => `\`${p}\``).join(' and ')}${path.endsWith('/cancel') ? ', and the permission of the generation’s type (`renders`, `edits`, `decorations` or `upscales`)' : ''}.`;
+      // One of them suffices (`x-permissions-rule: any`): a list that several creation kinds read.
+      if (rule === 'any') operation['x-permissions-rule'] = 'any';
+      const permissionLine = `**Permission:** ${needed.map((p) => `\`${p}\``).join(rule === 'any' ? ' or ' : ' and ')}${path.endsWith('/cancel') ? ', and the permission of the generation’s type (`renders`, `edits`, `decorations` or `upscales`)' : ''}.`;
       operation.description = [permissionLine, operation.description].filter(Boolean).join('\n\n');
       for (const parameter of operation.parameters ?? []) {
         const words = QUERY_DESCRIPTIONS[parameter.name];

@@ -158,7 +158,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'list_styles',
     title: 'List decoration styles',
-    description: 'All decoration styles (GET /v1/styles), for create_decoration and create_render. Permission: decorations.',
+    description: 'All decoration styles (GET /v1/styles), for create_decoration and create_render. Permission: decorations or renders.',
     inputSchema: jsonSchemaOf(noInput),
     run: async (args, ctx) => ({ body: await createV1Caller(ctx).reference.styles(args as never) }),
   },

@@ -348,6 +348,30 @@ export async function checkUrl(input: string | URL, options: CheckOptions = {}):
   return { url, hostname, port, addresses };
 }
 
+/** Names that are never public hosts: loopback, link-local mDNS, private-use and reserved names. */
+const NON_PUBLIC_NAME = /(^|\.)(localhost|local|internal|invalid|home\.arpa|lan|intranet)$/i;
+
+/**
+ * The rules a URL must pass that need no DNS: https, port 443, no credentials, and a host that
+ * can be public — an IP literal must be a public address (loopback with
+ * DEV_ALLOW_LOOPBACK_URLS), a name must have a dot and not be a reserved or local name. Used where
+ * a URL is stored for later (webhook endpoints): resolution then happens at each use, by
+ * safeRequest, so an answer that changes (or fails) between now and then is caught there.
+ */
+export function checkUrlWithoutResolving(input: string | URL): URL {
+  const url = checkUrlShape(input);
+  if (url.port !== '' && url.port !== '443') throw new UnsafeUrlError('port', 'The URL must use port 443.');
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  if (net.isIP(hostname) !== 0) {
+    if (!isAllowedAddress(hostname)) throw new UnsafeUrlError('private_address', 'The URL points to a private, local or reserved address.');
+    return url;
+  }
+  if (!hostname.includes('.') || NON_PUBLIC_NAME.test(hostname.replace(/\.$/, ''))) {
+    throw new UnsafeUrlError('private_address', `The host ${hostname} is not a public host name.`);
+  }
+  return url;
+}
+
 // ---------------------------------------------------------------------------------------------
 // One exchange
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { verifyEmail } from '@/server/auth/email-verification';
 import { changePassword } from '@/server/auth/change-password';
+import { mailDelivery } from '@/server/mail/mail-delivery';
+import { createMyOrganization } from '@/server/orgs/create-my-organization';
 import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { listPendingInvitations } from '@/server/members/list-invitations';
@@ -33,6 +35,7 @@ import { listMyNotificationMail } from '@/server/mail/my-notification-mail';
 import {
   auditFiltersInput,
   changePasswordInput,
+  createOrganizationInput,
   createKeyInput,
   generationIdSchema,
   invitationIdSchema,
@@ -72,6 +75,8 @@ const authRouter = router({
     return { reset: true as const };
   }),
   verifyEmail: publicProcedure.input(verifyEmailInput).mutation(({ ctx, input }) => verifyEmail(input.token, input.password, ctx.ip)),
+  /** Where mail goes on this installation: the screens that send mail say it. */
+  mailDelivery: publicProcedure.query(() => mailDelivery()),
   /** The second step of a sign-in: only a session waiting for its code is accepted here. */
   verifySecondFactor: publicProcedure.input(secondFactorInput).mutation(({ ctx, input }) => {
     if (!ctx.pending) throw new DomainError('session_missing', 'This sign-in expired or was finished already: sign in again.');
@@ -110,6 +115,10 @@ const owner = memberProcedure.use(role('owner'));
 export const consoleRouter = router({
   auth: authRouter,
   me: meRouter,
+  organizations: router({
+    /** A signed-in user opens an organization of their own (open sign-up's rule). */
+    create: sessionProcedure.input(createOrganizationInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.ip)),
+  }),
   twoFactor: twoFactorRouter,
   sessions: sessionsRouter,
   overview: router({

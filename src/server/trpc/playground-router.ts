@@ -8,7 +8,9 @@ import type { CreationInput } from '@/server/creations/create';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
 import { callerFromMember, quotePlayground, runPlaygroundCreation } from '@/server/playground/playground';
-import { CREATION_ROUTES, materialSearchInput, playgroundCreateInput, playgroundQuoteInput, type CreationKind } from '@/shared/playground/playground-inputs';
+import { CREATION_ROUTES, followGenerationInput, materialSearchInput, playgroundCreateInput, playgroundQuoteInput, type CreationKind } from '@/shared/playground/playground-inputs';
+import { creationAvailability } from '@/server/creations/availability';
+import { followGeneration } from '@/server/generations/follow-generation';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
 import { apiErrorFromUnknown, apiErrorFromZodIssues } from './errors';
 
@@ -61,6 +63,10 @@ async function create(member: Member, input: { kind: CreationKind; body: unknown
 export const playgroundRouter = router({
   create: anyMember.input(playgroundCreateInput).mutation(({ ctx, input }) => create(ctx.member, input, ctx.ip)),
   quote: anyMember.input(playgroundQuoteInput).query(({ ctx, input }) => quotePlayground(ctx.member, input)),
+  /** Which kinds and modes run here, and what test mode gives: said before Run. */
+  availability: anyMember.query(() => creationAvailability()),
+  /** The run's generation, answered when it ends (woken by the worker) or after waitMs. */
+  follow: anyMember.input(followGenerationInput).query(({ ctx, input }) => followGeneration(ctx.member, input.id, input.waitMs)),
   createUpload: anyMember.mutation(({ ctx }) => createUpload(callerFromMember(ctx.member))),
   styles: anyMember.query(() => listStyles()),
   materialCategories: anyMember.query(() => listEditMaterialCategories()),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { router, permittedProcedure } from './init';
+import { router, permittedAnyProcedure, permittedProcedure } from './init';
+import { REFERENCE_READERS } from '@/shared/keys/permissions';
 import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
@@ -68,19 +69,28 @@ export const generationsRouter = router({
 });
 
 export const referenceRouter = router({
-  styles: permittedProcedure('decorations')
-    .meta({ openapi: { method: 'GET', path: '/styles', tags: [TAG_REFERENCE], summary: 'List decoration styles', protect: true } })
+  styles: permittedAnyProcedure(REFERENCE_READERS.styles)
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/styles',
+        tags: [TAG_REFERENCE],
+        summary: 'List decoration styles',
+        description: 'Styles for decorations (required) and renders (optional `style`). Permission: decorations or renders.',
+        protect: true,
+      },
+    })
     .input(noInput)
     .output(listSchema(styleSchema, 'StyleList'))
     .query(async () => ({ object: 'list' as const, data: await listStyles(), has_more: false })),
 
-  editMaterialCategories: permittedProcedure('edits')
+  editMaterialCategories: permittedAnyProcedure(REFERENCE_READERS.editMaterialCategories)
     .meta({ openapi: { method: 'GET', path: '/edit-material-categories', tags: [TAG_REFERENCE], summary: 'List edit material categories', protect: true } })
     .input(noInput)
     .output(listSchema(categorySchema, 'EditMaterialCategoryList'))
     .query(async () => ({ object: 'list' as const, data: await listEditMaterialCategories(), has_more: false })),
 
-  editMaterials: permittedProcedure('edits')
+  editMaterials: permittedAnyProcedure(REFERENCE_READERS.editMaterials)
     .meta({ openapi: { method: 'GET', path: '/edit-materials', tags: [TAG_REFERENCE], summary: 'List edit materials', protect: true } })
     .input(editMaterialsInput)
     .output(listSchema(materialSchema, 'EditMaterialList'))

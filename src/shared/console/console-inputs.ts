@@ -36,6 +36,7 @@ export const changePasswordInput = z.strictObject({ currentPassword: z.string().
 export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1, 'Choose at least one permission.').max(5) });
 export const inviteInput = z.object({ email, role: roleSchema });
 export const renameInput = z.object({ name: organizationNameSchema });
+export const createOrganizationInput = z.object({ name: organizationNameSchema });
 export const invitationIdSchema = z.string().regex(/^inv_[0-9A-Za-z]{1,64}$/, 'must be an invitation id (inv_…)');
 export const logFiltersInput = z.object({
   statusClass: z.enum(['2xx', '3xx', '4xx', '5xx', 'errors']).optional(),

@@ -29,3 +29,9 @@ export const materialSearchInput = z.object({
   search: z.string().max(100).optional(),
   after: z.string().max(100).optional(),
 });
+
+/** One read of a generation that waits up to waitMs for its end (the playground follows its run this way). */
+export const followGenerationInput = z.object({
+  id: z.string().regex(/^gen_[0-9A-Za-z]{1,64}$/, 'must be a generation id (gen_…)'),
+  waitMs: z.number().int().min(0).max(10_000),
+});

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/shell/console-shell';
 import { Prefetch } from '@/app-server/prefetch';
 import { requireSessionUser } from '@/app-server/session';
+import { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';
 
 /**
  * The shell renders on the server with the session's user and organizations (me.get prefetched).
@@ -14,7 +15,7 @@ export default async function ConsoleLayout({ children, params }: { children: Re
   await requireSessionUser();
   return (
     <Prefetch queries={(trpc) => [trpc.me.get.queryOptions()]}>
-      <ConsoleShell organizationId={orgId} mode={mode}>
+      <ConsoleShell organizationId={orgId} mode={mode} canCreateOrganization={organizationsOpenToUsers()}>
         {children}
       </ConsoleShell>
     </Prefetch>

@@ -1,0 +1,16 @@
+import { redirect } from 'next/navigation';
+import { requireSessionUser } from '@/app-server/session';
+import { me } from '@/server/members/my-organizations';
+import { NoMembership } from '@/components/shell/no-membership';
+import { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';
+
+export const metadata = { title: 'No organization · Roomtone console' };
+export const dynamic = 'force-dynamic';
+
+/** A signed-in user without any organization; one who has some goes to them. */
+export default async function Page() {
+  const view = await me(await requireSessionUser());
+  const first = view.organizations[0];
+  if (first) redirect(`/o/${first.id}/test/overview`);
+  return <NoMembership organizations={[]} canCreateOrganization={organizationsOpenToUsers()} />;
+}

@@ -1,0 +1,220 @@
+/**
+ * Every screen fits the window, on a 390×844 phone and a 1360×900 laptop: the page is never
+ * wider than the viewport (`document.documentElement.scrollWidth`), whatever the data (long
+ * tables scroll inside their card, code inside its box) and in the playground's every state. On
+ * the phone the shell collapses into a menu button and a drawer, and the test-mode switch and the
+ * user menu stay on screen. No screen logs a console error (hydration mismatches, failed loads).
+ */
+import type { Page } from '@playwright/test';
+import sharp from 'sharp';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, SIGNED_OUT, test, v1 } from './fixtures';
+
+const VIEWPORTS = [
+  { name: 'phone', width: 390, height: 844 },
+  { name: 'laptop', width: 1360, height: 900 },
+] as const;
+
+const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
+
+const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-layout-'));
+const ROOM = path.join(workDir, 'room-with-a-rather-long-file-name-that-could-push-the-layout.jpg');
+
+async function roomPhoto(): Promise<string> {
+  if (!fs.existsSync(ROOM)) {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800"><rect width="1200" height="520" fill="#d8cbb0"/><rect y="520" width="1200" height="280" fill="#7a5532"/></svg>`;
+    await sharp(Buffer.from(svg)).jpeg().toFile(ROOM);
+  }
+  return ROOM;
+}
+
+/** Loaded: the heading, and no skeleton left (a generation's progress bar also says data-state="loading": not a skeleton). */
+async function loaded(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await expect(page.locator('[role="status"][data-state="loading"]')).toHaveCount(0);
+}
+
+/** Within the viewport horizontally and visible. */
+async function onScreen(page: Page, locator: ReturnType<Page['getByRole']>, width: number, what: string): Promise<void> {
+  await expect(locator, what).toBeVisible();
+  const box = await locator.boundingBox();
+  expect(box, what).not.toBeNull();
+  expect(box!.x, `${what} starts on screen`).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, `${what} ends on screen`).toBeLessThanOrEqual(width);
+}
+
+/** Two fields side by side must not cover each other (the log's and generations' time filters). */
+async function expectApart(page: Page, a: string, b: string, context: string): Promise<void> {
+  const [boxA, boxB] = await Promise.all([page.locator(a).boundingBox(), page.locator(b).boundingBox()]);
+  expect(boxA && boxB, context).toBeTruthy();
+  const overlap = boxA!.x < boxB!.x + boxB!.width && boxB!.x < boxA!.x + boxA!.width && boxA!.y < boxB!.y + boxB!.height && boxB!.y < boxA!.y + boxA!.height;
+  expect(overlap, `${context}: ${a} and ${b} overlap`).toBe(false);
+}
+
+test.describe.configure({ mode: 'default' });
+
+/** Data that makes tables wide: a long-named key, failed requests with long paths, generations, an endpoint with a long URL. */
+test.beforeAll(async ({ demo }) => {
+  await backgroundUpscale(demo.baseUrl, demo.testKey);
+  await v1(demo.baseUrl, demo.testKey, '/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table');
+  await v1(demo.baseUrl, demo.testKey, '/v1/edit-materials?limit=1000');
+});
+
+for (const viewport of VIEWPORTS) {
+  test(`every screen fits ${viewport.width}×${viewport.height} and logs no console error`, async ({ page, browser, demo }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const consoleErrors = collectConsoleErrors(page);
+    const base = `/o/${demo.organizationId}/test`;
+
+    // An endpoint with a long URL (accepted without resolving DNS: delivery checks it). In live
+    // mode: the webhooks e2e starts from an empty test-mode list.
+    const live = `/o/${demo.organizationId}/live`;
+    await page.goto(`${live}/webhooks`);
+    await loaded(page);
+    await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+    const add = page.getByRole('dialog');
+    await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`https://hooks.example.com/receivers/roomtone/a-rather-long-path-to-the-receiver/${viewport.name}`);
+    await add.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect(add.getByTestId('new-signing-secret')).toBeVisible();
+    await expectFitsWidth(page, 'the endpoint secret dialog');
+    await add.getByRole('button', { name: 'Done' }).click();
+
+    for (const screen of SCREENS) {
+      await page.goto(`${base}/${screen}`);
+      await loaded(page);
+      await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
+      if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
+      if (screen === 'logs') await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+      if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
+      if (viewport.name === 'laptop') {
+        // The organization's name is whole in the sidebar, not cut with room to spare.
+        const name = page.getByRole('complementary').getByTestId('organization-name');
+        await expect(name).toHaveText('Demo organization');
+        expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
+      }
+      if (screen === 'keys' && viewport.name === 'laptop') {
+        // The keys table fits its card on a laptop: Revoke is not clipped behind a scroll.
+        const frame = page.getByRole('table', { name: 'API keys' }).locator('xpath=..');
+        expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+      }
+      if (viewport.name === 'phone') {
+        await onScreen(page, page.getByRole('switch', { name: 'Test mode' }), viewport.width, `${screen}: the test-mode switch`);
+        await onScreen(page, page.getByRole('button', { name: /^Account: / }), viewport.width, `${screen}: the user menu`);
+      }
+    }
+
+    // The live endpoint list and page, a generation's detail, the log's detail, a dialog.
+    await page.goto(`${live}/webhooks`);
+    await loaded(page);
+    await expectFitsWidth(page, 'the live endpoint list');
+    await page.getByRole('link', { name: new RegExp(`a-rather-long-path-to-the-receiver/${viewport.name}`) }).click();
+    await loaded(page);
+    await expectFitsWidth(page, 'an endpoint page');
+    await page.goto(`${base}/generations`);
+    await loaded(page);
+    await page.getByRole('row').nth(1).click();
+    await expect(page.getByTestId('generation-detail')).toBeVisible();
+    await expectFitsWidth(page, 'a generation detail');
+    await page.goto(`${base}/logs`);
+    await loaded(page);
+    await page.getByRole('row').nth(1).click();
+    await expect(page.getByTestId('request-detail')).toBeVisible();
+    await expectFitsWidth(page, 'a request-log detail');
+    await page.goto(`${base}/keys`);
+    await loaded(page);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await expectFitsWidth(page, 'the create-key dialog');
+    await page.keyboard.press('Escape');
+
+    // On the phone the sidebar is a drawer behind a menu button.
+    if (viewport.name === 'phone') {
+      await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
+      await page.getByRole('button', { name: 'Open the console menu' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Roomtone console' });
+      await expect(drawer.getByRole('navigation', { name: 'Console' })).toBeVisible();
+      await expectFitsWidth(page, 'the navigation drawer');
+      await expectAccessible(page, 'the navigation drawer on a phone');
+      await drawer.getByRole('link', { name: 'Usage' }).click();
+      await page.waitForURL(`**${base}/usage`);
+      await expect(drawer).toBeHidden();
+    } else {
+      await expect(page.getByRole('button', { name: 'Open the console menu' })).toBeHidden();
+      await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+    }
+
+    // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
+    await page.goto(`${base}/playground`);
+    await loaded(page);
+    await expectFitsWidth(page, 'the playground on load');
+    const kinds = page.getByRole('radiogroup', { name: 'Kind of creation' });
+    await expect(async () => {
+      await kinds.getByRole('radio', { name: 'Edit', exact: true }).click();
+      await expect(kinds.getByRole('radio', { name: 'Edit', exact: true })).toBeChecked({ timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
+    await page.getByLabel('Image file').setInputFiles(await roomPhoto());
+    await expect(page.getByTestId('image-source')).toContainText('(1200×800)');
+    await page.getByRole('textbox', { name: 'Instruction' }).fill('Paint the walls a warm sage green and keep everything else exactly as it is, '.repeat(4));
+    await expectFitsWidth(page, 'the playground with a prompt');
+    await page.getByRole('radio', { name: 'By painted areas (mask and layers)' }).check();
+    const canvas = page.getByTestId('mask-canvas');
+    await expect(canvas).toBeVisible();
+    for (const [colour, y] of [
+      ['#FF0000', 0.2],
+      ['#0066FF', 0.8],
+    ] as const) {
+      await page.getByRole('radio', { name: `Colour ${colour}` }).click();
+      const box = (await canvas.boundingBox())!;
+      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * y, { steps: 6 });
+      await page.mouse.up();
+      await page.getByRole('button', { name: `Add a layer for ${colour}` }).click();
+    }
+    await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
+    await expectFitsWidth(page, 'the playground with two mask layers');
+    // The copy button sits above the code, never over it.
+    await expectApart(page, '[data-testid="code-curl"]', 'button:has-text("Copy curl")', 'the copy button and the code');
+    await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
+    await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
+    await page.getByTestId('run').click();
+    await expect(page.getByTestId('generation-status')).toHaveText('succeeded', { timeout: 180_000 });
+    await expect(page.getByTestId('result-image')).toBeVisible();
+    await expectFitsWidth(page, 'the playground with a result');
+
+    // Signed-out pages, and the page of a user without an organization.
+    const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, viewport: { width: viewport.width, height: viewport.height } });
+    const signedOut = await visitor.newPage();
+    const visitorErrors = collectConsoleErrors(signedOut);
+    await signedOut.goto('/');
+    await signedOut.waitForURL('**/sign-in');
+    for (const pathname of ['/sign-in', '/sign-up', '/reset-password']) {
+      await signedOut.goto(pathname);
+      await loaded(signedOut);
+      await expectFitsWidth(signedOut, pathname);
+    }
+    // A favicon (no failed /favicon.ico load), and no invisible tab stop on the sign-in form.
+    const icon = await signedOut.locator('link[rel="icon"]').first().getAttribute('href');
+    expect(icon).toBeTruthy();
+    const served = await signedOut.request.get(icon!);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toContain('image/svg+xml');
+    await signedOut.goto('/sign-in');
+    await signedOut.getByRole('tab', { name: 'Password' }).focus();
+    await signedOut.keyboard.press('Tab');
+    await expect(signedOut.getByRole('textbox', { name: 'E-mail', exact: true })).toBeFocused();
+    // Signing in logs nothing either (no refused session probe on the way).
+    await signedOut.goto('/sign-in');
+    await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+    await signedOut.getByRole('textbox', { name: 'Password', exact: true }).fill(demo.password);
+    await signedOut.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await signedOut.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+    await loaded(signedOut);
+    await visitor.close();
+
+    visitorErrors.expectNone('of signed-out pages and signing in');
+    consoleErrors.expectNone('of the console screens');
+  });
+}

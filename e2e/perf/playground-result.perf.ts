@@ -1,0 +1,78 @@
+/**
+ * Figures for docs/console.md: how much later the playground shows a result than the same
+ * synchronous /v1 request answers. Alternating runs of one upscale (x2 of a 320×240 JPEG): the
+ * /v1 call's wall time (multipart, waiting for the end), and in the playground the time from the
+ * Run click to "succeeded" on screen (upload, creation, the read that waits on the server). The
+ * e2e server holds every job at least BUILTIN_ENGINE_MIN_DURATION_MS (8 s), so both include the
+ * same floor and the difference is the playground's own overhead. Goal: within 100 ms.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { roomJpeg, test, v1 } from '../fixtures';
+import { chooseFile, chooseKind, openPlayground } from '../playground-helpers';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const OUT = path.resolve(import.meta.dirname, '../../test-results/playground-result.json');
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+test('playground result latency against the same /v1 request', async ({ page, demo }) => {
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Upscale');
+  await chooseFile(page);
+  const api: number[] = [];
+  const playground: number[] = [];
+  // What the playground's run is made of (the last run's requests, in order).
+  let steps: { path: string; startMs: number; ms: number }[] = [];
+  let runStarted = 0;
+  page.on('requestfinished', (request) => {
+    const url = new URL(request.url());
+    if (!url.pathname.startsWith('/api/trpc/') && !url.pathname.startsWith('/uploads/')) return;
+    const timing = request.timing();
+    steps.push({ path: url.pathname, startMs: Math.round(timing.startTime - runStarted), ms: Math.round(timing.responseEnd) });
+  });
+  for (let i = 0; i < RUNS; i++) {
+    const form = new FormData();
+    form.append('image', await roomJpeg(), 'room.jpg');
+    form.append('scale', 'x2');
+    const started = performance.now();
+    const res = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', { method: 'POST', body: form });
+    api.push(performance.now() - started);
+    if (res.body.status !== 'succeeded') throw new Error(`the /v1 upscale ended ${String(res.body.status)}`);
+
+    const previous = (await page.getByTestId('request-id').count()) > 0 ? await page.getByTestId('request-id').textContent() : null;
+    steps = [];
+    runStarted = Date.now();
+    const clicked = await page.evaluate(() => performance.now());
+    await page.getByTestId('run').click();
+    // Measured in the page: the first frame where the new run's status reads "succeeded".
+    const shown = await page.evaluate(async (before) => {
+      return new Promise<number>((resolve) => {
+        const check = () => {
+          const id = document.querySelector('[data-testid="request-id"]')?.textContent ?? null;
+          const status = document.querySelector('[data-testid="generation-status"]')?.textContent;
+          if (id !== null && id !== before && status === 'succeeded') resolve(performance.now());
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+    }, previous);
+    playground.push(shown - clicked);
+  }
+  const result = {
+    measured_at: new Date().toISOString(),
+    runs: RUNS,
+    api_ms: api.map(Math.round),
+    playground_ms: playground.map(Math.round),
+    median_api_ms: Math.round(median(api)),
+    median_playground_ms: Math.round(median(playground)),
+    median_difference_ms: Math.round(median(playground.map((p, i) => p - (api[i] ?? NaN)))),
+    last_run_requests: steps,
+  };
+  fs.mkdirSync(path.dirname(OUT), { recursive: true });
+  fs.writeFileSync(OUT, JSON.stringify(result, null, 2));
+  console.log(JSON.stringify(result, null, 2));
+});

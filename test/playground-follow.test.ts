@@ -1,0 +1,93 @@
+/**
+ * The playground's two reads beside a run, over /api/trpc on the production server:
+ * `playground.follow` answers when the generation ends (the worker's notification wakes the
+ * waiting request) or at its wait limit, scoped like every member read; `playground.availability`
+ * says what each kind does on this installation, and agrees with what /v1 answers.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { createMember, query, signedIn } from './console-support';
+import { noiseImage, serve } from './images-support';
+
+const ip = testIp();
+let image: string;
+let org: TestOrg;
+let cookie: string;
+
+interface Followed {
+  id: string;
+  status: string;
+  output: unknown[];
+}
+
+beforeAll(async () => {
+  image = serve(await noiseImage(320, 240), 'jpg');
+  org = await createTestOrg();
+  cookie = await signedIn((await createMember(org.id, 'developer')).email);
+});
+
+async function backgroundUpscale(key = org.testKey): Promise<string> {
+  const res = await api<{ id: string; status: string }>('/v1/upscales', { key, ip, body: { image, scale: 'x2', background: true } });
+  expect(res.status).toBe(202);
+  return res.body.id;
+}
+
+describe('playground.follow', () => {
+  it('answers at once with waitMs 0, and when the generation ends with a wait (every job here lasts at least 1 s)', async () => {
+    const id = await backgroundUpscale();
+    const now = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, cookie);
+    expect(now.status).toBe(200);
+    expect(now.data).toMatchObject({ id, status: 'in_progress', output: [] });
+    const ended = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_000 }, cookie);
+    expect(ended.status).toBe(200);
+    expect(ended.data.status).toBe('succeeded');
+    expect(ended.data.output).toHaveLength(1);
+  });
+
+  it('answers with the generation still in progress when the wait ends first', async () => {
+    const id = await backgroundUpscale();
+    const res = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 1 }, cookie);
+    expect(res.status).toBe(200);
+    expect(res.data).toMatchObject({ id, status: 'in_progress' });
+  });
+
+  it('refuses another organization’s or mode’s generation (404, without waiting) and a wait beyond 10 s', async () => {
+    const id = await backgroundUpscale();
+    const other = await createTestOrg();
+    const stranger = await signedIn((await createMember(other.id, 'owner')).email);
+    const foreign = await query('playground.follow', { organizationId: other.id, mode: 'test', id, waitMs: 10_000 }, stranger);
+    expect(foreign.status).toBe(404);
+    expect(foreign.error).toMatchObject({ code: 'resource_not_found' });
+    const otherMode = await query('playground.follow', { organizationId: org.id, mode: 'live', id, waitMs: 10_000 }, cookie);
+    expect(otherMode.status).toBe(404);
+    const notMember = await query('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, stranger);
+    expect(notMember.status).toBe(404);
+    const tooLong = await query('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_001 }, cookie);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.error).toMatchObject({ code: 'parameter_invalid', param: 'waitMs' });
+    expect((await query('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, null)).status).toBe(401);
+  });
+});
+
+describe('playground.availability', () => {
+  it('with no model backend: live renders, decorations and prompt edits unavailable (as /v1 answers), test mode previews them; mask edits and upscales real', async () => {
+    const res = await query<{ type: string; editMode: string | null; live: string; test: string; setting: string | null; testSetting: string | null }[]>(
+      'playground.availability',
+      { organizationId: org.id, mode: 'live' },
+      cookie,
+    );
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual([
+      { type: 'render', editMode: null, live: 'unavailable', test: 'preview', setting: 'ENGINE_RENDER', testSetting: null },
+      { type: 'edit', editMode: 'prompt', live: 'unavailable', test: 'preview', setting: 'ENGINE_EDIT_PROMPT', testSetting: null },
+      { type: 'edit', editMode: 'mask', live: 'available', test: 'real', setting: null, testSetting: null },
+      { type: 'decoration', editMode: null, live: 'unavailable', test: 'preview', setting: 'ENGINE_DECORATION', testSetting: null },
+      { type: 'upscale', editMode: null, live: 'available', test: 'real', setting: 'ENGINE_UPSCALE', testSetting: null },
+    ]);
+    // What it says unavailable, /v1 refuses before any charge.
+    const render = await api<{ error: { code: string } }>('/v1/renders', { key: org.liveKey, ip, body: { image, quality: '1k' } });
+    expect(render.status).toBe(503);
+    expect(render.body.error.code).toBe('mode_unavailable');
+    expect((await query('playground.availability', { organizationId: org.id, mode: 'test' }, null)).status).toBe(401);
+  });
+});
