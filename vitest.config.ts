@@ -22,6 +22,9 @@ const ALONE: Record<string, string> = {
   // Asserts queue waits of a few seconds on a server of its own: other files' servers and
   // jobs on the two cores would be measured too.
   'test/fair-scheduling.test.ts': 'asserts queue waits in seconds, so it needs the cores to itself',
+  // Takes both cores with spinning processes and floods a server of its own, then asserts a
+  // deadline within seconds: beside other files it slows them and measures their load too.
+  'test/download-deadline.test.ts': 'busies both cores on purpose and asserts a deadline in seconds',
 };
 
 /**

@@ -15,6 +15,7 @@
 import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
 import pg from 'pg';
+import { serveBaseline } from './baseline-lifecycle';
 
 const port = Number(process.env.PORT ?? 3100);
 const databaseUrl = process.env.DATABASE_URL;
@@ -49,13 +50,14 @@ interface GenerationRow {
   errorMessage: string | null;
   createdAt: Date;
   startedAt: Date | null;
+  progress: number | null;
   completedAt: Date | null;
   expiresAt: Date | null;
   imagesDeletedAt: Date | null;
 }
 
 const COLUMNS = `id, mode, type, status, input, metadata, outputs, "costAmount", "discountPercent", "amountRefunded",
-  "errorCode", "errorMessage", "createdAt", "startedAt", "completedAt", "expiresAt", "imagesDeletedAt"`;
+  "errorCode", "errorMessage", "createdAt", "startedAt", "completedAt", "expiresAt", "imagesDeletedAt", progress`;
 
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000);
 
@@ -72,6 +74,7 @@ function toApi(row: GenerationRow, now: number) {
     id: row.id,
     type: row.type,
     status: row.status,
+    progress: row.status === 'succeeded' ? 1 : row.status === 'in_progress' ? (row.startedAt === null ? 0 : row.progress) : null,
     cancelable: row.status === 'in_progress' && row.startedAt === null,
     livemode: row.mode === 'live',
     created_at: seconds(row.createdAt),
@@ -142,20 +145,4 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   return send(res, 404, error('resource_not_found', 'Unknown route.'));
 }
 
-const server = http.createServer((req, res) => {
-  handle(req, res).catch((e: unknown) => {
-    process.stderr.write(`baseline: ${e instanceof Error ? e.message : String(e)}\n`);
-    if (!res.headersSent) send(res, 500, error('internal_error', 'Request failed.'));
-    else res.destroy();
-  });
-});
-server.keepAliveTimeout = 65_000;
-server.listen(port, '127.0.0.1');
-
-const stop = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.end().finally(() => process.exit(0));
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
+serveBaseline('baseline', port, pool, handle);

@@ -33,6 +33,11 @@ export interface BenchSettings {
 
 export interface BenchContext {
   settings: BenchSettings;
+  /**
+   * `npm run bench:check`: short runs, each section compares against its same-run baseline and
+   * reports a figure below its floor as a failure (the run exits 1).
+   */
+  check: boolean;
   cleanup: Cleanup;
   /** The embedded PostgreSQL and the migrated `roomtone_bench` database, started on first use. */
   database(): Promise<BenchDatabase>;
@@ -162,6 +167,25 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
   return { adminUrl, url, postmasterPid: readPostmasterPid() };
 }
 
+/**
+ * A freshly recreated, migrated database of its own for one section (same cluster), with the
+ * service layer of this process pointed at it: nothing another section left running (a
+ * server's job workers, its rows) can act on what this section measures.
+ */
+export async function sectionDatabase(ctx: BenchContext, name: string): Promise<string> {
+  const cluster = await ctx.database();
+  const { recreateDatabase } = await import('../src/server/platform/embedded-postgres');
+  const { applyMigrations } = await import('../src/server/platform/migrations');
+  const { closeDb } = await import('../src/server/platform/db');
+  const database = `${BENCH_DATABASE}_${name}`;
+  await recreateDatabase(cluster.adminUrl, database);
+  const url = cluster.adminUrl.replace(/\/postgres$/, `/${database}`);
+  await applyMigrations(url);
+  await closeDb();
+  setEnv('DATABASE_URL', url);
+  return url;
+}
+
 // ---------------------------------------------------------------------------------------
 // CPU accounting (Linux /proc): CPU time per request is steadier than req/s on a noisy box
 // ---------------------------------------------------------------------------------------
@@ -200,6 +224,18 @@ function readProcStats(): ProcStat[] | null {
   return out;
 }
 
+/** CPU ms used so far by one process (its threads included, its children not); null if unreadable. */
+export function ownCpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
 /** CPU ms used so far by each root pid's process tree (null where /proc is unavailable). */
 export function treeCpuMs(rootPids: (number | null | undefined)[]): (number | null)[] {
   const stats = readProcStats();
@@ -218,6 +254,26 @@ export function treeCpuMs(rootPids: (number | null | undefined)[]): (number | nu
     }
     return total;
   });
+}
+
+/**
+ * Wait until a freshly started server is idle (its process tree under `maxCoreShare` of a core
+ * over the last second; at most `timeoutMs`): what it does right after starting (loading the
+ * engine's threads, the first scheduled jobs) would otherwise be charged to the first runs.
+ */
+export async function settled(pid: number | undefined, options: { maxCoreShare?: number; timeoutMs?: number } = {}): Promise<number> {
+  const maxPerSecond = (options.maxCoreShare ?? 0.15) * 1000;
+  const deadline = performance.now() + (options.timeoutMs ?? 60_000);
+  const started = performance.now();
+  let [last] = treeCpuMs([pid]);
+  while (last != null && performance.now() < deadline) {
+    await sleep(1000);
+    const [now] = treeCpuMs([pid]);
+    if (now == null) break;
+    if (now - last < maxPerSecond) break;
+    last = now;
+  }
+  return performance.now() - started;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
 /**
  * `npm run bench [-- --only http,validation]`: benchmarks that print figures (not tests).
+ * `npm run bench:check` (`--check`): the short version of the http, webhooks and admission
+ * sections that CI runs: each figure against its same-run baseline and a floor set well under
+ * the goal (a miss exits 1). Short runs unless the BENCH_* variables say otherwise.
  * Each section is a function in bench/sections/<name>.ts; add new ones to SECTIONS. The
  * markdown goes to stdout (ready for the README), progress to stderr, raw figures to
  * bench/results/latest.json. Children and PostgreSQL are stopped even on failure.
@@ -10,10 +13,11 @@
  * BENCH_SERVER_LOGS=1 (servers' output on stderr), BENCH_SERVER_NODE_FLAGS (extra node flags of the
  * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cleanup, ROOT, envNumber, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
+import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
@@ -38,6 +42,17 @@ const SECTIONS: Record<string, Section> = {
   requestlog: requestLogSection,
 };
 
+/** The commit measured (with `+dirty` when the tree has changes): figures are of this code. */
+function gitCommit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+dirty` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
 function selectedSections(argv: string[]): string[] {
   const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
   if (i === -1) return Object.keys(SECTIONS);
@@ -51,8 +66,13 @@ function selectedSections(argv: string[]): string[] {
   return names;
 }
 
+/** bench:check's durations: seconds per scenario, enough to tell a regression from noise. */
+const CHECK_SETTINGS = { BENCH_DURATION: 2, BENCH_WARMUP: 1, BENCH_REPEATS: 3, BENCH_STARTUP_WARMUP: 3 };
+
 async function main(): Promise<number> {
-  const names = selectedSections(process.argv.slice(2));
+  const check = process.argv.includes('--check');
+  if (check) for (const [name, value] of Object.entries(CHECK_SETTINGS)) process.env[name] ??= String(value);
+  const names = selectedSections(process.argv.slice(2).filter((a) => a !== '--check'));
   // `npm run bench | head` closes stdout early: that must not skip the cleanup.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -76,6 +96,7 @@ async function main(): Promise<number> {
       connections: envNumber('BENCH_CONNECTIONS', 10),
       repeats: envNumber('BENCH_REPEATS', 3),
     },
+    check,
     cleanup,
     database: () => (database ??= startBenchDatabase(cleanup)),
     log,
@@ -89,7 +110,9 @@ async function main(): Promise<number> {
       const section = SECTIONS[name];
       if (!section) continue;
       log(`section ${name}`);
+      const started = performance.now();
       const out = await section(ctx);
+      log(`section ${name} took ${fmt((performance.now() - started) / 1000, 1)} s`);
       outputs[name] = out.raw;
       markdown.push(out.markdown);
       failures.push(...out.failures.map((f) => `[${name}] ${f}`));
@@ -98,7 +121,11 @@ async function main(): Promise<number> {
     await cleanup.run();
   }
 
-  const header = `## Benchmarks (${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} × ${os.cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version})`;
+  const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? 'CPU', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))) };
+  const commit = gitCommit();
+  const header =
+    `## Benchmarks (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, commit ${commit}${check ? ', bench:check' : ''})\n\n` +
+    `${machine.cpus} × ${machine.model}, ${machine.memoryGb} GB, Node ${machine.node}; load average at the end ${machine.loadAverage.join(' ')} (1, 5, 15 min).`;
   process.stdout.write(`\n${header}\n\n${markdown.join('\n\n')}\n`);
 
   const resultsDir = path.join(ROOT, 'bench', 'results');
@@ -106,7 +133,7 @@ async function main(): Promise<number> {
   const file = path.join(resultsDir, 'latest.json');
   fs.writeFileSync(
     file,
-    `${JSON.stringify({ at: new Date().toISOString(), machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, node: process.version }, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), commit, check, machine, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`,
   );
   log(`raw figures: ${path.relative(ROOT, file)}`);
 

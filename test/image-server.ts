@@ -7,6 +7,7 @@
  *   /to-private/<file>     a redirect to a private address
  *   /status/<code>         that status
  *   /hang                  never answers
+ *   /trickle               answers at once, then one byte of the body every 200 ms (never ends)
  *   /endless               streams bytes forever
  *   /as-html/<file>        the file's bytes labelled text/html
  */
@@ -70,6 +71,14 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
       case 'hang':
         hanging.add(res);
         return;
+      case 'trickle': {
+        res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 10_000 });
+        res.write(Buffer.from([0xff, 0xd8]));
+        const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(Buffer.from([0]))), 200);
+        res.once('close', () => clearInterval(timer));
+        hanging.add(res);
+        return;
+      }
       case 'endless': {
         res.writeHead(200, { 'content-type': 'image/jpeg' });
         const chunk = Buffer.alloc(64 * 1024, 0xab);

@@ -1,6 +1,7 @@
 /**
- * With RATE_LIMIT_STORE=postgres, two instances (separate processes, separate
- * pools) on one database enforce a limit exactly, and the server itself counts in PostgreSQL.
+ * With RATE_LIMIT_STORE=postgres, instances (separate processes, separate pools) on one
+ * database lease slices of each window's allowance: never more than the limit between them,
+ * refused only once the database has granted all of it, and the server itself leases there.
  */
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -28,30 +29,32 @@ function instance(key: string, limit: number, hits: number): Promise<RateDecisio
 }
 
 describe('shared rate-limit counters in PostgreSQL', () => {
-  it('two instances on one database allow exactly the limit between them', async () => {
+  it('two instances on one database never allow more than the limit between them, and refuse only once it is all granted', async () => {
     const key = `shared-${testIp()}-${Date.now()}`;
     const [a, b] = await Promise.all([instance(key, 600, 400), instance(key, 600, 400)]);
     const all = [...a, ...b];
     const allowed = all.filter((d) => d.allowed);
-    expect(allowed.length).toBe(600);
-    expect(all.filter((d) => !d.allowed).length).toBe(200);
-    // Every allowed hit saw a distinct count: remaining takes each value 0..599 once.
-    expect(new Set(allowed.map((d) => d.remaining)).size).toBe(600);
+    expect(allowed.length).toBeLessThanOrEqual(600);
+    // Refused early at most what the other instance holds unspent: one slice, a quarter of the limit at most.
+    expect(allowed.length).toBeGreaterThanOrEqual(600 - 150);
     expect(Math.min(...allowed.map((d) => d.remaining))).toBe(0);
     for (const d of all) {
       expect(d.limit).toBe(600);
       expect(d.resetSeconds).toBeGreaterThanOrEqual(1);
       expect(d.resetSeconds).toBeLessThanOrEqual(60);
     }
+    // Every hit of the limit was granted before the first refusal.
     const row = await db().rateLimitCounter.findUniqueOrThrow({ where: { subject: `ip:${key}` } });
     expect(row.count).toBe(600);
   }, 240_000);
 
-  it("the server's per-IP counter is a row in the database (auto: an external DATABASE_URL means postgres)", async () => {
+  it("the server's per-IP allowance is leased from the database (auto: an external DATABASE_URL means postgres)", async () => {
     const ip = testIp();
     expect((await api('/v1/styles', { ip })).status).toBe(401);
     expect((await api('/v1/styles', { ip })).status).toBe(401);
     const row = await db().rateLimitCounter.findUniqueOrThrow({ where: { subject: `ip:${ip}` } });
-    expect(row.count).toBe(2);
+    // Granted to the server's processes: at least the two hits, at most a quarter of the 600 a slice.
+    expect(row.count).toBeGreaterThanOrEqual(2);
+    expect(row.count).toBeLessThanOrEqual(150 + 150);
   });
 });

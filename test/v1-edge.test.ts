@@ -151,18 +151,24 @@ describe('/v1 edge: request rate limits', () => {
     expect((await api('/v1/styles', { key: other.testKey, ip })).status).toBe(200);
   });
 
-  it('per IP: 600 requests a minute counted before the key check', async () => {
+  it('per IP: 600 requests a minute counted before the key check (leased by the web processes: never more, a slice early at most)', async () => {
     const lonelyIp = testIp();
     const statuses: number[] = [];
     for (let batch = 0; batch < 6; batch++) {
       const results = await Promise.all(Array.from({ length: 100 }, () => api('/v1/styles', { ip: lonelyIp })));
       statuses.push(...results.map((r) => r.status));
     }
-    expect(statuses.every((s) => s === 401)).toBe(true);
-    const over = await api('/v1/styles', { ip: lonelyIp });
-    expect(over.status).toBe(429);
-    expect((over.body as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
-    expect(Number(over.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // A web process may still hold part of its last slice (1 % of the limit) while the other is
+    // refused (docs/operations.md, "Limits").
+    expect(statuses.filter((s) => s === 401).length).toBeGreaterThanOrEqual(600 - 7);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // More connections reach every web process: what they held is spent, then all is refused.
+    const more = await Promise.all(Array.from({ length: 40 }, () => api('/v1/styles', { ip: lonelyIp })));
+    statuses.push(...more.map((r) => r.status));
+    expect(statuses.filter((s) => s === 401)).toHaveLength(600);
+    const over = more.find((r) => r.status === 429);
+    expect((over?.body as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    expect(Number(over?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     // Even a valid key is refused from that IP now.
     const org = await createTestOrg();
     expect((await api('/v1/styles', { key: org.testKey, ip: lonelyIp })).status).toBe(429);

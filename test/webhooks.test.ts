@@ -110,8 +110,10 @@ describe('through the running server, in real time', () => {
     expect(event).toMatchObject({ type: 'generation.succeeded', livemode: false, data: { object: { object: 'generation', id: generation.id, status: 'succeeded' } } });
     const output = event.data.object.output as { url: string; url_expires_at: number }[];
     expect(output).toHaveLength(1);
-    // Signed at delivery: valid 15 minutes from the attempt's timestamp.
-    expect(output[0]?.url_expires_at).toBe(Number(r.headers['webhook-timestamp']) + 900);
+    // Signed at delivery: valid 15 minutes from the attempt's timestamp (the body is rendered
+    // just before the attempt is stamped: a second may tick between the two).
+    expect(output[0]!.url_expires_at - (Number(r.headers['webhook-timestamp']) + 900)).toBeGreaterThanOrEqual(-1);
+    expect(output[0]!.url_expires_at - (Number(r.headers['webhook-timestamp']) + 900)).toBeLessThanOrEqual(0);
     const image = await fetch(output[0]!.url);
     expect(image.status).toBe(200);
     const read = await api<Record<string, unknown>>(`/v1/generations/${generation.id}`, { key: org.testKey, ip });
@@ -504,6 +506,22 @@ describe('clock-driven delivery rules', () => {
     await worker.stop();
     await disableEndpoint(db(), scope, fast.endpoint.id);
   }, 60_000);
+
+  it('a new event wakes an idle worker at once (NOTIFY at commit), without waiting for its poll', async () => {
+    const scope = { organizationId: org.id };
+    const { endpoint } = await endpointFor(org, 'test', 'woken');
+    const worker = startWebhookWorker({ pollMs: 600_000 });
+    try {
+      // The first event shows the worker has claimed and delivered: it then rests for its 10-minute poll.
+      await generationEvent();
+      await receivers.waitFor('woken', 1, 30_000);
+      await generationEvent();
+      await receivers.waitFor('woken', 2, 30_000);
+    } finally {
+      await worker.stop();
+      await disableEndpoint(db(), scope, endpoint.id);
+    }
+  }, 90_000);
 
   it('a worker killed mid-delivery: the delivery is made again after its lease, not lost', async () => {
     const scope = { organizationId: org.id };

@@ -1,6 +1,7 @@
 import type { AuthenticatedKey } from '@/server/keys/keys';
 import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
+import { DomainError } from '@/server/platform/errors';
 
 /**
  * Who is calling a service function, whatever the door. The /v1 wrapper and the MCP endpoint
@@ -26,4 +27,12 @@ export function callerFromKey(key: AuthenticatedKey): Caller {
     tier: key.tier,
     apiKeyId: key.keyId,
   };
+}
+
+/** 403 permission_denied unless the caller holds every permission the route needs. */
+export function requirePermissions(caller: Caller, needed: readonly Permission[]): void {
+  const missing = needed.filter((p) => !caller.permissions.has(p));
+  if (missing.length > 0) {
+    throw new DomainError('permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
+  }
 }

@@ -225,7 +225,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
 
   const sources = imageSources(creation);
   const uploadIds = sources.map((s) => s.value).filter((v) => UPLOAD_ID_PATTERN.test(v));
-  const images = await receiveImages(sources, ctx.parts, caller);
+  const images = await receiveImages(sources, ctx.parts, caller, ctx.receivedAt);
   await validateImages(creation, images);
 
   const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
-import { timeoutSignal } from '@/server/platform/deadline';
-import { safeDownload, DOWNLOAD_DEADLINE_MS } from '@/server/net/safe-http';
+import { deadline } from '@/server/platform/deadline';
+import { OutboundError, downloadDeadlineMs, safeDownload } from '@/server/net/safe-http';
 import { inspectImage, validateImageUrlString, MAX_IMAGE_BYTES, type ImageInfo } from '@/server/images/intake';
 import { blobStore, LocalBlobStore } from '@/server/storage/storage';
 import { readUploadedFile, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
@@ -10,7 +10,8 @@ import type { Caller } from '@/server/access/caller';
 
 /**
  * Received images of a creation request: file parts of a multipart request, https URLs
- * downloaded through the SSRF-safe client (all of a request's URLs share one 30 s deadline),
+ * downloaded through the SSRF-safe client (all of a request's URLs share one deadline, 30 s
+ * after the request arrived),
  * a valid signed output URL of this service (chaining), read from storage directly, or an
  * uploaded file (file_…, create_upload).
  */
@@ -51,22 +52,41 @@ export class FileParts {
   }
 }
 
+/** Digests of received files, kept while the bytes live: the request hash and the stored image both need one (2 MB: ~5 ms each). */
+const digests = new WeakMap<Buffer, string>();
+
 export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  if (typeof bytes === 'string') return createHash('sha256').update(bytes).digest('hex');
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(bytes).digest('hex');
+    digests.set(bytes, digest);
+  }
+  return digest;
 }
 
-/** Fetch every image of the request (in parallel) and check its format and size. */
-export async function receiveImages(sources: ImageSource[], parts: FileParts, caller: Caller): Promise<Map<string, ReceivedImage>> {
-  const deadline = timeoutSignal(DOWNLOAD_DEADLINE_MS);
-  const received = await Promise.all(
-    sources.map(async (source): Promise<ReceivedImage> => {
-      const bytes = await fetchImageBytes(source, parts, deadline, caller);
-      // Masks get their own checks (PNG only → mask_invalid) in mask analysis.
-      const info = source.param === 'mask' ? null : await inspectImage(bytes, source.param);
-      return { param: source.param, bytes, digest: sha256(bytes), info };
-    }),
-  );
-  return new Map(received.map((r) => [r.param, r]));
+/**
+ * Fetch every image of the request (in parallel) and check its format and size. The URLs share
+ * one deadline, DOWNLOAD_DEADLINE_MS after the request arrived (`receivedAt`, ms since epoch):
+ * reading the request and everything before the downloads count against it.
+ */
+export async function receiveImages(sources: ImageSource[], parts: FileParts, caller: Caller, receivedAt: number): Promise<Map<string, ReceivedImage>> {
+  const downloads = deadline(receivedAt + downloadDeadlineMs() - Date.now(), [], { reason: () => new OutboundError('aborted', 'The download deadline passed.') });
+  try {
+    const received = await Promise.all(
+      sources.map(async (source): Promise<ReceivedImage> => {
+        const bytes = await fetchImageBytes(source, parts, downloads.signal, caller);
+        // Masks get their own checks (PNG only → mask_invalid) in mask analysis. The image is
+        // decoded on the thread pool while this thread hashes it.
+        const inspected = source.param === 'mask' ? null : inspectImage(bytes, source.param);
+        const digest = sha256(bytes);
+        return { param: source.param, bytes, digest, info: await inspected };
+      }),
+    );
+    return new Map(received.map((r) => [r.param, r]));
+  } finally {
+    downloads.dispose();
+  }
 }
 
 async function fetchImageBytes(source: ImageSource, parts: FileParts, deadline: AbortSignal, caller: Caller): Promise<Buffer> {

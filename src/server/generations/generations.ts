@@ -10,7 +10,7 @@ import { recordGenerationEvent } from '@/server/webhooks/events';
 import { jobs } from '@/server/jobs/client';
 import { generationCanceled } from '@/server/jobs/definitions/event-jobs';
 import { log } from '@/server/platform/logger';
-import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, type GenerationView } from './serialize';
+import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from './serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
 export interface Scope {
@@ -26,6 +26,11 @@ export async function getGeneration(scope: Scope, id: string): Promise<Generatio
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;
+}
+
+/** A generation as the API returns it (GET /v1/generations/{id}). */
+export async function readGeneration(scope: Scope, id: string): Promise<ApiGeneration> {
+  return toApiGeneration(await getGeneration(scope, id));
 }
 
 export interface ListParams {
@@ -63,6 +68,12 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
   const limit = values.push(params.limit + 1);
   const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);
   return { data: rows.slice(0, params.limit), hasMore: rows.length > params.limit };
+}
+
+/** A page of generations as the API returns it (GET /v1/generations). */
+export async function readGenerationPage(scope: Scope, params: ListParams): Promise<{ object: 'list'; data: ApiGeneration[]; has_more: boolean }> {
+  const page = await listGenerations(scope, params);
+  return { object: 'list', data: await toApiGenerations(page.data), has_more: page.hasMore };
 }
 
 /**

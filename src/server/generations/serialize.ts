@@ -1,6 +1,6 @@
 import type { Generation } from '@/generated/prisma/client';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
-import { blobStore } from '@/server/storage/storage';
+import { blobStore, LocalBlobStore } from '@/server/storage/storage';
 import { storedInput, storedOutputs } from './stored-json';
 
 /** The stored shape of one produced image (Generation.outputs). */
@@ -50,7 +50,9 @@ export async function toApiGenerations(rows: readonly GenerationView[]): Promise
   const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
   const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : storedOutputs(row.outputs)));
   const store = blobStore();
-  const urls = await Promise.all(outputsOf.flat().map((o) => store.signedUrl(o.key, urlExpiresAt)));
+  const keys = outputsOf.flat().map((o) => o.key);
+  // The local store signs synchronously: no promise per URL on the read path.
+  const urls = store instanceof LocalBlobStore ? keys.map((key) => store.signUrl(key, urlExpiresAt)) : await Promise.all(keys.map((key) => store.signedUrl(key, urlExpiresAt)));
   let nextUrl = 0;
   return rows.map((row, i) =>
     apiGeneration(

@@ -65,7 +65,12 @@ export function refuseBrowsers(req: Request): void {
 /** The per-IP rate, counted before the key is checked (`hits` messages at once for MCP batches). */
 export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
   let decision: RateDecision | null = null;
-  for (let i = 0; i < hits; i++) decision = await hitRateLimit('ip', door.ip ?? 'unknown', perIpLimit());
+  for (let i = 0; i < hits; i++) {
+    // Usually decided at once (this process's slice): awaited only when it is not, since each
+    // await is one more promise for the process's async hooks to follow.
+    const hit = hitRateLimit('ip', door.ip ?? 'unknown', perIpLimit());
+    decision = hit instanceof Promise ? await hit : hit;
+  }
   if (decision && !decision.allowed) {
     throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(decision.resetSeconds) } });
   }
@@ -75,7 +80,10 @@ export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
 export async function authenticate(req: Request, door: DoorRequest, hits = 1): Promise<AuthenticatedKey> {
   const key = await authenticateBearer(db(), req.headers.get('authorization'));
   door.key = key;
-  for (let i = 0; i < hits; i++) door.orgDecision = await hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
+  for (let i = 0; i < hits; i++) {
+    const hit = hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
+    door.orgDecision = hit instanceof Promise ? await hit : hit;
+  }
   const decision = door.orgDecision;
   if (decision && !decision.allowed) {
     throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${decision.limit}/min) exceeded.`, {

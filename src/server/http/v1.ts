@@ -9,6 +9,7 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { parseJsonObject, readBodyText } from './body';
 import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, type DoorReply } from './door';
 import { openApiDocument } from './openapi';
+import { directRead } from './v1-reads';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
@@ -80,7 +81,11 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
       response = jsonReply(200, openApiDocument(config().publicBaseUrl));
     } else {
       const key = await authenticate(req, door);
-      response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt, asked));
+      const read = req.method === 'GET' ? directRead(url) : null;
+      // A read writes no log line of its own (a failure is logged below, with the request id),
+      // so it runs outside the log context: AsyncLocalStorage adds to every promise inside it.
+      if (read) response = jsonReply(200, await read(callerFromKey(key)));
+      else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt, asked));
     }
   } catch (error) {
     response = errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${url.pathname}` }));

@@ -167,6 +167,16 @@ describe('inspectImage: decoding', () => {
     await expect(inspectImage(noisyJpeg, 'image')).resolves.toMatchObject({ format: 'jpeg' });
   });
 
+  it('a baseline or progressive JPEG cut anywhere → image_unreadable (the 1/8-scale decode still reads every segment)', async () => {
+    for (const progressive of [false, true]) {
+      const jpeg = await sharp(noisyJpeg).jpeg({ quality: 90, progressive }).toBuffer();
+      await expect(inspectImage(jpeg, 'image')).resolves.toMatchObject({ format: 'jpeg', width: 400, height: 300 });
+      for (const cut of [2, 100, 1000, Math.floor(jpeg.length / 2)]) {
+        await expectRefused(inspectImage(jpeg.subarray(0, jpeg.length - cut), 'image'), 400, 'image_unreadable');
+      }
+    }
+  });
+
   it('truncated PNG and WebP, and a bare header → image_unreadable', async () => {
     const png = await sharp(noisyJpeg).png().toBuffer();
     await expectRefused(inspectImage(png.subarray(0, Math.floor(png.length * 0.7)), 'image'), 400, 'image_unreadable');

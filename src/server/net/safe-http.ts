@@ -32,8 +32,10 @@ import { DomainError } from '@/server/platform/errors';
 
 export const MAX_URL_LENGTH = 2048;
 export const MAX_REDIRECTS = 5;
-/** Spec: all URLs of a request must download within 30 seconds. */
-export const DOWNLOAD_DEADLINE_MS = 30_000;
+/** Spec: all URLs of a request must download within 30 seconds (DOWNLOAD_DEADLINE_MS). */
+export function downloadDeadlineMs(): number {
+  return config().DOWNLOAD_DEADLINE_MS;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Errors
@@ -677,7 +679,7 @@ export interface SafeDownloadOptions {
   signal?: AbortSignal;
   /** Field named in errors: image, mask, layers[0].element. */
   param: string;
-  /** Per-download cap in addition to `signal`. Default 30 s. */
+  /** Per-download cap in addition to `signal`. Default DOWNLOAD_DEADLINE_MS. */
   timeoutMs?: number;
   ca?: string | Buffer | Array<string | Buffer>;
   resolver?: Resolver;
@@ -726,7 +728,7 @@ export async function safeDownload(url: string, options: SafeDownloadOptions): P
     res = await safeRequest(url, {
       method: 'GET',
       headers: { accept: 'image/jpeg, image/png, image/webp, */*;q=0.1', 'user-agent': 'Roomtone-ImageFetcher/1.0' },
-      timeoutMs: options.timeoutMs ?? DOWNLOAD_DEADLINE_MS,
+      timeoutMs: options.timeoutMs ?? downloadDeadlineMs(),
       followRedirects: true,
       maxRedirects: MAX_REDIRECTS,
       maxResponseBytes: options.maxBytes,

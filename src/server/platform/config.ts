@@ -68,6 +68,8 @@ const baseSchema = z.object({
   MODERATION_URL: z.string().url().optional(),
   MODERATION_API_KEY: z.string().optional(),
   MODERATION_MODEL: z.string().optional(),
+  /** All image URLs of a creation request download within this, counted from the request's arrival (spec: 30 s). */
+  DOWNLOAD_DEADLINE_MS: int(30_000),
   /** Per client IP, counted before the key check (spec: 600). Raise only for load tests. */
   RATE_LIMIT_PER_IP_PER_MINUTE: int(600),
   /** `false`: no demo organization on first start. */
@@ -125,8 +127,8 @@ const baseSchema = z.object({
   WEBHOOK_CONCURRENCY: int(64),
   /** At most this many deliveries in flight per endpoint and worker process (a slow receiver never holds the others). */
   WEBHOOK_ENDPOINT_CONCURRENCY: int(8),
-  /** How often an idle worker looks for due deliveries. */
-  WEBHOOK_POLL_MS: int(100),
+  /** How often an idle worker looks for due deliveries (retries; new events wake it at once by NOTIFY). */
+  WEBHOOK_POLL_MS: int(1000),
   /** smtp(s)://user:pass@host:port: send mail through this relay; unset = the server log and `roomtone mail list` (never the console). */
   SMTP_URL: z.string().url().optional(),
   /** Sender of the service's mail. */

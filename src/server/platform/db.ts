@@ -56,11 +56,63 @@ function statementName(sqlText: string): string {
   return name;
 }
 
+/** How long a query waits for a connection (new, or a pooled one to come free). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATE: admin or crash shutdown, starting up, too many connections (class 08: connection exceptions). */
+const UNAVAILABLE_SQLSTATE = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Prisma: can't reach, timed out, server closed the connection. */
+const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017']);
+/** Prisma's driver adapter: the same, as error kinds. */
+const UNREACHABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError']);
+/** pg and pg-pool say these when the connection is gone or cannot be made. */
+const UNREACHABLE_PG_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** A statement failed because the database could not be reached (raised by `sql`). */
+export class DatabaseUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`database unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+/** What pg or its pool raise when the connection cannot be made or is lost (network errno included: we know it came from the database). */
+function isPgConnectionError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && (UNREACHABLE_ERRNO.has(e.code) || UNAVAILABLE_SQLSTATE.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
+  return typeof e.message === 'string' && UNREACHABLE_PG_MESSAGE.test(e.message);
+}
+
+/**
+ * True when `error` says the database could not be reached or dropped the connection (down,
+ * restarting, unreachable) rather than refused a query: `sql` marks its own, Prisma and its
+ * driver adapter have their codes. The doors answer those 503 service_unavailable.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  // The error, its causes, and Prisma's driver adapter error (meta.driverAdapterError, whose cause has the kind).
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 8; seen++) {
+    const current = queue.shift();
+    if (current === null || typeof current !== 'object') continue;
+    if (current instanceof DatabaseUnavailableError) return true;
+    const e = current as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof e.code === 'string' && (UNREACHABLE_PRISMA.has(e.code) || UNAVAILABLE_SQLSTATE.has(e.code))) return true;
+    if (typeof e.kind === 'string' && UNREACHABLE_ADAPTER_KINDS.has(e.kind)) return true;
+    if (typeof e.message === 'string' && UNREACHABLE_PG_MESSAGE.test(e.message)) return true;
+    queue.push(e.cause, e.meta?.driverAdapterError);
+  }
+  return false;
+}
+
 function database(): { pool: pg.Pool; client: PrismaClient } {
   const url = databaseUrl();
   let current = globalForDb.roomtoneDb;
   if (!current || current.url !== url) {
-    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE });
+    // A database that does not let us connect within CONNECT_TIMEOUT_MS is treated as down
+    // (503 service_unavailable): without a bound, a black-holed database would hold every request.
+    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle connection that breaks (server restart) must not crash the process; the pool
     // replaces it on the next checkout.
     pool.on('error', (error) => log.warn('database connection lost', { error: String(error) }));
@@ -121,8 +173,12 @@ const SQL_TYPES = {
  * else goes through Prisma.
  */
 export async function sql<Row>(text: string, values: readonly unknown[]): Promise<Row[]> {
-  const result = await database().pool.query<Row & pg.QueryResultRow>({ name: statementName(text), text, values: values as unknown[], types: SQL_TYPES });
-  return result.rows;
+  try {
+    const result = await database().pool.query<Row & pg.QueryResultRow>({ name: statementName(text), text, values: values as unknown[], types: SQL_TYPES });
+    return result.rows;
+  } catch (error) {
+    throw isPgConnectionError(error) ? new DatabaseUnavailableError(error) : error;
+  }
 }
 
 /** Connections of this process's pool (metrics); null before the first use. */

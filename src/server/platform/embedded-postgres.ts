@@ -97,7 +97,8 @@ function clusterDirFor(dataDir: string): string {
 
 export async function startEmbeddedPostgres(
   dataDir: string,
-  options: { fast?: boolean; database?: string } = {},
+  /** `port`: start on this one (a restart the clients' URL must still reach); default a free one. */
+  options: { fast?: boolean; database?: string; port?: number } = {},
 ): Promise<EmbeddedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const recordPath = path.join(dataDir, 'postgres.json');
@@ -116,7 +117,7 @@ export async function startEmbeddedPostgres(
   const clusterDir = record?.clusterDir ?? clusterDirFor(dataDir);
   const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
   const rec: ConnectionRecord = {
-    port: await freePort(),
+    port: options.port ?? (await freePort()),
     user: 'postgres',
     password: record?.password ?? randomBytes(18).toString('base64url'),
     database,

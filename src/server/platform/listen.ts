@@ -4,8 +4,11 @@ import { log } from './logger';
 
 /**
  * One LISTEN connection per process, shared by every channel this process follows (generation
- * ends for waiting requests, API key revocations for the key cache). Subscribers learn when
- * the connection is lost so they can fall back (poll, stop caching) until it is back.
+ * ends for waiting requests, API key revocations for the key cache, new webhook deliveries).
+ * Subscribers learn when the connection is lost so they can fall back (poll, stop caching);
+ * their subscription ends with it, and they subscribe again when they next need it (the
+ * connection is made again then). A subscription whose connection could not be made is not
+ * kept either: during a database outage, retries must not pile up subscriptions.
  */
 type Handler = (payload: string) => void;
 
@@ -20,24 +23,37 @@ const state = globalThis as unknown as {
 const shared = (state.roomtoneListen ??= { client: null, channels: new Map() });
 
 function connect(): Promise<pg.Client> {
-  shared.client ??= (async () => {
+  if (shared.client) return shared.client;
+  const connecting: Promise<pg.Client> = (async () => {
     const client = new pg.Client({ connectionString: databaseUrl() });
     client.on('notification', (message) => {
       for (const sub of shared.channels.get(message.channel) ?? []) sub.onMessage(message.payload ?? '');
     });
-    client.on('error', (error) => {
+    // Only a connection that was made can be lost: a failed connect rejects below.
+    let connected = false;
+    let lost = false;
+    const onLost = (error: unknown) => {
+      if (!connected || lost) return;
+      lost = true;
       log.warn('LISTEN connection lost; reconnecting on next use', { error: String(error) });
-      shared.client = null;
-      for (const subs of shared.channels.values()) for (const sub of subs) sub.onLost();
-    });
+      if (shared.client === connecting) shared.client = null;
+      const subscribers = [...shared.channels.values()].flatMap((subs) => [...subs]);
+      shared.channels.clear();
+      for (const sub of subscribers) sub.onLost();
+      client.end().catch(() => undefined);
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost(new Error('connection ended')));
     await client.connect();
+    connected = true;
     for (const channel of shared.channels.keys()) await client.query(`listen ${channel}`);
     return client;
   })().catch((error: unknown) => {
-    shared.client = null;
+    if (shared.client === connecting) shared.client = null;
     throw error;
   });
-  return shared.client;
+  shared.client = connecting;
+  return connecting;
 }
 
 /** Follow `channel`; resolves once the LISTEN is in place (rejects if the database is unreachable). */
@@ -48,7 +64,13 @@ export async function listen(channel: string, onMessage: Handler, onLost: () => 
   if (!subs) shared.channels.set(channel, (subs = new Set<Subscription>()));
   const sub: Subscription = { onMessage, onLost };
   subs.add(sub);
-  const client = await connect();
-  if (isNew) await client.query(`listen ${channel}`);
+  try {
+    const client = await connect();
+    if (isNew) await client.query(`listen ${channel}`);
+  } catch (error) {
+    subs.delete(sub);
+    if (subs.size === 0 && shared.channels.get(channel) === subs) shared.channels.delete(channel);
+    throw error;
+  }
   return () => subs.delete(sub);
 }

@@ -1,4 +1,4 @@
-import { sql, sqlTimestamp } from '@/server/platform/db';
+import { isDatabaseUnavailable, sql, sqlTimestamp } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { Mode } from '@/generated/prisma/enums';
 
@@ -6,6 +6,8 @@ import type { Mode } from '@/generated/prisma/enums';
  * The request log behind the console's "Requests" screen. Entries are buffered and written in
  * batches (one INSERT per 250 ms or 200 requests) so logging never adds a round trip to the
  * request path; a crash can lose at most the last batch of log lines, never business data.
+ * While the database is unreachable the lines wait in memory (up to MAX_KEPT) and are written
+ * once it is back, so the console shows the requests of an outage too.
  * The INSERT is one prepared statement over arrays (unnest), whatever the batch size.
  */
 export interface RequestLogEntry {
@@ -29,8 +31,13 @@ export interface RequestLogEntry {
 
 const FLUSH_MS = 250;
 const MAX_BATCH = 200;
+/** While the database is unreachable: lines kept in memory at most, and the retry interval. */
+const MAX_KEPT = 20_000;
+const RETRY_MS = 2_000;
 
-const state = globalThis as unknown as { roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null } };
+const state = globalThis as unknown as {
+  roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null; waitingForDatabase?: boolean };
+};
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
 const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
@@ -39,7 +46,7 @@ const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId"
 
 export function recordRequest(entry: RequestLogEntry): void {
   rl.buffer.push(entry);
-  if (rl.buffer.length >= MAX_BATCH) void flushRequestLog();
+  if (rl.buffer.length >= MAX_BATCH && !rl.waitingForDatabase) void flushRequestLog();
   else rl.timer ??= setTimeout(() => void flushRequestLog(), FLUSH_MS);
 }
 
@@ -67,8 +74,19 @@ export async function flushRequestLog(): Promise<void> {
     batch.map((e) => e.requestParams ?? null),
     batch.map((e) => e.responseBody ?? null),
   ])
-    .then(() => undefined)
-    .catch((error: unknown) => log.error('request log write failed', { error: String(error), lost: batch.length }))
+    .then(() => {
+      rl.waitingForDatabase = false;
+    })
+    .catch((error: unknown) => {
+      // The database is away (a restart, an outage): keep the lines, bounded, and try again.
+      if (isDatabaseUnavailable(error) && rl.buffer.length + batch.length <= MAX_KEPT) {
+        rl.buffer.unshift(...batch);
+        rl.waitingForDatabase = true;
+        rl.timer ??= setTimeout(() => void flushRequestLog(), RETRY_MS);
+        return;
+      }
+      log.error('request log write failed', { error: String(error), lost: batch.length });
+    })
     .finally(() => {
       rl.flushing = null;
     });

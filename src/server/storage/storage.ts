@@ -82,6 +82,11 @@ export class LocalBlobStore implements BlobStore {
   }
 
   async signedUrl(key: string, expiresAt: number): Promise<string> {
+    return this.signUrl(key, expiresAt);
+  }
+
+  /** signedUrl without the promise: a page of generations signs many (serialize.ts). */
+  signUrl(key: string, expiresAt: number): string {
     assertSafeKey(key);
     const encodedKey = key.split('/').map(encodeURIComponent).join('/');
     return `${this.baseUrl}/files/${encodedKey}?expires=${expiresAt}&signature=${signature(key, expiresAt)}`;

@@ -5,6 +5,7 @@ import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
 import { paramFromPath } from '@/shared/param-path';
+import { isDatabaseUnavailable } from '@/server/platform/db';
 
 function messageFor(issue: $ZodIssue, param: string): string {
   switch (issue.code) {
@@ -44,6 +45,19 @@ function isZodError(value: unknown): value is Error & { issues: $ZodIssue[] } {
   return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
 }
 
+/** Retry-After of a 503 while the database is unreachable: outages of a restart or a failover last seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 10;
+
+let lastUnavailableWarning = 0;
+
+/** One line every 10 s at most: during an outage every request fails the same way. */
+function warnDatabaseUnavailable(error: unknown, context: ErrorContext): void {
+  const now = Date.now();
+  if (now - lastUnavailableWarning < 10_000) return;
+  lastUnavailableWarning = now;
+  log.warn('database unavailable: answering 503 service_unavailable', { ...context, error: error instanceof Error ? error.message : String(error) });
+}
+
 /** Where an error reached a door: logged with it. */
 export interface ErrorContext {
   requestId?: string;
@@ -79,6 +93,14 @@ export function apiErrorFromUnknown(error: unknown, context: ErrorContext = {}):
         break;
     }
     error = error.cause ?? error;
+  }
+  // The database is down or unreachable: not a bug in the request. Every write of the request
+  // ran in a transaction that did not commit, so nothing was created or charged.
+  if (isDatabaseUnavailable(error)) {
+    warnDatabaseUnavailable(error, context);
+    return new ApiError(503, 'service_unavailable', 'The service cannot reach its database right now; nothing was charged. Retry after the delay given.', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
   }
   // Database saturated (no pooled connection or transaction slot in time): that is load, not a
   // bug. The transaction rolled back, so nothing was created or charged.

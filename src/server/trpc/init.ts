@@ -2,6 +2,7 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { DomainError } from '@/server/platform/errors';
 import type { Permission } from '@/shared/keys/permissions';
+import { requirePermissions } from '@/server/access/caller';
 import type { TrpcContext } from './context';
 import { apiErrorFromUnknown } from './errors';
 
@@ -43,10 +44,7 @@ export function permittedProcedure(...needed: Permission[]) {
   return t.procedure.meta({ permissions: needed }).use(({ ctx, next }) => {
     const caller = ctx.caller;
     if (!caller) throw new TRPCError({ code: 'UNAUTHORIZED', cause: new DomainError('api_key_missing', 'Authentication required.') });
-    const missing = needed.filter((p) => !caller.permissions.has(p));
-    if (missing.length > 0) {
-      throw new DomainError('permission_denied', `This key lacks the '${missing.join("', '")}' permission${missing.length > 1 ? 's' : ''} this route needs.`);
-    }
+    requirePermissions(caller, needed);
     return next({ ctx: { caller } }); // tRPC merges it into the context
   });
 }

@@ -4,8 +4,8 @@ import { REFERENCE_READERS } from '@/shared/keys/permissions';
 import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
-import { cancelGeneration, getGeneration, listGenerations } from '@/server/generations/generations';
-import { toApiGeneration, toApiGenerations } from '@/server/generations/serialize';
+import { cancelGeneration, readGeneration, readGenerationPage } from '@/server/generations/generations';
+import { toApiGeneration } from '@/server/generations/serialize';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
 
 const TAG_GENERATIONS = 'Generations';
@@ -29,28 +29,28 @@ export const editMaterialsInput = z.strictObject({
   search: textQueryParam(100).optional(),
 });
 
+export const generationListInput = z.strictObject({
+  limit: pageLimitParam(),
+  after: prefixedIdParam('gen').optional(),
+  type: generationTypeSchema.optional(),
+  status: generationStatusSchema.optional(),
+});
+
+/** What the two generation reads need (http/v1-reads.ts serves them with the same pieces). */
+export const GENERATION_READ_PERMISSIONS = ['generations_read'] as const;
+
 export const generationsRouter = router({
-  get: permittedProcedure('generations_read')
+  get: permittedProcedure(...GENERATION_READ_PERMISSIONS)
     .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true } })
     .input(generationIdInput)
     .output(apiGenerationSchema)
-    .query(async ({ ctx, input }) => toApiGeneration(await getGeneration(ctx.caller, input.id))),
+    .query(({ ctx, input }) => readGeneration(ctx.caller, input.id)),
 
-  list: permittedProcedure('generations_read')
+  list: permittedProcedure(...GENERATION_READ_PERMISSIONS)
     .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true } })
-    .input(
-      z.strictObject({
-        limit: pageLimitParam(),
-        after: prefixedIdParam('gen').optional(),
-        type: generationTypeSchema.optional(),
-        status: generationStatusSchema.optional(),
-      }),
-    )
+    .input(generationListInput)
     .output(listSchema(apiGenerationSchema, 'GenerationList'))
-    .query(async ({ ctx, input }) => {
-      const page = await listGenerations(ctx.caller, input);
-      return { object: 'list' as const, data: await toApiGenerations(page.data), has_more: page.hasMore };
-    }),
+    .query(({ ctx, input }) => readGenerationPage(ctx.caller, input)),
 
   cancel: permittedProcedure('generations_read')
     .meta({

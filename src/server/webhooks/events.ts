@@ -5,6 +5,18 @@ import type { Generation } from '@/generated/prisma/client';
 import type { Mode } from '@/generated/prisma/enums';
 import { notifyEventStreams, streamFollows } from './event-stream';
 
+/** NOTIFY channel that wakes the delivery workers when deliveries are due now. */
+export const DELIVERIES_DUE_CHANNEL = 'roomtone_webhook_deliveries';
+
+/**
+ * Wake the delivery workers when the transaction commits (PostgreSQL sends a NOTIFY only
+ * then, once per transaction for the same payload): they send at once instead of at their
+ * next poll. Call it in the transaction that creates due deliveries.
+ */
+export async function announceDueDeliveries(tx: DbTx): Promise<void> {
+  await tx.$executeRaw`select pg_notify(${DELIVERIES_DUE_CHANNEL}, '')`;
+}
+
 export type GenerationEventType = 'generation.succeeded' | 'generation.failed' | 'generation.canceled';
 
 /**
@@ -46,6 +58,7 @@ async function recordEvent(
       },
     },
   });
+  if (endpoints.length > 0) await announceDueDeliveries(tx);
   if (streamed) await notifyEventStreams(tx, event.organizationId);
   return eventId;
 }

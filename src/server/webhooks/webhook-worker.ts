@@ -3,6 +3,8 @@ import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { loggingStep } from '@/server/jobs/steps';
 import { sql } from '@/server/platform/db';
+import { listen } from '@/server/platform/listen';
+import { DELIVERIES_DUE_CHANNEL } from './events';
 import { jobs } from '@/server/jobs/client';
 import { webhookDeliveryCreated } from '@/server/jobs/definitions/event-jobs';
 import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptOptions, type AttemptResult } from './deliver-webhook';
@@ -11,10 +13,47 @@ import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptOpt
 const CLAIM_BATCH = 50;
 
 /**
+ * Calls `onDue` when a transaction that created due deliveries commits (NOTIFY on
+ * DELIVERIES_DUE_CHANNEL). `follow()` (re)subscribes when not following: the loops call it at
+ * every turn, so a lost LISTEN connection is made again at the next poll, which meanwhile
+ * finds the deliveries itself.
+ */
+function followDueDeliveries(onDue: () => void): { follow(): void; stop(): void } {
+  let unlisten: (() => void) | null = null;
+  let subscribing = false;
+  let stopped = false;
+  let warned = false;
+  return {
+    follow() {
+      if (unlisten || subscribing || stopped) return;
+      subscribing = true;
+      listen(DELIVERIES_DUE_CHANNEL, onDue, () => (unlisten = null))
+        .then((stop) => {
+          unlisten = stop;
+          warned = false;
+          if (stopped) stop();
+        })
+        .catch((error: unknown) => {
+          if (!warned) log.warn('webhooks: cannot follow new deliveries; polling', { error: String(error) });
+          warned = true;
+        })
+        .finally(() => (subscribing = false));
+    },
+    stop() {
+      stopped = true;
+      unlisten?.();
+    },
+  };
+}
+
+/**
  * The delivery worker of one process: claims due deliveries in batches and sends them
  * concurrently within a bounded pool (WEBHOOK_CONCURRENCY), at most
  * WEBHOOK_ENDPOINT_CONCURRENCY in flight per endpoint, so one slow or dead receiver only ever
  * occupies its own few slots. Each finished attempt frees its slot at once (no batch barrier).
+ * New events wake it at once (NOTIFY on DELIVERIES_DUE_CHANNEL when their transaction commits);
+ * the poll every WEBHOOK_POLL_MS finds retries as they come due, and everything while the
+ * LISTEN connection is down.
  */
 export function startWebhookWorker(options: { concurrency?: number; perEndpoint?: number; pollMs?: number } & AttemptOptions = {}): { stop(): Promise<void> } {
   const concurrency = Math.max(1, options.concurrency ?? config().WEBHOOK_CONCURRENCY);
@@ -26,8 +65,11 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
   let wake: (() => void) | null = null;
   const idle = new Set<() => void>();
 
+  // Set by a NOTIFY (new due deliveries) since the last claim began: the worker claims again at once.
+  let notified = false;
   const rest = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (notified && running < concurrency) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
@@ -40,6 +82,7 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
   async function tick(): Promise<number> {
     const room = concurrency - running;
     if (room <= 0) return 0;
+    notified = false;
     const ids = await claimDueDeliveries({ now: clock.now(), limit: Math.min(room, CLAIM_BATCH), perEndpoint, inFlight });
     if (ids.length === 0) return 0;
     for (const p of await prepareDeliveries(ids)) {
@@ -60,8 +103,14 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
     return ids.length;
   }
 
+  const due = followDueDeliveries(() => {
+    notified = true;
+    wake?.();
+  });
+
   const loop = (async () => {
     while (!stopped) {
+      due.follow();
       let claimed = 0;
       try {
         claimed = await tick();
@@ -75,6 +124,7 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
   return {
     async stop() {
       stopped = true;
+      due.stop();
       wake?.();
       await loop;
       if (running > 0) {
@@ -112,8 +162,11 @@ export function startWebhookDispatcher(options: { pollMs?: number } = {}): { sto
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let wake: (() => void) | null = null;
+  const due = followDueDeliveries(() => wake?.());
+
   const loop = (async () => {
     while (!stopped) {
+      due.follow();
       let claimed = 0;
       try {
         const ids = await claimDueDeliveries({ now: clock.now(), limit: CLAIM_BATCH, perEndpoint: CLAIM_BATCH, inFlight: new Map(), firstAttemptOnly: true, leaseMs: DISPATCH_LEASE_MS });
@@ -140,6 +193,7 @@ export function startWebhookDispatcher(options: { pollMs?: number } = {}): { sto
   return {
     async stop() {
       stopped = true;
+      due.stop();
       if (timer) clearTimeout(timer);
       wake?.();
       await loop;

@@ -40,7 +40,9 @@ function generationQueues(): QueueSpec[] {
   return (['heavy', 'light', 'remote'] as const).map((costClass) => ({
     name: GENERATION_QUEUES[costClass],
     options,
-    worker: { slots: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 },
+    // Each slot is a poller; NOTIFY wakes them when a job is sent, so the backup poll can be slow:
+    // 12 pollers at 0.5 s were most of an idle process's CPU (and the database's).
+    worker: { slots: slots[costClass], pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5 },
   }));
 }
 

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import type { Caller } from '@/server/access/caller';
+import { requirePermissions } from '@/server/access/caller';
+import { readGeneration, readGenerationPage } from '@/server/generations/generations';
+import { GENERATION_READ_PERMISSIONS, generationIdInput, generationListInput } from '@/server/trpc/v1-router';
+import { apiErrorFromZodIssues } from '@/server/trpc/errors';
+
+/**
+ * The two hottest /v1 routes, GET /v1/generations/{id} and GET /v1/generations, served
+ * without the tRPC and trpc-to-openapi layers: measured, those layers (their middleware
+ * chain, the adapter's request handling and the output schema's parse of every object) cost
+ * more CPU than the read itself. Everything that decides the answer is shared with the
+ * procedures of v1-router.ts, which still serve these routes' OpenAPI document, MCP and
+ * the console: the same input schemas, the same permissions, the same service functions
+ * (readGeneration, readGenerationPage), the same error rendering. Only requests in the
+ * canonical form are taken here (exact path, no repeated query parameter); anything else goes
+ * through the adapter as before, so the two paths never disagree on an edge case.
+ * test/v1-reads.test.ts checks both paths answer the same.
+ */
+type Read = (caller: Caller) => Promise<unknown>;
+
+const GENERATION_PATH = /^\/v1\/generations\/([^/]+)$/;
+
+function parsed<S extends z.ZodType>(schema: S, input: Record<string, string>): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiErrorFromZodIssues(result.error.issues);
+  return result.data;
+}
+
+/** The query as trpc-to-openapi reads it (one value per name), or null if a name repeats. */
+function singleValuedQuery(url: URL): Record<string, string> | null {
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) {
+    if (Object.hasOwn(query, name)) return null;
+    query[name] = value;
+  }
+  return query;
+}
+
+/** The read this GET is, or null to let the adapter serve it. */
+export function directRead(url: URL): Read | null {
+  const query = singleValuedQuery(url);
+  if (!query) return null;
+  if (url.pathname === '/v1/generations') {
+    return async (caller) => {
+      requirePermissions(caller, GENERATION_READ_PERMISSIONS);
+      return readGenerationPage(caller, parsed(generationListInput, query));
+    };
+  }
+  const id = GENERATION_PATH.exec(url.pathname)?.[1];
+  if (id === undefined) return null;
+  return async (caller) => {
+    requirePermissions(caller, GENERATION_READ_PERMISSIONS);
+    return readGeneration(caller, parsed(generationIdInput, { ...query, id }).id);
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * GET /v1/generations/{id} and GET /v1/generations are served by http/v1-reads.ts without the
+ * tRPC layers. For every kind of request (valid, filtered, paginated, malformed, unknown,
+ * foreign, without the permission) it must answer what the procedure behind trpc-to-openapi
+ * answers: the same status and the same body (output URLs aside: they are signed per read).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callerFromKey, type Caller } from '@/server/access/caller';
+import { directRead } from '@/server/http/v1-reads';
+import { callOpenApi } from '@/server/http/openapi-adapter';
+import { FileParts } from '@/server/creations/images';
+import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { apiGenerationSchema, listSchema } from '@/server/generations/schemas';
+import type { Permission } from '@/shared/keys/permissions';
+import { PERMISSIONS } from '@/shared/keys/permissions';
+import { createTestOrg, type TestOrg } from './support';
+import { insertGeneration } from './fixtures';
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const unsigned = (body: unknown): unknown => JSON.parse(JSON.stringify(body, (k, v: unknown) => (k === 'url' || k === 'url_expires_at' ? '<signed>' : v)));
+
+async function viaAdapter(path: string, caller: Caller): Promise<Answer> {
+  const url = new URL(`http://roomtone.test${path}`);
+  const result = await callOpenApi(new Request(url), url, undefined, {
+    caller,
+    channel: 'v1',
+    requestId: 'req_test',
+    response: { headers: {} },
+    parts: new FileParts(new Map(), 'nonce'),
+    idempotencyKey: null,
+    receivedAt: Date.now(),
+    creationWaitMs: 0,
+  });
+  if (result.status >= 400 || result.failure) {
+    const error = apiErrorFromUnknown(result.failure);
+    return { status: error.status, body: error.toBody() };
+  }
+  return { status: result.status, body: unsigned(JSON.parse(result.body)) };
+}
+
+async function viaDirectRead(path: string, caller: Caller): Promise<Answer> {
+  const read = directRead(new URL(`http://roomtone.test${path}`));
+  if (!read) throw new Error(`${path} is not served directly`);
+  try {
+    return { status: 200, body: unsigned(await read(caller)) };
+  } catch (error) {
+    const apiError = apiErrorFromUnknown(error);
+    return { status: apiError.status, body: apiError.toBody() };
+  }
+}
+
+describe('generation reads without the tRPC layers answer as the procedures do', () => {
+  let org: TestOrg;
+  let caller: Caller;
+  let ids: string[] = [];
+  let foreign: string;
+
+  beforeAll(async () => {
+    org = await createTestOrg();
+    const other = await createTestOrg();
+    caller = callerFromKey({ keyId: org.keyIds.test, organizationId: org.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 });
+    ids = [];
+    for (let i = 0; i < 7; i++) {
+      const status = (['succeeded', 'failed', 'canceled', 'in_progress'] as const)[i % 4];
+      const g = await insertGeneration({ organizationId: org.id, mode: 'test', type: i % 2 ? 'render' : 'upscale', status, withOutput: status === 'succeeded', metadata: i % 3 ? { order: `o${i}` } : {} });
+      ids.push(g.id);
+    }
+    foreign = (await insertGeneration({ organizationId: other.id, mode: 'test' })).id;
+  });
+
+  const paths = () => [
+    ...ids.map((id) => `/v1/generations/${id}`),
+    `/v1/generations/${foreign}`,
+    '/v1/generations/gen_doesnotexist',
+    '/v1/generations/not-a-generation-id',
+    '/v1/generations/gen_%41bc',
+    `/v1/generations/${ids[0]}?expand=output`,
+    '/v1/generations',
+    '/v1/generations?limit=2',
+    `/v1/generations?limit=3&after=${ids[5]}`,
+    '/v1/generations?type=render&status=failed',
+    '/v1/generations?status=succeeded',
+    '/v1/generations?limit=0',
+    '/v1/generations?limit=101',
+    '/v1/generations?limit=abc',
+    '/v1/generations?after=gen_unknown',
+    '/v1/generations?after=nope',
+    '/v1/generations?type=sketch',
+    '/v1/generations?colour=blue',
+    `/v1/generations?after=${foreign}`,
+  ];
+
+  it('the same status and body for every request', async () => {
+    for (const path of paths()) {
+      const [direct, adapter] = await Promise.all([viaDirectRead(path, caller), viaAdapter(path, caller)]);
+      expect({ path, ...direct }).toStrictEqual({ path, ...adapter });
+    }
+  });
+
+  it('a key without generations_read: the same 403 on both paths', async () => {
+    const limited = { ...caller, permissions: new Set<Permission>(PERMISSIONS.filter((p) => p !== 'generations_read')) };
+    for (const path of [`/v1/generations/${ids[0]}`, '/v1/generations', '/v1/generations?limit=nope']) {
+      const [direct, adapter] = await Promise.all([viaDirectRead(path, limited), viaAdapter(path, limited)]);
+      expect(direct.status).toBe(403);
+      expect(direct).toStrictEqual(adapter);
+    }
+  });
+
+  it('what is served directly matches the routes\' output schemas (the adapter validates them, this path does not)', async () => {
+    let checked = 0;
+    for (const path of paths()) {
+      const body = await directRead(new URL(`http://roomtone.test${path}`))?.(caller).catch(() => null);
+      if (!body) continue;
+      const schema = path.startsWith('/v1/generations?') || path === '/v1/generations' ? listSchema(apiGenerationSchema, 'GenerationList') : apiGenerationSchema;
+      expect(schema.parse(body)).toStrictEqual(body);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('requests outside the canonical form are left to the adapter', () => {
+    for (const path of ['/v1/generations?limit=1&limit=2', '/v1/generations/', '/v1/Generations/gen_x', '/v1/generations/gen_x/cancel', '/v1/styles']) {
+      expect(directRead(new URL(`http://roomtone.test${path}`))).toBeNull();
+    }
+  });
+});
