@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startProcess } from '../test/start-server';
 import { makeTestCertificates } from '../test/tls';
+import { startFakeStripe } from '../test/stripe-server';
 import pg from 'pg';
 import { databaseUrl } from './mailbox';
 import { startFakeComfy } from '../test/backends/comfyui-server';
@@ -48,6 +49,10 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   // 20 sampler steps of 1 s, held at the 12th until the test releases it): the progress e2e watches one
   // move. Test mode keeps the preview.
   const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 20_000, holdAtStep: 12 });
+  // Stripe, as the console's "Add credit" reaches it: the local stand-in (test/stripe-server.ts)
+  // serves Checkout's hosted page and sends its signed webhooks to the server.
+  const stripeWebhookSecret = 'whsec_roomtone_e2e_0123456789';
+  const stripe = await startFakeStripe({ webhook: { url: `http://127.0.0.1:${port}/api/payments/stripe`, secret: stripeWebhookSecret } });
   const server = await startProcess({
     name: 'the e2e server',
     port,
@@ -75,11 +80,16 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,
+      PAYMENT_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_roomtone_e2e',
+      STRIPE_API_BASE: stripe.url,
+      STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
       ENGINE_DECORATION: 'comfyui:img2img',
       COMFYUI_URL: comfy.url,
     },
   }).catch(async (error: unknown) => {
     await comfy.close();
+    await stripe.close();
     throw error;
   });
   const baseUrl = server.url;
@@ -111,6 +121,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
 
   return async () => {
     await server.stop();
+    await stripe.close();
     await comfy.close();
     if (process.env.E2E_KEEP_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
   };

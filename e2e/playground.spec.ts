@@ -163,6 +163,16 @@ test('copy as curl: the copied command, run with the real key, creates a generat
   expect(created.input).toEqual(played.input);
   expect(created.metadata).toEqual({ source: "curl's test" });
   expect(created.cost.amount).toBe(played.cost.amount);
+
+  // The JavaScript copy, run as copied with Node, prints the new generation's output URL at its end.
+  await page.getByRole('tab', { name: 'JavaScript' }).click();
+  const js = (await page.getByTestId('code-javascript').textContent()) ?? '';
+  expect(js.trimEnd().split('\n').pop()).toContain('console.log(generation.output[0]?.url');
+  fs.writeFileSync(path.join(workDir, 'copied.mjs'), js);
+  const printed = execFileSync(process.execPath, ['copied.mjs'], { cwd: workDir, env: { ...process.env, ROOMTONE_API_KEY: demo.testKey }, encoding: 'utf8' }).trim();
+  expect(printed).toMatch(/^https?:\/\/\S+$/);
+  await page.getByRole('tab', { name: 'Python' }).click();
+  await expect(page.getByTestId('code-python')).toContainText('print(generation["output"][0]["url"] if generation["output"]');
 });
 
 test('copy as SDK: the copied code, run with node and the real key, creates a generation with the same settings', async ({ page, demo }) => {

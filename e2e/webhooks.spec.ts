@@ -131,11 +131,17 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
     await expect(panel.getByTestId('attempt')).toHaveCount(1);
     await expect(panel.getByTestId('attempt')).toContainText('HTTP 200');
     await expect(panel.getByTestId('attempt')).toContainText('thanks');
+    // The payload the delivery sends: the event, its generation inside.
+    const payload = panel.getByTestId('delivery-payload');
+    await expect(payload).toContainText(`"id": "${event.id}"`);
+    await expect(payload).toContainText(`"type": "generation.succeeded"`);
+    await expect(payload).toContainText(generationId);
     await scan(page, 'webhook-delivery');
     await page.keyboard.press('Escape');
 
-    // Resend: the same event (same webhook-id) again, verified.
+    // Resend: the same event (same webhook-id) again, verified; a toast says so.
     await eventRow.getByRole('button', { name: /^Resend/ }).click();
+    await expect(page.getByText('Delivery resent.')).toBeVisible();
     const resent = await receiver.next('the resend', (e) => e.id === event.id);
     expect(verify(secret, resent).id).toBe(event.id);
     // (By the kind cell: every row's Resend button also says "resend".)
@@ -163,7 +169,37 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
     await page.keyboard.press('Escape');
     await page.getByRole('checkbox', { name: 'Failed only' }).click();
     receiver.answer(200);
+    // A toast fading out is half transparent: axe would measure it mid-animation.
+    await expect(page.locator('[data-sonner-toast][data-removed="true"]')).toHaveCount(0);
     await scan(page, 'webhook-endpoint');
+
+    // Edit: a refused URL is named on its field; description and events change, the URL stays.
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit endpoint' });
+    await expect(edit.getByRole('textbox', { name: 'Endpoint URL' })).toHaveValue('https://127.0.0.1/hooks/roomtone');
+    await edit.getByRole('textbox', { name: 'Endpoint URL' }).fill('http://127.0.0.1/hooks/roomtone');
+    await edit.getByRole('button', { name: 'Save endpoint' }).click();
+    await expect(edit.getByRole('alert')).toContainText(/https/i);
+    await edit.getByRole('textbox', { name: 'Endpoint URL' }).fill('https://127.0.0.1/hooks/roomtone');
+    await edit.getByRole('textbox', { name: 'Description (optional)' }).fill('edited in e2e');
+    // The dialog starts from the endpoint's events: canceled was not followed at creation.
+    await expect(edit.getByRole('checkbox', { name: 'generation.canceled' })).not.toBeChecked();
+    await expect(edit.getByRole('checkbox', { name: 'generation.failed' })).toBeChecked();
+    await edit.getByRole('checkbox', { name: 'generation.canceled' }).click();
+    await edit.getByRole('checkbox', { name: 'generation.failed' }).click();
+    await expectAccessible(page, 'edit endpoint dialog');
+    await edit.getByRole('button', { name: 'Save endpoint' }).click();
+    await expect(page.getByText('Endpoint saved.', { exact: false })).toBeVisible();
+    await expect(page.getByText('edited in e2e')).toBeVisible();
+    await expect(page.locator('dd').filter({ hasText: 'generation.succeeded' })).toHaveText('generation.succeeded, generation.canceled');
+    // The test-event type chosen above (failed) is no longer followed: the first followed one is offered.
+    await expect(page.getByRole('combobox', { name: 'Event type' })).toContainText('generation.succeeded');
+
+    // The verification snippet copies with its button.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy Node.js receiver' }).click();
+    await expect(page.getByText('Node.js receiver copied')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain("import { Webhook } from 'standardwebhooks';");
 
     // Rotate: a new secret shown once; deliveries now carry both signatures.
     await page.getByRole('button', { name: 'Rotate secret' }).click();

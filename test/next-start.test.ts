@@ -273,9 +273,14 @@ describe('plain `next start` serves the route table as `npm start` does', () => 
     await expectSame(`/hooks/replicate/${token}`, { method: 'POST', body: 'not json' });
   });
 
+  it('/api/payments/stripe (the manual provider here: 404)', async () => {
+    await expectSame('/api/payments/stripe', json({ type: 'checkout.session.completed' }));
+    await expectSame('/api/payments/stripe', { method: 'GET' });
+  });
+
   it('every route of the table was compared above', () => {
     // A route added to the table without a case here fails this test.
-    const covered = ['/v1/events/stream', '/v1/[[...path]]', '/mcp', '/uploads/[...id]', '/files/[...key]', '/swatches/[...id]', '/api/trpc/[...path]', '/api/auth/[...nextauth]', '/api/inngest', '/hooks/replicate/[...token]', '/healthz', '/readyz', '/metrics'];
+    const covered = ['/v1/events/stream', '/v1/[[...path]]', '/mcp', '/uploads/[...id]', '/files/[...key]', '/swatches/[...id]', '/api/trpc/[...path]', '/api/auth/[...nextauth]', '/api/inngest', '/hooks/replicate/[...token]', '/api/payments/stripe', '/healthz', '/readyz', '/metrics'];
     expect(ROUTES.map((r) => r.pattern).sort()).toEqual(covered.sort());
   });
 

@@ -68,6 +68,11 @@ export function InvitationScreen({ token }: { token: string }) {
         <Button asChild>
           <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invitations/${token}`)}`}>Sign in to accept</Link>
         </Button>
+      ) : view.link === 'shared' ? (
+        <p className="text-sm" role="alert">
+          This link was passed on by the inviter. To create your account, use the link in the invitation e-mail sent to {view.email}. If you already have an
+          account with that address, <Link href={`/sign-in?callbackUrl=${encodeURIComponent(`/invitations/${token}`)}`}>sign in</Link> to accept.
+        </p>
       ) : (
         <SignUpForm invitation={{ token, email: view.email }} />
       )}

@@ -13,6 +13,9 @@ import { Select } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState } from '@/components/ui/states';
+import { AddCreditDialog, usePurchaseReturn } from './add-credit';
+import { AutoRechargeForm } from './auto-recharge';
+import { Receipts } from './receipts';
 
 type TransactionType = TransactionRow['type'];
 const TYPES: readonly TransactionType[] = ['credit', 'charge', 'refund', 'recharge', 'expiry'];
@@ -27,6 +30,7 @@ export function BillingScreen() {
   const [type, setType] = React.useState<TransactionType | 'all'>('all');
   const pages = useCursorPages(`${input.organizationId}/${type}`);
   const transactions = useQuery(trpc.billing.transactions.queryOptions({ ...input, type: type === 'all' ? undefined : type, cursor: pages.cursor }));
+  usePurchaseReturn();
 
   const columns: Column<TransactionRow>[] = [
     { id: 'created', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
@@ -52,7 +56,18 @@ export function BillingScreen() {
             <CardHeader>
               <CardTitle>Balance</CardTitle>
             </CardHeader>
-            <CardContent>{billing.data ? <p className="text-2xl font-semibold">{money(billing.data.balance_cents)}</p> : <Skeleton className="h-8 w-32" />}</CardContent>
+            <CardContent className="flex flex-wrap items-center justify-between gap-3">
+              {billing.data ? (
+                <>
+                  <p className="text-2xl font-semibold" data-testid="balance">
+                    {money(billing.data.balance_cents)}
+                  </p>
+                  <AddCreditDialog mode={billing.data.payment.mode} />
+                </>
+              ) : (
+                <Skeleton className="h-8 w-32" />
+              )}
+            </CardContent>
           </Card>
           <Card>
             <CardHeader>
@@ -68,22 +83,12 @@ export function BillingScreen() {
               )}
             </CardContent>
           </Card>
-          <Card>
+          <Card className="md:col-span-3">
             <CardHeader>
               <CardTitle>Auto-recharge</CardTitle>
             </CardHeader>
             <CardContent>
-              {billing.data ? (
-                billing.data.auto_recharge.enabled ? (
-                  <p className="text-sm">
-                    On: adds {money(billing.data.auto_recharge.amount_cents ?? 0)} when the balance falls below {money(billing.data.auto_recharge.threshold_cents ?? 0)}.
-                  </p>
-                ) : (
-                  <p className="text-sm text-muted-foreground">Off: the balance is not topped up automatically.</p>
-                )
-              ) : (
-                <Skeleton className="h-8 w-full" />
-              )}
+              {billing.data ? <AutoRechargeForm key={JSON.stringify(billing.data.auto_recharge)} billing={billing.data} /> : <Skeleton className="h-8 w-full" />}
             </CardContent>
           </Card>
           {billing.data && billing.data.expiring_credits.length > 0 ? (
@@ -104,6 +109,7 @@ export function BillingScreen() {
           ) : null}
         </div>
       )}
+      <Receipts />
       <section aria-labelledby="transactions-heading">
         <div className="mb-3 flex flex-wrap items-end justify-between gap-3">
           <h2 id="transactions-heading" className="text-lg font-semibold">

@@ -21,6 +21,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { GenerationThumbnail } from './generation-thumbnail';
 
 const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
 const STATUSES = ['in_progress', 'succeeded', 'failed', 'canceled'] as const;
@@ -50,6 +51,7 @@ export function GenerationsScreen() {
   const anyFilter = Boolean(type || status || filters.from || filters.to);
 
   const columns: Column<GenerationRow>[] = [
+    { id: 'preview', header: () => <span className="sr-only">Preview</span>, cell: ({ row }) => <GenerationThumbnail generation={row.original} /> },
     { id: 'id', header: 'Generation', cell: ({ row }) => <code className="text-xs">{row.original.id}</code> },
     { id: 'type', header: 'Type', cell: ({ row }) => row.original.type },
     {

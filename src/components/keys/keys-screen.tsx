@@ -20,6 +20,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { KeyExpiry, KeyExpiryField, RenameKeyDialog } from './key-edits';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
@@ -61,6 +62,7 @@ export function KeysScreen() {
     },
     { id: 'created_by', header: 'Created by', cell: ({ row }) => <span className="break-all">{row.original.created_by ?? '—'}</span> },
     { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
     { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
     {
       id: 'actions',
@@ -69,6 +71,8 @@ export function KeysScreen() {
         row.original.revoked_at ? (
           <Badge variant="outline">Revoked</Badge>
         ) : row.original.can_revoke ? (
+          <div className="flex gap-1">
+          <RenameKeyDialog keyId={row.original.id} name={row.original.name} onRenamed={() => void invalidate()} />
           <ConfirmDialog
             trigger={
               <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`}>
@@ -80,6 +84,7 @@ export function KeysScreen() {
             confirmLabel="Revoke key"
             onConfirm={() => revoke.mutate({ ...input, keyId: row.original.id })}
           />
+          </div>
         ) : null,
     },
   ];
@@ -111,7 +116,7 @@ export function KeysScreen() {
 function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
   const trpc = useTRPC();
   const input = useScopeInput();
-  const form = useForm({ resolver: zodResolver(createKeyInput), defaultValues: { name: '', permissions: [...PERMISSIONS] } });
+  const form = useForm({ resolver: zodResolver(createKeyInput), defaultValues: { name: '', permissions: [...PERMISSIONS], expiresInDays: undefined as number | undefined } });
   const create = useMutation(trpc.keys.create.mutationOptions({ onSuccess: onCreated }));
   return (
     <CreateWithSecretDialog
@@ -132,6 +137,7 @@ function CreateKeyDialog({ onCreated }: { onCreated: () => void }) {
       <FormError message={create.error?.message} />
       <TextField control={form.control} name="name" label="Name" placeholder="e.g. production backend" />
       <CheckboxGroupField control={form.control} name="permissions" legend="Permissions" options={PERMISSIONS} descriptions={PERMISSION_DESCRIPTIONS} idPrefix="permission" />
+      <KeyExpiryField control={form.control} name="expiresInDays" />
     </CreateWithSecretDialog>
   );
 }

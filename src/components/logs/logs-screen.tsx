@@ -1,6 +1,7 @@
 'use client';
 import * as React from 'react';
 import Link from 'next/link';
+import { isReplayableRequest } from '@/components/playground/replay-request';
 import { useQuery } from '@tanstack/react-query';
 import { Search, X } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
@@ -110,7 +111,7 @@ export function LogsScreen() {
           <Select id="filter-key" label="Key" value={filters.apiKeyId ?? ANY} onValueChange={(v) => setFilters({ apiKeyId: v === ANY ? undefined : v })} options={keyOptions} />
         </div>
         <DebouncedField id="filter-error-code" label="Error code" value={filters.errorCode ?? ''} onCommit={(v) => setFilters({ errorCode: v || undefined })} placeholder="e.g. invalid_parameter" />
-        <DebouncedField id="filter-path" label="Path" value={filters.path ?? ''} onCommit={(v) => setFilters({ path: v || undefined })} placeholder="e.g. /v1/renders" />
+        <DebouncedField id="filter-path" label="Path" value={filters.path ?? ''} onCommit={(v) => setFilters({ path: v || undefined })} placeholder="starts with, e.g. /v1/generations" />
         <TimeRangeFields idPrefix="filter" from={filters.from} to={filters.to} onChange={setFilters} />
         <div className="flex items-end">
           <Button
@@ -173,17 +174,22 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
           <Link className="text-primary underline underline-offset-4" href={`${base}/generations?open=${l.generation_id}`}>
             {l.generation_id}
           </Link>
-          <Link className="text-primary underline underline-offset-4" href={`${base}/playground?replay=${l.generation_id}`}>
-            Open in playground
-          </Link>
+          {l.idempotent_repeat ? <span className="text-muted-foreground">an idempotent repeat: the generation of the first request with this Idempotency-Key</span> : null}
         </span>
       ) : (
         '—'
       ),
     ],
   ];
+  const replayHref = l.generation_id && !l.idempotent_repeat ? `${base}/playground?replay=${l.generation_id}` : isReplayableRequest(l) ? `${base}/playground?replay=${l.id}` : null;
   return (
-    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm" data-testid="request-detail">
+    <div className="flex flex-col gap-6" data-testid="request-detail">
+    {replayHref ? (
+      <Link className="self-start text-primary underline underline-offset-4" href={replayHref}>
+        Open in playground
+      </Link>
+    ) : null}
+    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm">
       {rows.map(([term, value]) => (
         <React.Fragment key={term}>
           <dt className="text-muted-foreground">{term}</dt>
@@ -191,5 +197,24 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
         </React.Fragment>
       ))}
     </dl>
+    <LoggedJson title="Request parameters" value={l.request_params} empty="No parameters (or not kept for this request)." />
+    <LoggedJson title="Response body" value={l.response_body} empty="No body kept for this request." />
+    </div>
+  );
+}
+
+/** A logged body, pretty-printed; secrets and images were redacted before it was stored. */
+function LoggedJson({ title, value, empty }: { title: string; value: unknown; empty: string }) {
+  return (
+    <section aria-label={title} className="flex flex-col gap-1 text-sm">
+      <h3 className="font-medium">{title}</h3>
+      {value === null || value === undefined ? (
+        <p className="text-muted-foreground">{empty}</p>
+      ) : (
+        <pre className="max-h-72 overflow-auto rounded bg-muted p-2 text-xs" tabIndex={0} aria-label={title}>
+          {JSON.stringify(value, null, 2)}
+        </pre>
+      )}
+    </section>
   );
 }

@@ -20,6 +20,7 @@ import { Select } from '@/components/ui/select';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { InvitationLinkDialog } from './invitation-link';
 import { MailDestination } from '@/components/mail/mail-destination';
 import { RemovalKeysNotice } from './removal-keys-notice';
 
@@ -179,6 +180,15 @@ function PendingInvitations() {
       onError: (error) => toast.error(error.message),
     }),
   );
+  const resend = useMutation(
+    trpc.members.resendInvitation.mutationOptions({
+      onSuccess: (sent) => {
+        toast.success(`Invitation sent again to ${sent.email}: a new link, valid until ${dateTime(sent.expires_at)}. The previous link no longer works.`);
+        void queryClient.invalidateQueries({ queryKey: trpc.members.invitations.queryKey() });
+      },
+      onError: (error) => toast.error(error.message),
+    }),
+  );
   const columns: Column<InvitationRow>[] = [
     { id: 'email', header: 'E-mail', cell: ({ row }) => <span className="font-medium whitespace-nowrap">{row.original.email}</span> },
     { id: 'role', header: 'Role', cell: ({ row }) => <Badge variant="outline">{row.original.role}</Badge> },
@@ -189,6 +199,17 @@ function PendingInvitations() {
       header: () => <span className="sr-only">Actions</span>,
       cell: ({ row }) =>
         row.original.role === 'owner' && scope.role !== 'owner' ? null : (
+          <div className="flex gap-1">
+          <Button
+            variant="ghost"
+            size="sm"
+            aria-label={`Resend the invitation of ${row.original.email}`}
+            disabled={resend.isPending}
+            onClick={() => resend.mutate({ ...input, invitationId: row.original.id })}
+          >
+            Resend
+          </Button>
+          <InvitationLinkDialog invitationId={row.original.id} email={row.original.email} />
           <ConfirmDialog
             trigger={
               <Button variant="outline" size="sm" aria-label={`Revoke the invitation of ${row.original.email}`}>
@@ -200,6 +221,7 @@ function PendingInvitations() {
             confirmLabel="Revoke invitation"
             onConfirm={() => revoke.mutate({ ...input, invitationId: row.original.id })}
           />
+          </div>
         ),
     },
   ];

@@ -79,6 +79,14 @@ export function toCurl(req: CodeRequest): string {
   return lines.join(' \\\n');
 }
 
+/** The end of the JavaScript snippets: the refusal, or the output's URL (the id and status while in progress). */
+const PRINT_JS = [
+  `const generation = await response.json();`,
+  `if (!response.ok) throw new Error(\`\${response.status} \${generation.error.code}: \${generation.error.message}\`);`,
+  `// The image once it is ready (a background generation answers 202 while in progress).`,
+  `console.log(generation.output[0]?.url ?? \`\${generation.id}: \${generation.status}\`);`,
+];
+
 export function toFetch(req: CodeRequest): string {
   const { files, fields, json } = split(req.body);
   const headers = [`Authorization: \`Bearer \${process.env.ROOMTONE_API_KEY}\``];
@@ -91,7 +99,7 @@ export function toFetch(req: CodeRequest): string {
       `  headers: { ${headers.join(', ')} },`,
       `  body: JSON.stringify(${JSON.stringify(json, null, 2).replace(/\n/g, '\n  ')}),`,
       `});`,
-      `const generation = await response.json();`,
+      ...PRINT_JS,
     ].join('\n');
   }
   return [
@@ -105,7 +113,7 @@ export function toFetch(req: CodeRequest): string {
     `  headers: { ${headers.join(', ')} },`,
     `  body: form,`,
     `});`,
-    `const generation = await response.json();`,
+    ...PRINT_JS,
   ].join('\n');
 }
 
@@ -144,7 +152,13 @@ export function toPython(req: CodeRequest): string {
       `)`,
     );
   }
-  lines.push('generation = response.json()');
+  lines.push(
+    'generation = response.json()',
+    'if not response.ok:',
+    '    raise SystemExit(f"{response.status_code} {generation[\'error\'][\'code\']}: {generation[\'error\'][\'message\']}")',
+    '# The image once it is ready (a background generation answers 202 while in progress).',
+    'print(generation["output"][0]["url"] if generation["output"] else f"{generation[\'id\']}: {generation[\'status\']}")',
+  );
   return lines.join('\n');
 }
 

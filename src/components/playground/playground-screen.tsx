@@ -1,6 +1,7 @@
 'use client';
 import * as React from 'react';
 import { useSearchParams } from 'next/navigation';
+import { settingsFromLoggedRequest } from './replay-request';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -139,22 +140,29 @@ export function PlaygroundScreen() {
   const quote = useQuery(trpc.playground.quote.queryOptions({ ...scopeInput, kind, quality: values.quality, scale: values.scale }));
 
   // Replay from the log: the generation's settings fill the form (images are never kept).
-  const replay = useQuery(trpc.generations.get.queryOptions({ ...scopeInput, id: replayId ?? 'gen_0' }, { enabled: replayId !== null && /^gen_/.test(replayId) }));
-  const replayed = React.useMemo(
-    () => (replay.data ? formFromGeneration({ type: replay.data.type, input: replay.data.input as Record<string, unknown>, metadata: replay.data.metadata as Record<string, string> }) : null),
-    [replay.data],
-  );
+  const replayGeneration = useQuery(trpc.generations.get.queryOptions({ ...scopeInput, id: replayId ?? 'gen_0' }, { enabled: replayId !== null && /^gen_/.test(replayId) }));
+  // Or a logged request (a refused one too): its logged parameters.
+  const replayRequest = useQuery(trpc.logs.get.queryOptions({ ...scopeInput, id: replayId ?? 'req_0' }, { enabled: replayId !== null && /^req_/.test(replayId) }));
+  const replay = React.useMemo(() => {
+    if (replayGeneration.data) {
+      const g = replayGeneration.data;
+      return { id: g.id, label: `${g.id} (request ${g.request_id ?? 'unknown'})`, settings: { type: g.type, input: g.input as Record<string, unknown>, metadata: g.metadata as Record<string, string> } };
+    }
+    const settings = replayRequest.data ? settingsFromLoggedRequest(replayRequest.data) : null;
+    return settings && replayRequest.data ? { id: replayRequest.data.id, label: `request ${replayRequest.data.id} (HTTP ${replayRequest.data.status})`, settings } : null;
+  }, [replayGeneration.data, replayRequest.data]);
+  const replayed = React.useMemo(() => (replay ? formFromGeneration(replay.settings) : null), [replay]);
   const [replayedId, setReplayedId] = React.useState<string | null>(null);
-  if (replay.data && replayed && replayedId !== replay.data.id) {
-    setReplayedId(replay.data.id);
+  if (replay && replayed && replayedId !== replay.id) {
+    setReplayedId(replay.id);
     setLayers(replayed.layers);
   }
   React.useEffect(() => {
     if (replayed) form.reset(replayed.form);
   }, [replayed, form]);
   const replayNote =
-    replay.data && replayed
-      ? `Settings of ${replay.data.id} (request ${replay.data.request_id ?? 'unknown'}). Received images are never kept: choose the image${replayed.form.kind === 'edit' && replayed.form.mode === 'mask' ? ' and paint the mask' : ''} again.`
+    replay && replayed
+      ? `Settings of ${replay.label}. Received images are never kept: choose the image${replayed.form.kind === 'edit' && replayed.form.mode === 'mask' ? ' and paint the mask' : ''} again.`
       : null;
 
   const withMask = kind === 'edit' && (values.mode === 'mask' || maskInPrompt);

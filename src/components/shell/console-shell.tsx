@@ -5,11 +5,12 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
 import { useTheme } from 'next-themes';
-import { BarChart3, BookOpen, Building2, ChevronsUpDown, CircleUser, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Menu, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
+import { BarChart3, BookOpen, Building2, ChevronsUpDown, CircleUser, CreditCard, FileText, FlaskConical, Gauge, Image as ImageIcon, KeyRound, LogOut, Menu, Plus, Monitor, Moon, ScrollText, Settings, Sun, UserCog, Users, Webhook } from 'lucide-react';
 import { apiErrorOf, useTRPC, errorStatus } from '@/app-client/trpc';
 import { TwoFactorSection } from '@/components/account/two-factor-section';
 import { canSee, ScopeProvider, SCREENS, type Mode, type Role, type ScreenSlug } from '@/app-client/scope';
 import { Button } from '@/components/ui/button';
+import { CreateOrganizationDialog } from './create-organization';
 import { cn } from '@/components/ui/cn';
 import { Switch } from '@/components/ui/switch';
 import { Label } from '@/components/ui/label';
@@ -239,7 +240,10 @@ function MobileNav({
 function OrganizationSwitcher({ organizations, currentId, mode }: { organizations: { id: string; name: string; role: string }[]; currentId: string; mode: Mode }) {
   const router = useRouter();
   const current = organizations.find((o) => o.id === currentId);
+  const [creating, setCreating] = React.useState(false);
   return (
+    <>
+    <CreateOrganizationDialog open={creating} onOpenChange={setCreating} />
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
         <Button
@@ -267,8 +271,13 @@ function OrganizationSwitcher({ organizations, currentId, mode }: { organization
             </DropdownMenuRadioItem>
           ))}
         </DropdownMenuRadioGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={() => setCreating(true)}>
+          <Plus aria-hidden /> Create organization
+        </DropdownMenuItem>
       </DropdownMenuContent>
     </DropdownMenu>
+    </>
   );
 }
 

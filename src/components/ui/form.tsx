@@ -10,7 +10,7 @@ import { cn } from './cn';
  * A labelled text field bound to a react-hook-form control: label, input, description and the
  * field's error (announced, and linked with aria-describedby / aria-invalid).
  */
-export function TextField<T extends FieldValues>({
+export function TextField<T extends FieldValues, Submitted = T>({
   control,
   name,
   label,
@@ -18,7 +18,8 @@ export function TextField<T extends FieldValues>({
   className,
   ...inputProps
 }: {
-  control: Control<T>;
+  /** Any form over T, also one whose resolver transforms the values (euros typed, cents submitted). */
+  control: Control<T, unknown, Submitted>;
   name: FieldPath<T>;
   label: string;
   description?: string;

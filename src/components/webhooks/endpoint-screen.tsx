@@ -26,6 +26,7 @@ import { toast } from '@/components/ui/toaster';
 import { MailDestination } from '@/components/mail/mail-destination';
 import { EndpointStatus } from './endpoint-status';
 import { VerificationSection } from './verification-snippet';
+import { DeliveryPayload, EditEndpointDialog } from './edit-endpoint';
 
 type Endpoint = ConsoleOutputs['webhooks']['get'];
 type Delivery = ConsoleOutputs['webhooks']['deliveries']['data'][number];
@@ -138,6 +139,7 @@ function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const ids = { ...input, endpointId: endpoint.id };
   return (
     <>
+      <EditEndpointDialog endpoint={endpoint} />
       <RotateDialog endpoint={endpoint} />
       {endpoint.status === 'active' ? (
         <ConfirmDialog
@@ -215,7 +217,9 @@ function SendTest({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const invalidate = useInvalidateWebhooks();
-  const [type, setType] = React.useState(endpoint.enabled_events[0] ?? '');
+  const [chosen, setType] = React.useState(endpoint.enabled_events[0] ?? '');
+  // An edit may stop following the chosen type: the first followed one then.
+  const type = endpoint.enabled_events.includes(chosen) ? chosen : (endpoint.enabled_events[0] ?? '');
   const send = useMutation(
     trpc.webhooks.sendTest.mutationOptions({
       onSuccess: (delivery) => {
@@ -368,6 +372,7 @@ function Attempts({ delivery }: { delivery: Delivery }) {
         Event <code>{delivery.event.id}</code> (the <code>webhook-id</code> header, the same on every attempt).
         {delivery.status === 'pending' && delivery.next_attempt_at ? ` Next retry ${dateTime(delivery.next_attempt_at)}.` : ''}
       </p>
+      <DeliveryPayload deliveryId={delivery.id} />
       {delivery.attempt_log.length === 0 ? <p className="text-muted-foreground">Not attempted yet.</p> : null}
       <ol className="flex flex-col gap-3">
         {delivery.attempt_log.map((a) => (
@@ -384,6 +389,8 @@ function Attempts({ delivery }: { delivery: Delivery }) {
               <pre className="mt-2 max-h-40 overflow-auto rounded bg-muted p-2 text-xs whitespace-pre-wrap" aria-label={`Response of attempt ${a.number}`} tabIndex={0}>
                 {a.response_body}
               </pre>
+            ) : a.status_code !== null ? (
+              <p className="mt-2 text-muted-foreground">Empty response body.</p>
             ) : null}
           </li>
         ))}

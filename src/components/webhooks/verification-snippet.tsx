@@ -1,4 +1,5 @@
 'use client';
+import { CopyButton } from '@/components/ui/copy-button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 
 const NODE = `// npm install standardwebhooks express
@@ -44,9 +45,12 @@ def roomtone():
 
 function Code({ code, label }: { code: string; label: string }) {
   return (
-    <pre className="overflow-x-auto rounded-md border bg-muted p-4 text-xs" aria-label={label} tabIndex={0}>
-      <code>{code}</code>
-    </pre>
+    <div className="flex flex-col gap-2">
+      <pre className="overflow-x-auto rounded-md border bg-muted p-4 text-xs" aria-label={label} tabIndex={0}>
+        <code>{code}</code>
+      </pre>
+      <CopyButton text={code} label={`Copy ${label}`} copied={`${label} copied`} className="self-start" />
+    </div>
   );
 }
 

@@ -76,7 +76,8 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<Sig
       if (input.invitationToken) {
         // The invitation's link was mailed to this address: using it proves the address.
         const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, emailVerified: now, createdAt: now } });
-        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken)) };
+        // Only the mailed link: a copy an inviter passed on proves nothing (members/invitation-share-link.ts).
+        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken, { onlyMailedLink: true })) };
       }
       const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, createdAt: now } });
       const org = await createOrganization(tx, { name: (input.organizationName ?? '').trim() });

@@ -3,6 +3,7 @@ import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { invalidParam } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import type { BalanceTransactionType } from '@/generated/prisma/enums';
+import { purchaseMode } from './credit-purchases';
 import { monthlyLimitCents, monthlySpendCents } from './monthly-spend';
 
 /**
@@ -14,6 +15,8 @@ export interface BillingView {
   monthly_limit_cents: number;
   month_spend_cents: number;
   auto_recharge: { enabled: boolean; threshold_cents: number | null; amount_cents: number | null };
+  /** How credit is bought here (a provider checkout, or an operator top-up with the manual provider) and the saved card that pays auto-recharges. */
+  payment: { mode: 'checkout' | 'top_up'; card: string | null };
   /** Credit lots with an unspent part and an expiry ahead (soonest first): granted and unspent amounts. */
   expiring_credits: { id: string; type: BalanceTransactionType; amount_cents: number; remaining_cents: number; created_at: number; expires_at: number }[];
 }
@@ -38,6 +41,7 @@ export async function billingSummary(organizationId: string): Promise<BillingVie
     monthly_limit_cents: monthlyLimitCents(org, org.tier),
     month_spend_cents: spend,
     auto_recharge: { enabled: org.autoRechargeEnabled, threshold_cents: org.autoRechargeThreshold, amount_cents: org.autoRechargeAmount },
+    payment: { mode: purchaseMode(), card: org.stripePaymentMethodId },
     expiring_credits: credits.map((c) => ({
       id: c.id,
       type: (c.transactionId ? typeOf.get(c.transactionId) : undefined) ?? 'credit',

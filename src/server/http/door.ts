@@ -6,6 +6,7 @@ import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
 import { tierOf } from '@/server/billing/pricing';
 import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
+import { loggedJson } from '@/server/requestlog/redact';
 import { requestRateHeaders } from './rate-headers';
 
 /**
@@ -100,7 +101,10 @@ export function finishReply(door: DoorRequest, reply: DoorReply): DoorReply {
 }
 
 /** One line of the request log (console "Requests" screen). */
-export function logRequest(door: DoorRequest, line: { id?: string; method: string; path: string; status: number; errorCode: string | null; errorMessage?: string | null }): void {
+export function logRequest(
+  door: DoorRequest,
+  line: { id?: string; method: string; path: string; status: number; errorCode: string | null; errorMessage?: string | null; requestParams?: unknown; responseBody?: string | null },
+): void {
   recordRequest({
     id: line.id ?? door.requestId,
     organizationId: door.key?.organizationId ?? null,
@@ -114,5 +118,19 @@ export function logRequest(door: DoorRequest, line: { id?: string; method: strin
     durationMs: Math.round(performance.now() - door.started),
     ip: door.ip,
     createdAt: clock.now(),
+    ...loggedBodies(line),
   });
+}
+
+/** The redacted parameters and answer of a line; only lines of an identified organization keep them (nobody else reads them). */
+function loggedBodies(line: { requestParams?: unknown; responseBody?: string | null }): { requestParams: string | null; responseBody: string | null } {
+  let answer: unknown = null;
+  if (line.responseBody) {
+    try {
+      answer = JSON.parse(line.responseBody);
+    } catch {
+      answer = { text: line.responseBody.slice(0, 500) };
+    }
+  }
+  return { requestParams: loggedJson(line.requestParams), responseBody: loggedJson(answer) };
 }

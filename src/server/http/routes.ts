@@ -62,6 +62,8 @@ const DEFINITIONS: RouteDefinition[] = [
     },
   },
   { pattern: '/hooks/replicate/[...token]', load: async () => (await import('./replicate-hook')).serveReplicateHook },
+  // Stripe's webhook: the checkout events that confirm console credit purchases.
+  { pattern: '/api/payments/stripe', load: async () => (await import('./stripe-webhook')).serveStripeWebhook },
   { pattern: '/healthz', load: async () => (await import('./ops')).serveHealth },
   { pattern: '/readyz', load: async () => (await import('./ops')).serveReadiness },
   { pattern: '/metrics', load: async () => (await import('./ops')).serveMetrics },

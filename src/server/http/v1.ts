@@ -71,6 +71,8 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
   const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);
   let response: V1Reply;
+  // What the request asked, for the log (redacted there): its query and parsed body.
+  const asked: { params: Record<string, unknown> | null } = { params: null };
 
   try {
     refuseBrowsers(req);
@@ -83,7 +85,7 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
       // A read writes no log line of its own (a failure is logged below, with the request id),
       // so it runs outside the log context: AsyncLocalStorage adds to every promise inside it.
       if (read) response = jsonReply(200, await read(callerFromKey(key)));
-      else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt));
+      else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt, asked));
     }
   } catch (error) {
     response = errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${url.pathname}` }));
@@ -91,12 +93,25 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
 
   finishReply(door, response);
   observeV1Reply(req.method, url.pathname, response.status, response.errorCode);
-  logRequest(door, { method: req.method, path: url.pathname, status: response.status, errorCode: response.errorCode, errorMessage: response.errorMessage ?? null });
+  logRequest(door, {
+    method: req.method,
+    path: url.pathname,
+    status: response.status,
+    errorCode: response.errorCode,
+    errorMessage: response.errorMessage ?? null,
+    requestParams: asked.params,
+    // Only for an identified organization's line: nobody else reads it.
+    responseBody: door.key ? response.body : null,
+  });
   return response;
 }
 
-async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number): Promise<V1Reply> {
+async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number, asked: { params: Record<string, unknown> | null }): Promise<V1Reply> {
   const isCreation = req.method === 'POST' && CREATION_PATHS.has(url.pathname);
+  const query = Object.fromEntries(url.searchParams);
+  if (Object.keys(query).length > 0) asked.params = { query };
+  const idempotencyKey = req.headers.get('idempotency-key');
+  if (isCreation && idempotencyKey) asked.params = { ...asked.params, idempotency_key: idempotencyKey.slice(0, 255) };
 
   // The adapter gets the body we have already read and parsed within the limits.
   let body: Record<string, unknown> | undefined;
@@ -115,6 +130,7 @@ async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId
     }
   }
 
+  if (body !== undefined) asked.params = { ...asked.params, body };
   const ctx: TrpcContext = {
     caller: callerFromKey(key),
     channel: 'v1',

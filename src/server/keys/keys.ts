@@ -30,7 +30,7 @@ export interface CreatedKey {
 
 export async function createApiKey(
   tx: DbTx,
-  input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[]; createdByUserId?: string | null },
+  input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[]; createdByUserId?: string | null; expiresAt?: Date | null },
 ): Promise<CreatedKey> {
   const secret = `rt_${input.mode}_${randomBase62(40)}`;
   const permissions = [...new Set(input.permissions ?? PERMISSIONS)].sort() as Permission[];
@@ -45,6 +45,7 @@ export async function createApiKey(
       permissions,
       createdAt: clock.now(),
       createdByUserId: input.createdByUserId ?? null,
+      expiresAt: input.expiresAt ?? null,
     },
   });
   return {
@@ -65,6 +66,7 @@ interface KeyRow {
   mode: Mode;
   permissions: string[];
   revokedAt: Date | null;
+  expiresAt: Date | null;
   lastUsedAt: Date | null;
   secretHash: string;
   tier: number;
@@ -97,7 +99,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   // One round trip for key and tier (this runs on every /v1 request).
   const key = await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
-      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."lastUsedAt", k."secretHash", o.tier
+      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt", k."secretHash", o.tier
       from "ApiKey" k join "Organization" o on o.id = k."organizationId"
       where k."secretHash" = ${hash}`;
     return rows[0] ?? null;
@@ -108,6 +110,10 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
     throw new DomainError('api_key_invalid', 'The API key is unknown or has been revoked.');
   }
   const now = clock.now();
+  // Checked on every request against the clock, so a cached key stops at its expiry too.
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
+    throw new DomainError('api_key_invalid', 'The API key has expired. Create a new key in the console.');
+  }
   // lastUsedAt is informative; write it at most once a minute per key to keep reads read-only.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
     key.lastUsedAt = now; // the cached entry too, so the next minute's requests skip the write

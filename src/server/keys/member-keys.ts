@@ -1,6 +1,6 @@
 import { db, transaction } from '@/server/platform/db';
 import { recordAudit } from '@/server/audit/record-audit';
-import { toUnixSeconds } from '@/server/platform/clock';
+import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, memberActor, type Member } from '@/server/members/roles';
@@ -19,7 +19,10 @@ export interface KeyView {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
-  /** Whether this member may revoke it (developers: only their own keys). */
+  /** When it stops working (null: never), and whether that time has come. */
+  expires_at: number | null;
+  expired: boolean;
+  /** Whether this member may revoke or rename it (developers: only their own keys). */
   can_revoke: boolean;
 }
 
@@ -52,12 +55,14 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     created_at: toUnixSeconds(r.createdAt),
     last_used_at: toUnixSeconds(r.lastUsedAt),
     revoked_at: toUnixSeconds(r.revokedAt),
+    expires_at: toUnixSeconds(r.expiresAt),
+    expired: r.expiresAt !== null && r.expiresAt.getTime() <= clock.nowMs(),
     can_revoke: r.revokedAt === null && canManageKey(member, r),
   }));
 }
 
 /** Create a key in the member's mode; the secret is in this answer only. */
-export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[] }): Promise<CreatedKey> {
+export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[]; expiresInDays?: number | undefined }): Promise<CreatedKey> {
   if (input.permissions.length === 0) throw invalidParam('permissions', 'Choose at least one permission.');
   return transaction(async (tx) => {
     // The membership is held until the key commits, so a removal running now waits and then
@@ -71,6 +76,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
       name: input.name.trim(),
       permissions: input.permissions,
       createdByUserId: member.userId,
+      expiresAt: input.expiresInDays ? new Date(clock.nowMs() + input.expiresInDays * 24 * 3600 * 1000) : null,
     });
     await recordAudit(tx, memberActor(member), member.organizationId, {
       action: 'api_key.created',
@@ -102,4 +108,22 @@ export async function revokeMemberKey(member: Member, keyId: string): Promise<{ 
     return result;
   });
   return { id: revoked.id, revoked_at: toUnixSeconds(revoked.revokedAt) };
+}
+
+/** Rename a key (its secret and permissions stay); developers only their own. A revoked key keeps its name. */
+export async function renameMemberKey(member: Member, keyId: string, name: string): Promise<{ id: string; name: string }> {
+  const key = await db().apiKey.findFirst({ where: { id: keyId, organizationId: member.organizationId, mode: member.mode } });
+  if (!key) throw notFound(`No API key ${keyId}.`, 'keyId');
+  if (!canManageKey(member, key)) throw new DomainError('permission_denied', 'Developers can rename only the keys they created.', { param: 'keyId' });
+  if (key.revokedAt) throw new DomainError('parameter_invalid', 'A revoked key cannot be renamed.', { param: 'keyId' });
+  return transaction(async (tx) => {
+    const renamed = await tx.apiKey.update({ where: { id: key.id }, data: { name: name.trim() } });
+    await recordAudit(tx, memberActor(member), member.organizationId, {
+      action: 'api_key.renamed',
+      mode: key.mode,
+      target: { type: 'api_key', id: key.id },
+      details: { prefix: key.prefix, from: key.name, to: renamed.name },
+    });
+    return { id: renamed.id, name: renamed.name };
+  });
 }

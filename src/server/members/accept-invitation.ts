@@ -2,7 +2,7 @@ import { db, type DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError } from '@/server/platform/errors';
 import { requireVerified } from '@/server/auth/email-verification';
-import { invitationTokenHash } from './invite-member';
+import { findInvitationByLink } from './invitation-share-link';
 import type { Role } from './roles';
 
 export interface InvitationPreview {
@@ -14,6 +14,8 @@ export interface InvitationPreview {
   status: 'pending' | 'accepted' | 'expired';
   /** Whether the invited address already has an account (sign in) or not (sign up). */
   account_exists: boolean;
+  /** `mailed`: the link from the invitation mail (signing up with it proves the address); `shared`: a copy passed on by the inviter (sign in only). */
+  link: 'mailed' | 'shared';
 }
 
 function invalid(): DomainError {
@@ -22,9 +24,10 @@ function invalid(): DomainError {
 
 /** What the acceptance page shows, to whoever holds the token. */
 export async function previewInvitation(token: string): Promise<InvitationPreview> {
-  const invitation = await db().invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) }, include: { organization: { select: { id: true, name: true } } } });
+  const found = await findInvitationByLink((where) => db().invitation.findUnique({ where, include: { organization: { select: { id: true, name: true } } } }), token);
+  const invitation = found?.invitation;
   // A revoked link says no more than an unknown one (not even the organization's name).
-  if (!invitation || invitation.revokedAt) throw invalid();
+  if (!found || !invitation || invitation.revokedAt) throw invalid();
   const [inviter, account] = await Promise.all([
     invitation.invitedByUserId ? db().user.findUnique({ where: { id: invitation.invitedByUserId }, select: { email: true } }) : null,
     db().user.findUnique({ where: { email: invitation.email }, select: { id: true } }),
@@ -37,6 +40,7 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
     expires_at: toUnixSeconds(invitation.expiresAt),
     status: invitation.acceptedAt ? 'accepted' : invitation.expiresAt.getTime() <= clock.nowMs() ? 'expired' : 'pending',
     account_exists: account !== null,
+    link: found.provesAddress ? 'mailed' : 'shared',
   };
 }
 
@@ -45,9 +49,20 @@ export async function previewInvitation(token: string): Promise<InvitationPrevie
  * was sent to, and makes that account a member with the invited role. The account's address must
  * be proven: an account someone opened with another person's address cannot take their place.
  */
-export async function acceptInvitationTx(tx: DbTx, user: { id: string; email: string }, token: string): Promise<{ organization_id: string; role: Role }> {
-  const invitation = await tx.invitation.findUnique({ where: { tokenHash: invitationTokenHash(token) } });
-  if (!invitation || invitation.revokedAt) throw invalid();
+export async function acceptInvitationTx(
+  tx: DbTx,
+  user: { id: string; email: string },
+  token: string,
+  options: { onlyMailedLink?: boolean } = {},
+): Promise<{ organization_id: string; role: Role }> {
+  const found = await findInvitationByLink((where) => tx.invitation.findUnique({ where }), token);
+  const invitation = found?.invitation;
+  if (!found || !invitation || invitation.revokedAt) throw invalid();
+  if (options.onlyMailedLink && !found.provesAddress) {
+    throw new DomainError('permission_denied', `This link was copied by the inviter and does not prove the address: create your account with the link mailed to ${invitation.email}, or sign in with that address.`, {
+      param: 'invitationToken',
+    });
+  }
   if (invitation.email !== user.email) {
     throw new DomainError('permission_denied', `This invitation was sent to ${invitation.email}; sign in with that address to accept it.`);
   }

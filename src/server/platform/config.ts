@@ -117,6 +117,8 @@ const baseSchema = z.object({
   /** Stripe API base URL (default https://api.stripe.com; tests point it at a local server). */
   STRIPE_API_BASE: z.string().url().optional(),
   STRIPE_TIMEOUT_MS: int(20_000),
+  /** Signing secret of the Stripe webhook endpoint (whsec_…) that confirms credit purchases. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
   // MCP endpoint
   /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
   MCP_CREATION_WAIT_MS: int(50_000),

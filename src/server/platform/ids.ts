@@ -20,6 +20,7 @@ export type IdPrefix =
   | 'mail'
   | 'ebr'
   | 'inv'
+  | 'cp'
   | 'evs'
   | 'ses'
   | 'aud'

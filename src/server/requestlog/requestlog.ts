@@ -24,6 +24,9 @@ export interface RequestLogEntry {
   durationMs: number;
   ip: string | null;
   createdAt: Date;
+  /** Redacted JSON text (redact.ts): what the request asked and what it answered. */
+  requestParams?: string | null;
+  responseBody?: string | null;
 }
 
 const FLUSH_MS = 250;
@@ -37,8 +40,8 @@ const state = globalThis as unknown as {
 };
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
-const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage")
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[])
+const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
+  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[], $13::jsonb[], $14::jsonb[])
   on conflict (id) do nothing`;
 
 export function recordRequest(entry: RequestLogEntry): void {
@@ -68,6 +71,8 @@ export async function flushRequestLog(): Promise<void> {
     batch.map((e) => e.ip),
     batch.map((e) => sqlTimestamp(e.createdAt)),
     batch.map((e) => e.errorMessage ?? null),
+    batch.map((e) => e.requestParams ?? null),
+    batch.map((e) => e.responseBody ?? null),
   ])
     .then(() => {
       rl.waitingForDatabase = false;

@@ -92,7 +92,8 @@ export async function listRequestLog(scope: Scope, filters: LogFilters, page: Pa
   }
   if (filters.errorCode) where.push(`l."errorCode" = $${values.push(filters.errorCode)}`);
   if (filters.method) where.push(`l.method = $${values.push(filters.method)}`);
-  if (filters.path) where.push(`l.path = $${values.push(filters.path)}`);
+  // A prefix ("/v1/generations" also finds /v1/generations/gen_…); LIKE's wildcards in it are literal.
+  if (filters.path) where.push(`l.path like $${values.push(`${filters.path.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
   if (filters.apiKeyId) where.push(`l."apiKeyId" = $${values.push(filters.apiKeyId)}`);
   if (filters.from !== undefined) where.push(`l."createdAt" >= $${values.push(sqlTimestamp(new Date(filters.from * 1000)))}`);
   if (filters.to !== undefined) where.push(`l."createdAt" < $${values.push(sqlTimestamp(new Date(filters.to * 1000)))}`);
@@ -104,16 +105,40 @@ export async function listRequestLog(scope: Scope, filters: LogFilters, page: Pa
 export interface LogDetailView extends LogLineView {
   error_message: string | null;
   ip: string | null;
-  /** The generation this request created, if it created one. */
+  /** The generation this request created, or the one an idempotent repeat answered with. */
   generation_id: string | null;
+  /** Whether the answer was an earlier request's (same Idempotency-Key): its generation is that request's. */
+  idempotent_repeat: boolean;
+  /** What the request asked ({query, body, idempotency_key}) and what it answered, redacted (requestlog/redact.ts); null when not kept. */
+  request_params: unknown;
+  response_body: unknown;
 }
 
 export async function getRequestLogLine(scope: Scope, id: string): Promise<LogDetailView> {
   const rows = await sql<LogRow>(`${SELECT} where l.id = $1 and l."organizationId" = $2 and l.mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]);
   const row = rows[0];
   if (!row) throw notFound(`No request ${id} in this mode's log.`, 'id');
-  const generation = await sql<{ id: string }>(`select id from "Generation" where "requestId" = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]);
-  return { ...lineView(row), error_message: row.errorMessage, ip: row.ip, generation_id: generation[0]?.id ?? null };
+  const [generation, bodies] = await Promise.all([
+    sql<{ id: string }>(`select id from "Generation" where "requestId" = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]),
+    sql<{ requestParams: unknown; responseBody: unknown }>(`select "requestParams", "responseBody" from "RequestLog" where id = $1`, [id]),
+  ]);
+  const created = generation[0]?.id ?? null;
+  const answered = answeredGeneration(bodies[0]?.responseBody);
+  // An answered generation this request did not create is an earlier request's: a repeat (same Idempotency-Key).
+  const repeat = created === null && answered !== null && row.method === 'POST';
+  if (answered) {
+    const own = await sql<{ id: string }>(`select id from "Generation" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [answered, scope.organizationId, scope.mode]);
+    if (own.length === 0) return { ...lineView(row), error_message: row.errorMessage, ip: row.ip, generation_id: created, idempotent_repeat: false, request_params: bodies[0]?.requestParams ?? null, response_body: bodies[0]?.responseBody ?? null };
+  }
+  return {
+    ...lineView(row),
+    error_message: row.errorMessage,
+    ip: row.ip,
+    generation_id: created ?? answered,
+    idempotent_repeat: repeat,
+    request_params: bodies[0]?.requestParams ?? null,
+    response_body: bodies[0]?.responseBody ?? null,
+  };
 }
 
 export interface ErrorGroupView {
@@ -144,4 +169,11 @@ export async function errorGroups(scope: Scope, since: Date, limit = 10): Promis
     last_seen_at: toUnixSeconds(r.lastAt),
     sample_request_id: r.sample,
   }));
+}
+
+/** The generation a stored answer is (a creation's reply, or GET /v1/generations/{id}). */
+function answeredGeneration(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const b = body as { object?: unknown; id?: unknown };
+  return b.object === 'generation' && typeof b.id === 'string' && /^gen_[0-9A-Za-z]+$/.test(b.id) ? b.id : null;
 }

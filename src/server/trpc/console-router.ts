@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageInput } from '@/server/platform/pages';
 import { generationStatusSchema, generationTypeSchema } from '@/server/generations/schemas';
-import { MEMBER_PERMISSIONS } from '@/server/members/roles';
+import { MEMBER_PERMISSIONS, memberActor } from '@/server/members/roles';
 import { roleSchema } from '@/shared/members/role-names';
 import { signUp } from '@/server/auth/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
@@ -13,16 +13,21 @@ import { me } from '@/server/members/my-organizations';
 import { listMembers } from '@/server/members/list-members';
 import { listPendingInvitations } from '@/server/members/list-invitations';
 import { revokeInvitation } from '@/server/members/revoke-invitation';
+import { resendInvitation } from '@/server/members/resend-invitation';
+import { invitationShareLink } from '@/server/members/invitation-share-link';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
-import { createMemberKey, listMemberKeys, revokeMemberKey } from '@/server/keys/member-keys';
+import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey } from '@/server/keys/member-keys';
 import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
 import { cancelGeneration } from '@/server/generations/generations';
 import { toApiGeneration } from '@/server/generations/serialize';
 import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
+import { confirmCreditPurchase, listCreditPurchases, startCreditPurchase } from '@/server/billing/credit-purchases';
+import { setAutoRecharge } from '@/server/billing/auto-recharge';
+import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization, setTwoFactorRequirement } from '@/server/orgs/settings';
@@ -37,11 +42,15 @@ import {
   changePasswordInput,
   createOrganizationInput,
   createKeyInput,
+  renameKeyInput,
   generationIdSchema,
   invitationIdSchema,
   inviteInput,
   linkTokenSchema,
   logFiltersInput,
+  purchaseIdSchema,
+  creditPurchaseInput,
+  autoRechargeInput,
   renameInput,
   requestIdSchema,
   requestPasswordResetInput,
@@ -102,6 +111,8 @@ const sessionsRouter = router({
 
 const meRouter = router({
   get: sessionProcedure.query(({ ctx }) => me(ctx.user)),
+  /** Another organization, owned by the signed-in user. */
+  createOrganization: sessionProcedure.input(renameInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.origin)),
   changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changePassword(ctx.user, input, ctx.origin);
     return { changed: true as const };
@@ -117,7 +128,7 @@ export const consoleRouter = router({
   me: meRouter,
   organizations: router({
     /** A signed-in user opens an organization of their own (open sign-up's rule). */
-    create: sessionProcedure.input(createOrganizationInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.ip)),
+    create: sessionProcedure.input(createOrganizationInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.origin)),
   }),
   twoFactor: twoFactorRouter,
   sessions: sessionsRouter,
@@ -132,6 +143,7 @@ export const consoleRouter = router({
       const key = await createMemberKey(ctx.member, input);
       return { id: key.id, name: key.name, mode: key.mode, permissions: key.permissions, prefix: key.prefix, secret: key.secret };
     }),
+    rename: anyMember.input(renameKeyInput).mutation(({ ctx, input }) => renameMemberKey(ctx.member, input.keyId, input.name)),
     revoke: anyMember.input(z.object({ keyId: z.string().max(100) })).mutation(({ ctx, input }) => revokeMemberKey(ctx.member, input.keyId)),
   }),
   logs: router({
@@ -152,6 +164,20 @@ export const consoleRouter = router({
     transactions: manager
       .input(pageInput.extend({ type: z.enum(['credit', 'charge', 'refund', 'recharge', 'expiry']).optional() }))
       .query(({ ctx, input }) => listTransactions(ctx.member.organizationId, input)),
+    /** Buy credit: a provider checkout to send the browser to, or (manual provider) an operator top-up credited at once. */
+    addCredit: manager.input(creditPurchaseInput).mutation(({ ctx, input }) =>
+      startCreditPurchase(
+        { organizationId: ctx.member.organizationId, userId: ctx.user.id, email: ctx.user.email },
+        input,
+        `${config().publicBaseUrl}/o/${ctx.member.organizationId}/${ctx.member.mode}/billing`,
+      ),
+    ),
+    /** The browser is back from the provider's page: ask the provider now. */
+    confirmPurchase: manager.input(z.object({ purchaseId: purchaseIdSchema })).mutation(({ ctx, input }) => confirmCreditPurchase(ctx.member.organizationId, input.purchaseId)),
+    purchases: manager.input(pageInput).query(({ ctx, input }) => listCreditPurchases(ctx.member.organizationId, input)),
+    setAutoRecharge: manager
+      .input(autoRechargeInput)
+      .mutation(({ ctx, input }) => setAutoRecharge(ctx.member.organizationId, { enabled: input.enabled, threshold: input.threshold, amount: input.amount }, memberActor(ctx.member))),
   }),
   usage: router({
     get: anyMember
@@ -163,6 +189,8 @@ export const consoleRouter = router({
     invite: manager.input(inviteInput).mutation(({ ctx, input }) => inviteMember(ctx.member, input)),
     invitations: manager.input(pageInput).query(({ ctx, input }) => listPendingInvitations(ctx.member, input)),
     revokeInvitation: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => revokeInvitation(ctx.member, input.invitationId)),
+    resendInvitation: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => resendInvitation(ctx.member, input.invitationId)),
+    invitationLink: manager.input(z.object({ invitationId: invitationIdSchema })).mutation(({ ctx, input }) => invitationShareLink(ctx.member, input.invitationId)),
     updateRole: manager.input(z.object({ userId: userIdSchema, role: roleSchema })).mutation(({ ctx, input }) => updateMemberRole(ctx.member, input)),
     /** The active keys a member created, both modes: removing them revokes these. */
     keysToRevoke: manager.input(z.object({ userId: userIdSchema })).query(({ ctx, input }) => keysRevokedByRemoval(ctx.member, input.userId)),

@@ -9,7 +9,9 @@ import { pageDeliveries } from '@/server/webhooks/delivery-log';
 import { resendDelivery } from '@/server/webhooks/resend-delivery';
 import { sendTestEvent } from '@/server/webhooks/send-test-event';
 import { listEndpointsWithRates } from '@/server/webhooks/success-rate';
-import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput } from '@/shared/webhooks/webhook-inputs';
+import { updateEndpoint } from '@/server/webhooks/update-endpoint';
+import { deliveryPayload } from '@/server/webhooks/delivery-payload';
+import { createWebhookEndpointInput, deliveryFiltersInput, deliveryInput, endpointInput, sendTestEventInput, updateWebhookEndpointInput } from '@/shared/webhooks/webhook-inputs';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
 
 /** Endpoints are the organization's owners' and admins' (spec, roles); developers get 403. */
@@ -27,6 +29,9 @@ export const webhooksRouter = router({
     .mutation(({ ctx, input }) =>
       createEndpoint(db(), scopeOf(ctx.member), { mode: ctx.member.mode, url: input.url, events: input.events, ...(input.description ? { description: input.description } : {}) }, memberActor(ctx.member)),
     ),
+  update: manager
+    .input(updateWebhookEndpointInput)
+    .mutation(({ ctx, input }) => updateEndpoint(db(), scopeOf(ctx.member), input.endpointId, { url: input.url, description: input.description, events: input.events }, memberActor(ctx.member))),
   rotate: manager.input(endpointInput).mutation(({ ctx, input }) => rotateSecret(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
   disable: manager.input(endpointInput).mutation(({ ctx, input }) => disableEndpoint(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
   enable: manager.input(endpointInput).mutation(({ ctx, input }) => enableEndpoint(db(), scopeOf(ctx.member), input.endpointId, memberActor(ctx.member))),
@@ -34,6 +39,7 @@ export const webhooksRouter = router({
   deliveries: manager
     .input(pageInput.extend(deliveryFiltersInput.shape))
     .query(({ ctx, input }) => pageDeliveries(db(), scopeOf(ctx.member), input.endpointId, input)),
+  payload: manager.input(deliveryInput).query(({ ctx, input }) => deliveryPayload(db(), scopeOf(ctx.member), input.deliveryId)),
   resend: manager.input(deliveryInput).mutation(({ ctx, input }) => resendDelivery(db(), scopeOf(ctx.member), input.deliveryId)),
   sendTest: manager.input(sendTestEventInput).mutation(({ ctx, input }) => sendTestEvent(db(), scopeOf(ctx.member), input.endpointId, input.type)),
 });

@@ -36,7 +36,7 @@ export function checkEndpointUrl(url: string): string {
   }
 }
 
-function checkEvents(mode: 'test' | 'live', events: string[] | undefined): string[] {
+export function checkEvents(mode: 'test' | 'live', events: string[] | undefined): string[] {
   const allowed: readonly string[] = eventTypesForMode(mode);
   if (events === undefined) return [...allowed];
   const unique = [...new Set(events)];

@@ -33,7 +33,15 @@ export const requestPasswordResetInput = z.strictObject({ email });
 export const resetPasswordInput = z.strictObject({ token: linkTokenSchema, password: newPassword });
 export const verifyEmailInput = z.strictObject({ token: linkTokenSchema, password });
 export const changePasswordInput = z.strictObject({ currentPassword: z.string().max(PASSWORD_MAX_LENGTH).optional(), newPassword });
-export const createKeyInput = z.object({ name: z.string().trim().min(1).max(100), permissions: z.array(permissionSchema).min(1, 'Choose at least one permission.').max(5) });
+const keyName = z.string().trim().min(1, 'Give the key a name.').max(100);
+/** Key lifetimes the console offers (days); none: the key never expires. */
+export const KEY_EXPIRY_DAYS = [7, 30, 90, 365] as const;
+export const createKeyInput = z.object({
+  name: keyName,
+  permissions: z.array(permissionSchema).min(1, 'Choose at least one permission.').max(5),
+  expiresInDays: z.number().int().min(1).max(3650).optional(),
+});
+export const renameKeyInput = z.object({ keyId: z.string().max(100), name: keyName });
 export const inviteInput = z.object({ email, role: roleSchema });
 export const renameInput = z.object({ name: organizationNameSchema });
 export const createOrganizationInput = z.object({ name: organizationNameSchema });
@@ -49,6 +57,7 @@ export const logFiltersInput = z.object({
   requestId: requestIdSchema.optional(),
 });
 
+export { addCreditForm, autoRechargeForm, autoRechargeInput, creditPurchaseInput, purchaseIdSchema } from '@/shared/billing/purchase-inputs';
 /** The sign-in's second step: the 6 digits of the authenticator app, or a recovery code (xxxx-xxxx-xxxx). */
 export const secondFactorInput = z.strictObject({ code: z.string().trim().min(6, 'Enter the 6-digit code or a recovery code.').max(40) });
 /** Enrolment and new recovery codes take a code of the app itself. */

@@ -16,6 +16,12 @@ export const createWebhookEndpointInput = z.object({
   description: z.string().trim().max(500, 'must have at most 500 characters').optional(),
 });
 export const endpointInput = z.object({ endpointId: webhookEndpointIdSchema });
+/** Edit: the fields given change (an empty description clears it). */
+export const updateWebhookEndpointInput = endpointInput.extend({
+  url: createWebhookEndpointInput.shape.url.optional(),
+  events: createWebhookEndpointInput.shape.events.optional(),
+  description: z.string().trim().max(500, 'must have at most 500 characters').optional(),
+});
 export const deliveryInput = z.object({ deliveryId: webhookDeliveryIdSchema });
 export const sendTestEventInput = z.object({ endpointId: webhookEndpointIdSchema, type: webhookEventTypeSchema });
 export const deliveryFiltersInput = z.object({ endpointId: webhookEndpointIdSchema, failedOnly: z.boolean().optional() });

@@ -31,6 +31,40 @@ export interface PaymentProvider {
   name: 'manual' | 'stripe';
   charge(payment: RechargePayment): Promise<PaymentOutcome>;
   lookup(payment: RechargePayment & { reference: string | null; requestedSince: Date }): Promise<PaymentLookup>;
+  /** A hosted checkout for buying credit; absent: the provider takes no payment (an operator top-up). */
+  checkout?: CheckoutPort;
 }
+
+/** A credit purchase handed to the provider's hosted payment page. */
+export interface CheckoutRequest {
+  /** Our purchase id: the provider's idempotency key and the reference its webhook carries back. */
+  purchaseId: string;
+  organizationId: string;
+  amount: number;
+  /** The organization's customer at the provider, if it has one (else the checkout creates one). */
+  customerId: string | null;
+  /** Where the provider sends the browser after paying, and after giving up. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** A checkout as the provider sees it: only `paid` took the money. */
+export type CheckoutState =
+  | { status: 'open' }
+  | { status: 'expired' }
+  | { status: 'paid'; paymentReference: string; receiptUrl: string | null; customerId: string | null; paymentMethodId: string | null };
+
+export interface CheckoutPort {
+  start(request: CheckoutRequest): Promise<{ checkoutId: string; url: string }>;
+  /** Throws PaymentOutcomeUnknown when the provider cannot say. */
+  retrieve(checkoutId: string): Promise<CheckoutState>;
+  /**
+   * The checkout a webhook delivery is about, once its signature is verified; null for an event
+   * about something else. Throws WebhookSignatureInvalid for a payload the provider did not sign.
+   */
+  checkoutOfWebhook(rawBody: string, signatureHeader: string | null): Promise<string | null>;
+}
+
+export class WebhookSignatureInvalid extends Error {}
 
 export class PaymentOutcomeUnknown extends Error {}

@@ -11,7 +11,7 @@ export function paymentProvider(): PaymentProvider {
   const c = config();
   if (c.PAYMENT_PROVIDER === 'stripe') {
     if (!c.STRIPE_SECRET_KEY) throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY.');
-    cached = stripeProvider({ secretKey: c.STRIPE_SECRET_KEY, apiBase: c.STRIPE_API_BASE, timeoutMs: c.STRIPE_TIMEOUT_MS });
+    cached = stripeProvider({ secretKey: c.STRIPE_SECRET_KEY, apiBase: c.STRIPE_API_BASE, timeoutMs: c.STRIPE_TIMEOUT_MS, webhookSecret: c.STRIPE_WEBHOOK_SECRET });
   } else {
     cached = manualProvider();
   }

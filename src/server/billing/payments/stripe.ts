@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { PaymentOutcomeUnknown, type PaymentLookup, type PaymentOutcome, type PaymentProvider } from './port';
+import { PaymentOutcomeUnknown, WebhookSignatureInvalid, type CheckoutPort, type CheckoutState, type PaymentLookup, type PaymentOutcome, type PaymentProvider } from './port';
 
 /**
  * Stripe: an off-session PaymentIntent, confirmed at once, on the organization's saved
@@ -10,7 +10,7 @@ import { PaymentOutcomeUnknown, type PaymentLookup, type PaymentOutcome, type Pa
  * id, or finds it among the customer's PaymentIntents by `metadata.auto_recharge` (the list
  * endpoint, not search: search is eventually consistent and missing in some regions).
  */
-export function stripeProvider(options: { secretKey: string; apiBase?: string; timeoutMs: number }): PaymentProvider {
+export function stripeProvider(options: { secretKey: string; apiBase?: string; timeoutMs: number; webhookSecret?: string }): PaymentProvider {
   const base = new URL(options.apiBase ?? 'https://api.stripe.com');
   const protocol = base.protocol === 'http:' ? 'http' : 'https';
   // The SDK loads on the first charge, not with every process that may append to the ledger.
@@ -31,6 +31,7 @@ export function stripeProvider(options: { secretKey: string; apiBase?: string; t
   const unknown = (what: string, error: unknown) => new PaymentOutcomeUnknown(`Stripe did not answer ${what}: ${error instanceof Error ? error.message : String(error)}`);
   return {
     name: 'stripe',
+    checkout: stripeCheckout(sdk, unknown, options.webhookSecret),
     async charge(payment) {
       if (!payment.stripeCustomerId || !payment.stripePaymentMethodId) {
         return { status: 'refused', code: 'payment_method_missing', message: 'The organization has no saved payment method.' };
@@ -89,4 +90,90 @@ function outcomeOf(intent: Stripe.PaymentIntent): PaymentOutcome {
     message: lastError?.message ?? `The payment ended in status ${intent.status}.`,
     reference: intent.id,
   };
+}
+
+/** Events that mean a checkout may have been paid (or has ended): each sends us to read the session itself. */
+const CHECKOUT_EVENTS = new Set(['checkout.session.completed', 'checkout.session.async_payment_succeeded', 'checkout.session.async_payment_failed', 'checkout.session.expired']);
+
+/**
+ * Stripe Checkout for buying credit: a hosted payment page (mode `payment`, EUR) whose card is
+ * saved for off-session use, so the same card pays auto-recharges. The purchase id is the
+ * idempotency key and travels as `client_reference_id` and metadata. Whoever reports a
+ * checkout (the browser's return, a webhook, the sweep), the session is read back from Stripe:
+ * only Stripe's own answer credits.
+ */
+function stripeCheckout(
+  sdk: () => Promise<{ stripe: Stripe; errors: typeof Stripe.errors }>,
+  unknown: (what: string, error: unknown) => PaymentOutcomeUnknown,
+  webhookSecret: string | undefined,
+): CheckoutPort {
+  return {
+    async start(request) {
+      const { stripe } = await sdk();
+      try {
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [{ quantity: 1, price_data: { currency: 'eur', unit_amount: request.amount, product_data: { name: 'Roomtone credit' } } }],
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+            client_reference_id: request.purchaseId,
+            ...(request.customerId ? { customer: request.customerId } : { customer_creation: 'always' as const }),
+            payment_intent_data: { setup_future_usage: 'off_session', metadata: { organization: request.organizationId, credit_purchase: request.purchaseId } },
+            metadata: { organization: request.organizationId, credit_purchase: request.purchaseId },
+          },
+          { idempotencyKey: `credit-purchase-${request.purchaseId}` },
+        );
+        if (!session.url) throw new Error('Stripe returned a checkout without a URL.');
+        return { checkoutId: session.id, url: session.url };
+      } catch (error) {
+        throw unknown('the checkout', error);
+      }
+    },
+    async retrieve(checkoutId) {
+      const { stripe } = await sdk();
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(checkoutId, { expand: ['payment_intent.latest_charge'] });
+      } catch (error) {
+        throw unknown('the checkout lookup', error);
+      }
+      return checkoutStateOf(session);
+    },
+    async checkoutOfWebhook(rawBody, signatureHeader) {
+      if (!webhookSecret) throw new WebhookSignatureInvalid('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks cannot be verified.');
+      if (!signatureHeader) throw new WebhookSignatureInvalid('The Stripe-Signature header is missing.');
+      const { stripe } = await sdk();
+      let event: Stripe.Event;
+      try {
+        event = await stripe.webhooks.constructEventAsync(rawBody, signatureHeader, webhookSecret);
+      } catch (error) {
+        throw new WebhookSignatureInvalid(error instanceof Error ? error.message : String(error));
+      }
+      if (!CHECKOUT_EVENTS.has(event.type)) return null;
+      const session = event.data.object as { id?: unknown; object?: unknown };
+      return session.object === 'checkout.session' && typeof session.id === 'string' ? session.id : null;
+    },
+  };
+}
+
+function idOf(value: string | { id: string } | null | undefined): string | null {
+  if (!value) return null;
+  return typeof value === 'string' ? value : value.id;
+}
+
+function checkoutStateOf(session: Stripe.Checkout.Session): CheckoutState {
+  if (session.payment_status === 'paid') {
+    const intent = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+    const charge = intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    return {
+      status: 'paid',
+      paymentReference: idOf(session.payment_intent) ?? session.id,
+      receiptUrl: charge?.receipt_url ?? null,
+      customerId: idOf(session.customer),
+      paymentMethodId: idOf(intent?.payment_method),
+    };
+  }
+  // `complete` but unpaid: a delayed method (a bank debit) still settling; the webhook or the sweep comes back.
+  return session.status === 'expired' ? { status: 'expired' } : { status: 'open' };
 }

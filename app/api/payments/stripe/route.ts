@@ -1,0 +1,1 @@
+export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from '@/server/http/routes';

@@ -1,0 +1,185 @@
+/**
+ * What the console adds for everyday work, in Chromium as the demo owner (signed in once per
+ * worker, e2e/signed-in.ts): keys renamed and created with an expiry; another organization
+ * created; invitations resent and their link copied; the request log's detail with the request's
+ * parameters and answer, a prefix path filter and "Open in playground" for a refused request;
+ * thumbnails in the generations list; the loading state while a screen loads. Axe on each new
+ * screen state in both themes, and the new dialogs inside a 390 px window.
+ */
+import type { Page } from '@playwright/test';
+import { expectAccessible, v1 } from './fixtures';
+import { expect, expectInsideWindow, test } from './signed-in';
+
+async function bothThemes(page: Page, context: string): Promise<void> {
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(theme));
+    // A toast fading out is half transparent: axe would measure it mid-animation.
+    await expect(page.locator('[data-sonner-toast][data-removed="true"]')).toHaveCount(0);
+    await expectAccessible(page, `${context} (${theme})`);
+  }
+}
+
+test('keys: created with an expiry, renamed by keyboard', async ({ page, demo }) => {
+  await page.goto(`/o/${demo.organizationId}/test/keys`);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('expiring e2e key');
+  await dialog.getByRole('combobox', { name: 'Expires' }).click();
+  await page.getByRole('option', { name: 'In 7 days' }).click();
+  await bothThemes(page, 'create key dialog with expiry');
+  await dialog.getByRole('button', { name: 'Create key' }).click();
+  const secret = await dialog.getByTestId('new-key-secret').inputValue();
+  await page.keyboard.press('Escape');
+  const row = page.getByRole('row').filter({ hasText: 'expiring e2e key' });
+  const in7days = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  await expect(row).toContainText(in7days);
+  expect((await v1(demo.baseUrl, secret, '/v1/generations')).status).toBe(200);
+
+  // Rename, keyboard only: focus the row's Rename, Enter, type, Enter.
+  await row.getByRole('button', { name: 'Rename expiring e2e key' }).focus();
+  await page.keyboard.press('Enter');
+  const rename = page.getByRole('dialog', { name: /Rename/ });
+  await expect(rename.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('renamed e2e key');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Key renamed to “renamed e2e key”.')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'renamed e2e key' })).toContainText(in7days);
+  expect((await v1(demo.baseUrl, secret, '/v1/generations')).status).toBe(200);
+});
+
+test('organizations: another one created from the switcher; an invitation resent and its link copied', async ({ page, demo }) => {
+  await page.goto(`/o/${demo.organizationId}/test/members`);
+  const email = `resend-${Date.now()}@example.com`;
+  await page.getByRole('button', { name: 'Invite member' }).click();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
+  await page.getByRole('dialog').getByRole('button', { name: 'Send invitation' }).click();
+  const pending = page.locator('section', { has: page.getByRole('heading', { name: 'Pending invitations' }) });
+  const invitation = pending.getByRole('row').filter({ hasText: email });
+  await expect(invitation).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // A resend is a new invitation: the list is fetched again and its row replaced, so wait for that.
+  const refetched = page.waitForResponse((r) => r.url().includes('members.invitations'));
+  await invitation.getByRole('button', { name: `Resend the invitation of ${email}` }).click();
+  await expect(page.getByText(`Invitation sent again to ${email}`)).toBeVisible();
+  await refetched;
+
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await invitation.getByRole('button', { name: `Copy the invitation link of ${email}` }).click();
+  const linkDialog = page.getByRole('dialog', { name: `Invitation link for ${email}` });
+  const link = await linkDialog.getByTestId('invitation-link').inputValue();
+  expect(link).toMatch(/\/invitations\/[0-9A-Za-z]+$/);
+  await bothThemes(page, 'invitation link dialog');
+  await linkDialog.getByRole('button', { name: 'Copy' }).click();
+  await expect(page.getByText('Invitation link copied')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  await linkDialog.getByRole('button', { name: 'Done' }).click();
+
+  // Opened signed out, the copied link shows the invitation but offers no sign-up in the invitee's name.
+  // (An explicit empty state: contexts opened in a test otherwise start from the signed-in storageState.)
+  const stranger = await page.context().browser()!.newContext({ baseURL: demo.baseUrl, storageState: { cookies: [], origins: [] } });
+  const strangerPage = await stranger.newPage();
+  await strangerPage.goto(new URL(link).pathname);
+  await expect(strangerPage.getByText(/passed on by the inviter/)).toBeVisible();
+  await expect(strangerPage.getByRole('button', { name: 'Create account and join' })).toHaveCount(0);
+  await stranger.close();
+
+  // A new organization from the switcher.
+  await page.getByRole('button', { name: /Switch organization/ }).first().click();
+  await page.getByRole('menuitem', { name: 'Create organization' }).click();
+  const create = page.getByRole('dialog', { name: 'Create an organization' });
+  await create.getByRole('textbox', { name: 'Organization name' }).fill('Second e2e studio');
+  await bothThemes(page, 'create organization dialog');
+  await create.getByRole('button', { name: 'Create organization' }).click();
+  await page.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  expect(page.url()).not.toContain(demo.organizationId);
+  await expect(page.getByRole('button', { name: /Organization: Second e2e studio/ }).first()).toBeVisible();
+});
+
+test('request log: the detail shows parameters and answer; a refused creation opens in the playground; paths filter by prefix', async ({ page, demo }) => {
+  const refused = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ image: 'https://images.example.com/room.jpg?token=secret-in-url', scale: 'x9', metadata: { ticket: 'E2E-7' } }),
+  });
+  expect(refused.status).toBe(400);
+  const ok = await v1(demo.baseUrl, demo.testKey, '/v1/generations?limit=1');
+  expect(ok.status).toBe(200);
+
+  await page.goto(`/o/${demo.organizationId}/test/logs`);
+  await page.getByLabel('Find a request by its id').fill(refused.requestId);
+  await expect(async () => {
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(refused.requestId) })).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await page.getByRole('row', { name: new RegExp(refused.requestId) }).click();
+  const detail = page.getByTestId('request-detail');
+  const params = detail.getByRole('region', { name: 'Request parameters' });
+  await expect(params).toContainText('"scale": "x9"');
+  await expect(params).toContainText('https://images.example.com/room.jpg?[query redacted]');
+  await expect(params).not.toContainText('secret-in-url');
+  await expect(detail.getByRole('region', { name: 'Response body' })).toContainText('"param": "scale"');
+  await bothThemes(page, 'request detail with bodies');
+  await detail.getByRole('link', { name: 'Open in playground' }).click();
+  await page.waitForURL(`**/playground?replay=${refused.requestId}`);
+  await expect(page.getByTestId('replay-note')).toContainText(refused.requestId);
+  await expect(page.getByLabel('Metadata value 1')).toHaveValue('E2E-7');
+
+  // Path filter: a prefix finds the sub-paths.
+  await page.goto(`/o/${demo.organizationId}/test/logs?path=${encodeURIComponent('/v1/gen')}`);
+  const table = page.getByRole('table', { name: 'Requests' });
+  await expect(table.getByRole('row').filter({ hasText: '/v1/generations' }).first()).toBeVisible();
+  await expect(table.getByRole('row').filter({ hasText: '/v1/upscales' })).toHaveCount(0);
+});
+
+test('generations show thumbnails; a screen shows its loading state until it is there', async ({ page, demo }) => {
+  const form = new FormData();
+  const sharp = (await import('sharp')).default;
+  const jpeg = await sharp({ create: { width: 160, height: 120, channels: 3, background: { r: 90, g: 140, b: 120 } } }).jpeg().toBuffer();
+  form.append('image', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'room.jpg');
+  form.append('scale', 'x2');
+  const created = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', { method: 'POST', body: form });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  const id = created.body.id as string;
+
+  await page.goto(`/o/${demo.organizationId}/test/generations`);
+  const row = page.getByRole('row').filter({ hasText: id });
+  const thumbnail = row.getByRole('img', { name: `Output of ${id}` });
+  await expect(thumbnail).toBeVisible();
+  await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+  // The next screen's server render is held: the loading state (top bar and skeleton) shows meanwhile.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/usage(\?|$)/, async (route) => {
+    // Prefetches pass (they bring the loading state itself); the navigation's render waits.
+    if (route.request().headers()['next-router-prefetch']) return route.continue();
+    await held;
+    await route.continue();
+  });
+  // The link's prefetch has brought the loading state before the click.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).hover();
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).click();
+  await expect(page.getByTestId('page-loading')).toBeVisible();
+  await expect(page.getByRole('status', { name: 'Loading the page' })).toBeVisible();
+  await bothThemes(page, 'page loading state');
+  release();
+  await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('page-loading')).toHaveCount(0);
+});
+
+test('the new dialogs fit a 390 px phone', async ({ page, demo }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/o/${demo.organizationId}/test/keys`);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expectInsideWindow(page, page.getByRole('dialog'), 'create key dialog');
+  await expectInsideWindow(page, page.getByRole('combobox', { name: 'Expires' }), 'expiry field');
+  await page.keyboard.press('Escape');
+  // On a phone the switcher is in the console menu.
+  await page.getByRole('button', { name: 'Open the console menu' }).click();
+  await page.getByRole('button', { name: /Switch organization/ }).first().click();
+  await page.getByRole('menuitem', { name: 'Create organization' }).click();
+  await expectInsideWindow(page, page.getByRole('dialog', { name: 'Create an organization' }), 'create organization dialog');
+});

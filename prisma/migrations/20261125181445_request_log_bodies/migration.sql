@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "RequestLog" ADD COLUMN     "requestParams" JSONB,
+ADD COLUMN     "responseBody" JSONB;

@@ -1,0 +1,69 @@
+'use client';
+import * as React from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Controller, useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { autoRechargeForm } from '@/shared/console/console-inputs';
+import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useScopeInput } from '@/app-client/scope';
+import { money } from '@/app-client/format';
+import { Button } from '@/components/ui/button';
+import { FormError, TextField } from '@/components/ui/form';
+import { Label } from '@/components/ui/label';
+import { Switch } from '@/components/ui/switch';
+import { toast } from '@/components/ui/toaster';
+
+type Billing = ConsoleOutputs['billing']['get'];
+type Values = z.input<typeof autoRechargeForm>;
+
+const euros = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+
+/** Auto-recharge: on/off, threshold and amount, and the card that pays it (saved by the last purchase through Stripe). */
+export function AutoRechargeForm({ billing }: { billing: Billing }) {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const { auto_recharge: current, payment } = billing;
+  const form = useForm<Values, unknown, z.output<typeof autoRechargeForm>>({
+    resolver: zodResolver(autoRechargeForm),
+    defaultValues: { enabled: current.enabled, threshold: euros(current.threshold_cents ?? 1_000), amount: euros(current.amount_cents ?? 5_000) },
+  });
+  const save = useMutation(
+    trpc.billing.setAutoRecharge.mutationOptions({
+      onSuccess: (saved) => {
+        toast.success(saved.enabled ? `Auto-recharge on: ${money(saved.amount ?? 0)} when the balance falls below ${money(saved.threshold ?? 0)}.` : 'Auto-recharge off.');
+        void queryClient.invalidateQueries({ queryKey: trpc.billing.get.queryKey() });
+      },
+    }),
+  );
+  const switchId = React.useId();
+  const needsCard = payment.mode === 'checkout' && !payment.card;
+  return (
+    <form onSubmit={form.handleSubmit((values) => save.mutate({ ...input, ...values }))} className="flex flex-col gap-3" noValidate aria-label="Auto-recharge settings">
+      <FormError message={save.error?.message} />
+      <div className="flex items-center gap-2">
+        <Controller
+          control={form.control}
+          name="enabled"
+          render={({ field }) => <Switch id={switchId} checked={field.value} onCheckedChange={field.onChange} disabled={needsCard && !field.value} />}
+        />
+        <Label htmlFor={switchId}>Recharge automatically</Label>
+      </div>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField control={form.control} name="threshold" label="When the balance falls below (EUR)" inputMode="decimal" />
+        <TextField control={form.control} name="amount" label="Add (EUR)" inputMode="decimal" />
+      </div>
+      <p className="text-xs text-muted-foreground" data-testid="recharge-card">
+        {payment.mode === 'top_up'
+          ? 'No card needed: this installation takes no payment (manual provider).'
+          : payment.card
+            ? `Card: ${payment.card}, saved by your last purchase. To change it, add credit with another card.`
+            : 'No card yet: add credit once; the card you pay with is saved for auto-recharge.'}
+      </p>
+      <Button type="submit" variant="outline" className="self-start" disabled={save.isPending}>
+        Save auto-recharge
+      </Button>
+    </form>
+  );
+}

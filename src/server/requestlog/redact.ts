@@ -1,0 +1,57 @@
+/**
+ * What the request log keeps of a request's parameters and of its answer: enough to see what
+ * was asked and answered, nothing that grants access or carries an image. Secrets (any field
+ * named like a secret, token, password or key), image data (data: URLs, uploaded files, long
+ * base64-looking strings) and URL query strings (signed file links, tokens in image URLs) are
+ * replaced by a note; long strings and large bodies are cut.
+ */
+const SECRET_NAME = /secret|password|passphrase|token|authorization|api_?key|signature|cookie/i;
+const MAX_STRING = 2_000;
+/** A stored body stays below this (serialized characters); larger ones keep their first part. */
+export const MAX_LOGGED_JSON = 16_000;
+const MAX_DEPTH = 8;
+const MAX_ITEMS = 100;
+
+function redactString(value: string): string {
+  if (value.startsWith('multipart-file:')) return '[uploaded file]';
+  if (/^data:/i.test(value)) return '[image data redacted]';
+  if (/^https?:\/\//i.test(value)) {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password) {
+        url.username = '';
+        url.password = '';
+      }
+      const redacted = `${url.origin}${url.pathname}${url.search ? '?[query redacted]' : ''}`;
+      return redacted.length > MAX_STRING ? `${redacted.slice(0, MAX_STRING)}…` : redacted;
+    } catch {
+      return '[url redacted]';
+    }
+  }
+  if (value.length > 200 && /^[A-Za-z0-9+/=_-]+$/.test(value)) return `[${value.length} characters of encoded data redacted]`;
+  return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length - MAX_STRING} more characters]` : value;
+}
+
+export function redactForLog(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[nested too deep]';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_ITEMS).map((v) => redactForLog(v, depth + 1));
+    return value.length > MAX_ITEMS ? [...items, `[${value.length - MAX_ITEMS} more items]`] : items;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = SECRET_NAME.test(key) && v !== null && v !== undefined && v !== '' ? '[redacted]' : redactForLog(v, depth + 1);
+  }
+  return out;
+}
+
+/** The JSON text stored for a line (redacted, cut to MAX_LOGGED_JSON), or null when there is nothing. */
+export function loggedJson(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  const text = JSON.stringify(redactForLog(value));
+  if (text.length <= MAX_LOGGED_JSON) return text;
+  // Half: the cut text is escaped again inside the note (quotes double).
+  return JSON.stringify({ truncated: true, first_characters: text.slice(0, MAX_LOGGED_JSON / 2) });
+}

@@ -1,0 +1,280 @@
+/**
+ * Buying credit from the console (billing.addCredit) through Stripe Checkout, against the local
+ * Stripe stand-in (test/stripe-server.ts) and a server of its own with PAYMENT_PROVIDER=stripe:
+ * every purchase is one credit lot exactly once, whoever confirms it (Stripe's signed webhook,
+ * twice; the browser's return; the reconciliation sweep when browser and webhook never came);
+ * developers and other organizations' admins are refused. The manual provider (the main test
+ * server) records an operator top-up at once.
+ */
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { db } from '@/server/platform/db';
+import { clock } from '@/server/platform/clock';
+import { stripeProvider } from '@/server/billing/payments/stripe';
+import { reconcileCreditPurchases, RECONCILE_AFTER_MS } from '@/server/billing/credit-purchases';
+import { createTestOrg, testIp } from './support';
+import { createMember, mutate, query, signIn, type TrpcResult } from './console-support';
+import { startServer, type TestProcess } from './server-processes';
+import { startFakeStripe, type FakeStripe } from './stripe-server';
+
+const WEBHOOK_SECRET = 'whsec_roomtone_test_0123456789';
+const hook = { url: '', secret: WEBHOOK_SECRET };
+let stripe: FakeStripe;
+let server: TestProcess;
+let dataDir: string;
+
+beforeAll(async () => {
+  stripe = await startFakeStripe({ webhook: hook });
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-purchases-'));
+  // A second server on the main database with Stripe as its provider; no workers (the sweep is run here).
+  server = await startServer(inject('databaseUrl'), {
+    DATA_DIR: dataDir,
+    WORKERS_IN_PROCESS: 'false',
+    PAYMENT_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_roomtone',
+    STRIPE_API_BASE: stripe.url,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_TIMEOUT_MS: '5000',
+  });
+  hook.url = `${server.url}/api/payments/stripe`;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await stripe?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+const provider = () => stripeProvider({ secretKey: 'sk_test_roomtone', apiBase: stripe.url, timeoutMs: 5000, webhookSecret: WEBHOOK_SECRET });
+
+interface Started {
+  purchase: { id: string; status: string; amount_cents: number };
+  checkoutUrl: string | null;
+}
+
+async function cookieOf(email: string, base: string): Promise<string> {
+  const result = await signIn(email, 'correct horse battery staple', testIp(), base);
+  if (!result.cookie) throw new Error(`sign-in of ${email} failed`);
+  return result.cookie;
+}
+
+async function ownerOnStripeServer(): Promise<{ orgId: string; cookie: string }> {
+  const org = await createTestOrg({ credit: 1_000 });
+  const owner = await createMember(org.id, 'owner');
+  return { orgId: org.id, cookie: await cookieOf(owner.email, server.url) };
+}
+
+function addCredit(orgId: string, cookie: string, amount: number, base = server.url): Promise<TrpcResult<Started>> {
+  return mutate<Started>('billing.addCredit', { organizationId: orgId, mode: 'live', amount }, cookie, { base });
+}
+
+async function creditsOf(orgId: string) {
+  const [org, rows, lots] = await Promise.all([
+    db().organization.findUniqueOrThrow({ where: { id: orgId } }),
+    db().balanceTransaction.findMany({ where: { organizationId: orgId, description: { startsWith: 'Credit purchase' } } }),
+    db().creditLot.count({ where: { organizationId: orgId } }),
+  ]);
+  return { balance: org.balanceCents, purchaseRows: rows, lots };
+}
+
+function sessionOf(checkoutUrl: string) {
+  const id = checkoutUrl.split('/').pop()!;
+  return stripe.sessions.get(id)!;
+}
+
+describe('add credit through Stripe Checkout', () => {
+  it('starts a hosted checkout of the amount, returning to the billing page with the purchase id', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const started = await addCredit(orgId, cookie, 2_500);
+    expect(started.status, JSON.stringify(started)).toBe(200);
+    expect(started.data.purchase).toMatchObject({ status: 'pending', amount_cents: 2_500 });
+    expect(started.data.checkoutUrl).toMatch(new RegExp(`^${stripe.url}/c/pay/cs_test_`));
+    const session = sessionOf(started.data.checkoutUrl!);
+    expect(session).toMatchObject({ mode: 'payment', amount_total: 2_500, currency: 'eur', client_reference_id: started.data.purchase.id });
+    expect(session.success_url).toBe(`${server.url}/o/${orgId}/live/billing?purchase=${started.data.purchase.id}`);
+    const create = stripe.requests.find((r) => r.path === '/v1/checkout/sessions' && r.form.client_reference_id === started.data.purchase.id)!;
+    expect(create.idempotencyKey).toBe(`credit-purchase-${started.data.purchase.id}`);
+    expect(create.form['payment_intent_data[setup_future_usage]']).toBe('off_session');
+    // Nothing is credited before Stripe says it is paid.
+    expect((await creditsOf(orgId)).balance).toBe(1_000);
+    const early = await mutate<{ status: string }>('billing.confirmPurchase', { organizationId: orgId, mode: 'live', purchaseId: started.data.purchase.id }, cookie, { base: server.url });
+    expect(early.data.status).toBe('pending');
+    expect((await creditsOf(orgId)).balance).toBe(1_000);
+  });
+
+  it('the webhook delivered twice credits once; the paying card becomes the auto-recharge card', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const started = await addCredit(orgId, cookie, 2_000);
+    const { event, delivered } = await stripe.pay(sessionOf(started.data.checkoutUrl!).id);
+    expect(delivered).toBe(200);
+    expect(await stripe.redeliver(event)).toBe(200);
+    const after = await creditsOf(orgId);
+    expect(after.balance).toBe(3_000);
+    expect(after.purchaseRows).toHaveLength(1);
+    expect(after.purchaseRows[0]).toMatchObject({ type: 'credit', amount: 2_000 });
+    const purchase = await db().creditPurchase.findUniqueOrThrow({ where: { id: started.data.purchase.id } });
+    expect(purchase).toMatchObject({ status: 'paid', balanceTransactionId: after.purchaseRows[0]!.id, receiptUrl: expect.stringMatching(/\/receipts\/ch_/) });
+    expect(await db().creditLot.count({ where: { transactionId: after.purchaseRows[0]!.id } })).toBe(1);
+    const org = await db().organization.findUniqueOrThrow({ where: { id: orgId } });
+    expect(org.stripePaymentMethodId).toBe('pm_card_visa');
+    expect(org.stripeCustomerId).toMatch(/^cus_/);
+    const cardSet = await db().auditEvent.findMany({ where: { organizationId: orgId, action: 'auto_recharge.payment_method_set' } });
+    expect(cardSet.map((a) => [a.actorType, (a.details as { payment_method?: string }).payment_method])).toEqual([['system', 'pm_card_visa']]);
+    const receipts = await query<{ data: { id: string; status: string; receipt_url: string }[] }>(
+      'billing.purchases',
+      { organizationId: orgId, mode: 'test', limit: 10 },
+      cookie,
+    );
+    // Read on the main server (sessions live in the shared database).
+    expect(receipts.data.data).toEqual([expect.objectContaining({ id: started.data.purchase.id, status: 'paid', receipt_url: purchase.receiptUrl })]);
+  });
+
+  it('the browser coming back and the webhook both confirm: one credit', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const started = await addCredit(orgId, cookie, 1_500);
+    stripe.deliverWebhooks = false;
+    let event;
+    try {
+      ({ event } = await stripe.pay(sessionOf(started.data.checkoutUrl!).id));
+    } finally {
+      stripe.deliverWebhooks = true;
+    }
+    const back = await mutate<{ status: string; receipt_url: string | null }>('billing.confirmPurchase', { organizationId: orgId, mode: 'live', purchaseId: started.data.purchase.id }, cookie, { base: server.url });
+    expect(back.data).toMatchObject({ status: 'paid', receipt_url: expect.stringMatching(/\/receipts\/ch_/) });
+    expect(await stripe.redeliver(event)).toBe(200);
+    const again = await mutate<{ status: string }>('billing.confirmPurchase', { organizationId: orgId, mode: 'live', purchaseId: started.data.purchase.id }, cookie, { base: server.url });
+    expect(again.data.status).toBe('paid');
+    const after = await creditsOf(orgId);
+    expect(after.balance).toBe(2_500);
+    expect(after.purchaseRows).toHaveLength(1);
+  });
+
+  it('the browser gone and the webhook lost: the reconciliation sweep credits it once; an abandoned checkout is closed when it expires', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const paid = await addCredit(orgId, cookie, 1_200);
+    const abandoned = await addCredit(orgId, cookie, 9_000);
+    stripe.deliverWebhooks = false;
+    try {
+      await stripe.pay(sessionOf(paid.data.checkoutUrl!).id);
+    } finally {
+      stripe.deliverWebhooks = true;
+    }
+    // Too early for the sweep: the browser or the webhook usually come first.
+    await reconcileCreditPurchases(clock.now(), provider());
+    expect((await creditsOf(orgId)).balance).toBe(1_000);
+    const later = new Date(clock.nowMs() + RECONCILE_AFTER_MS + 1_000);
+    const first = await reconcileCreditPurchases(later, provider());
+    expect(first.credited).toBeGreaterThanOrEqual(1);
+    expect(await reconcileCreditPurchases(later, provider())).toMatchObject({ credited: 0 });
+    let after = await creditsOf(orgId);
+    expect(after.balance).toBe(2_200);
+    expect(after.purchaseRows).toHaveLength(1);
+    expect(await db().creditPurchase.findUniqueOrThrow({ where: { id: abandoned.data.purchase.id } })).toMatchObject({ status: 'pending' });
+    stripe.expire(sessionOf(abandoned.data.checkoutUrl!).id);
+    await reconcileCreditPurchases(later, provider());
+    expect(await db().creditPurchase.findUniqueOrThrow({ where: { id: abandoned.data.purchase.id } })).toMatchObject({ status: 'expired', balanceTransactionId: null });
+    after = await creditsOf(orgId);
+    expect(after.balance).toBe(2_200);
+  });
+
+  it('a webhook without a valid Stripe signature credits nothing (400, param stripe-signature)', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const started = await addCredit(orgId, cookie, 3_000);
+    stripe.deliverWebhooks = false;
+    let event;
+    try {
+      ({ event } = await stripe.pay(sessionOf(started.data.checkoutUrl!).id));
+    } finally {
+      stripe.deliverWebhooks = true;
+    }
+    for (const signature of [null, stripe.sign(event.body, 'whsec_someone_else'), 't=1,v1=00']) {
+      const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) }, body: event.body });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'parameter_invalid', param: 'stripe-signature' } });
+    }
+    expect((await creditsOf(orgId)).balance).toBe(1_000);
+    expect(await stripe.redeliver(event)).toBe(200);
+    expect((await creditsOf(orgId)).balance).toBe(4_000);
+  });
+});
+
+describe('who may add credit', () => {
+  it('a developer is refused (403 permission_denied) and nothing is started', async () => {
+    const org = await createTestOrg();
+    const dev = await createMember(org.id, 'developer');
+    const cookie = await cookieOf(dev.email, server.url);
+    const sessionsBefore = stripe.sessions.size;
+    const refused = await addCredit(org.id, cookie, 2_000);
+    expect(refused.httpStatus).toBe(403);
+    expect(refused.error).toMatchObject({ code: 'permission_denied' });
+    expect(stripe.sessions.size).toBe(sessionsBefore);
+    expect(await db().creditPurchase.count({ where: { organizationId: org.id } })).toBe(0);
+    const recharge = await mutate('billing.setAutoRecharge', { organizationId: org.id, mode: 'live', enabled: false, threshold: 1_000, amount: 5_000 }, cookie, { base: server.url });
+    expect(recharge.httpStatus).toBe(403);
+    expect(recharge.error).toMatchObject({ code: 'permission_denied' });
+  });
+
+  it('an owner sets auto-recharge (needs the card a purchase saved with Stripe)', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const set = (enabled: boolean) => mutate<{ enabled: boolean; threshold: number; amount: number }>('billing.setAutoRecharge', { organizationId: orgId, mode: 'live', enabled, threshold: 1_000, amount: 5_000 }, cookie, { base: server.url });
+    const noCard = await set(true);
+    expect(noCard.httpStatus).toBe(400);
+    expect(noCard.error).toMatchObject({ code: 'parameter_invalid', param: 'enabled' });
+    const started = await addCredit(orgId, cookie, 1_000);
+    await stripe.pay(sessionOf(started.data.checkoutUrl!).id);
+    const on = await set(true);
+    expect(on.status, JSON.stringify(on)).toBe(200);
+    expect(on.data).toMatchObject({ enabled: true, threshold: 1_000, amount: 5_000 });
+    expect(await db().organization.findUniqueOrThrow({ where: { id: orgId } })).toMatchObject({ autoRechargeEnabled: true, autoRechargeThreshold: 1_000, autoRechargeAmount: 5_000 });
+    // Recorded with the member who changed it (the refused attempt without a card recorded nothing).
+    const audit = await db().auditEvent.findMany({ where: { organizationId: orgId, action: 'auto_recharge.updated' } });
+    expect(audit.map((a) => a.actorType)).toEqual(['user']);
+  });
+
+  it("another organization's admin can neither buy for it nor confirm or read its purchases (404)", async () => {
+    const victim = await ownerOnStripeServer();
+    const started = await addCredit(victim.orgId, victim.cookie, 2_000);
+    const other = await createTestOrg();
+    const admin = await createMember(other.id, 'admin');
+    const cookie = await cookieOf(admin.email, server.url);
+    const buy = await addCredit(victim.orgId, cookie, 2_000);
+    expect(buy.httpStatus).toBe(404);
+    // Their own organization in the input, the victim's purchase id: not found there.
+    const confirm = await mutate('billing.confirmPurchase', { organizationId: other.id, mode: 'live', purchaseId: started.data.purchase.id }, cookie, { base: server.url });
+    expect(confirm.httpStatus).toBe(404);
+    expect(confirm.error).toMatchObject({ code: 'resource_not_found', param: 'purchase' });
+    const list = await mutate('billing.confirmPurchase', { organizationId: victim.orgId, mode: 'live', purchaseId: started.data.purchase.id }, cookie, { base: server.url });
+    expect(list.httpStatus).toBe(404);
+    expect(await db().creditPurchase.count({ where: { organizationId: victim.orgId } })).toBe(1);
+  });
+
+  it('amounts outside €5–€10,000 are refused with the field named, nothing started', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    for (const amount of [499, 1_000_001, 10.5]) {
+      const refused = await addCredit(orgId, cookie, amount);
+      expect(refused.httpStatus).toBe(400);
+      expect(refused.error).toMatchObject({ code: 'parameter_invalid', param: 'amount' });
+    }
+    expect(await db().creditPurchase.count({ where: { organizationId: orgId } })).toBe(0);
+  });
+});
+
+describe('the manual provider (the main test server)', () => {
+  it('records an operator top-up at once: one credit row and lot, no payment taken, listed among receipts', async () => {
+    const org = await createTestOrg({ credit: 0 });
+    const owner = await createMember(org.id, 'owner');
+    const cookie = await cookieOf(owner.email, inject('baseUrl'));
+    const started = await addCredit(org.id, cookie, 5_000, inject('baseUrl'));
+    expect(started.status, JSON.stringify(started)).toBe(200);
+    expect(started.data.checkoutUrl).toBeNull();
+    expect(started.data.purchase).toMatchObject({ status: 'paid', amount_cents: 5_000 });
+    const rows = await db().balanceTransaction.findMany({ where: { organizationId: org.id, type: 'credit', amount: 5_000 } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.description).toBe(`Top-up by ${owner.email} (manual provider: no payment taken)`);
+    expect(await db().creditLot.count({ where: { transactionId: rows[0]!.id } })).toBe(1);
+    const receipts = await query<{ data: { id: string; status: string }[] }>('billing.purchases', { organizationId: org.id, mode: 'test', limit: 10 }, cookie);
+    expect(receipts.data.data.map((p) => [p.id, p.status])).toEqual([[started.data.purchase.id, 'paid']]);
+  });
+});
