@@ -163,7 +163,9 @@ export type paths = {
         };
         /**
          * List decoration styles
-         * @description **Permission:** `decorations`.
+         * @description **Permission:** `decorations` or `renders`.
+         *
+         *     Styles for decorations (required) and renders (optional `style`). Permission: decorations or renders.
          */
         get: operations["reference-styles"];
         put?: never;
