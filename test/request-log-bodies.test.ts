@@ -70,6 +70,14 @@ describe('request log bodies', () => {
     expect(line.generation_id).toBeNull();
   });
 
+  it('keeps the query of a read served by the fast read path', async () => {
+    const listed = await api<{ data: unknown[] }>('/v1/generations?limit=3&status=succeeded', { key: org.testKey, ip });
+    expect(listed.status).toBe(200);
+    const line = await detail(listed.headers.get('request-id')!);
+    expect(line.request_params).toEqual({ query: { limit: '3', status: 'succeeded' } });
+    expect(line.response_body).toMatchObject({ object: 'list' });
+  });
+
   it('an idempotent repeat links the generation of its first request', async () => {
     const headers = { 'idempotency-key': `log-repeat-${Date.now()}` };
     const first = await api<{ id: string }>('/v1/upscales', { key: org.testKey, ip, body: { image, scale: 'x2' }, headers });

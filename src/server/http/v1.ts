@@ -72,7 +72,7 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
   const url = new URL(req.url);
   let response: V1Reply;
   // What the request asked, for the log (redacted there): its query and parsed body.
-  const asked: { params: Record<string, unknown> | null } = { params: null };
+  const asked: { params: Record<string, unknown> | null } = { params: url.search ? { query: Object.fromEntries(url.searchParams) } : null };
 
   try {
     refuseBrowsers(req);
@@ -108,8 +108,6 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
 
 async function dispatch(req: Request, url: URL, key: AuthenticatedKey, requestId: string, receivedAt: number, asked: { params: Record<string, unknown> | null }): Promise<V1Reply> {
   const isCreation = req.method === 'POST' && CREATION_PATHS.has(url.pathname);
-  const query = Object.fromEntries(url.searchParams);
-  if (Object.keys(query).length > 0) asked.params = { query };
   const idempotencyKey = req.headers.get('idempotency-key');
   if (isCreation && idempotencyKey) asked.params = { ...asked.params, idempotency_key: idempotencyKey.slice(0, 255) };
 
