@@ -88,12 +88,12 @@ describe('/ and the pages of a user without that organization', () => {
     expect(linkName.status).toBe(400);
     expect(linkName.error).toMatchObject({ code: 'parameter_invalid', param: 'name' });
     expect((await mutate('organizations.create', { name: 'Leaver Studio' }, null)).status).toBe(401);
-    const created = await mutate<{ organization_id: string }>('organizations.create', { name: 'Leaver Studio' }, cookie);
+    const created = await mutate<{ id: string }>('organizations.create', { name: 'Leaver Studio' }, cookie);
     expect(created.status).toBe(200);
-    const membership = await db().membership.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: created.data.organization_id, userId: leaver.id } }, include: { organization: true } });
+    const membership = await db().membership.findUniqueOrThrow({ where: { organizationId_userId: { organizationId: created.data.id, userId: leaver.id } }, include: { organization: true } });
     expect(membership).toMatchObject({ role: 'owner', organization: { name: 'Leaver Studio', tier: 1, balanceCents: 0 } });
     const home = await page('/', cookie);
-    expect(home.location).toBe(`/o/${created.data.organization_id}/test/overview`);
+    expect(home.location).toBe(`/o/${created.data.id}/test/overview`);
   });
 
   it('/no-organization signed out: to sign-in, coming back there', async () => {

@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { renameInput } from '@/shared/console/console-inputs';
+import { createOrganizationInput } from '@/shared/console/console-inputs';
 import { useTRPC } from '@/app-client/trpc';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -16,9 +16,9 @@ export function CreateOrganizationDialog({ open, onOpenChange }: { open: boolean
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const form = useForm({ resolver: zodResolver(renameInput), defaultValues: { name: '' } });
+  const form = useForm({ resolver: zodResolver(createOrganizationInput), defaultValues: { name: '' } });
   const create = useMutation(
-    trpc.me.createOrganization.mutationOptions({
+    trpc.organizations.create.mutationOptions({
       onSuccess: (org) => {
         toast.success(`Organization “${org.name}” created. You are its owner.`);
         onOpenChange(false);

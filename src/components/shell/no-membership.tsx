@@ -85,7 +85,7 @@ function CreateOrganization() {
   const form = useForm({ resolver: zodResolver(createOrganizationInput), defaultValues: { name: '' } });
   const create = useMutation(
     trpc.organizations.create.mutationOptions({
-      onSuccess: (created) => router.push(`/o/${created.organization_id}/test/overview`),
+      onSuccess: (created) => router.push(`/o/${created.id}/test/overview`),
       onError: (error) => {
         const apiError = apiErrorOf(error);
         if (apiError?.param === 'name') form.setError('name', { message: apiError.message });

@@ -28,7 +28,7 @@ const DAY_MS = 24 * 3600 * 1000;
  * creates at most ORGANIZATIONS_PER_USER_PER_DAY a day (counted with the user's row locked, so
  * parallel requests cannot pass it).
  */
-export async function createMyOrganization(user: SessionUser, name: string, origin: RequestOrigin): Promise<{ id: string; name: string; organization_id: string }> {
+export async function createMyOrganization(user: SessionUser, name: string, origin: RequestOrigin): Promise<{ id: string; name: string }> {
   if (!organizationsOpenToUsers()) {
     throw new DomainError('signup_disabled', 'New organizations come from the operator on this Roomtone. Ask an owner or admin of an organization to invite you.');
   }
@@ -47,6 +47,6 @@ export async function createMyOrganization(user: SessionUser, name: string, orig
     const org = await createOrganization(tx, { name: name.trim() });
     await tx.membership.create({ data: { organizationId: org.id, userId: user.id, role: 'owner', createdAt: now } });
     await recordAudit(tx, userActor(user, origin), org.id, { action: 'organization.created', target: { type: 'organization', id: org.id }, details: { name: org.name } });
-    return { id: org.id, name: org.name, organization_id: org.id };
+    return { id: org.id, name: org.name };
   });
 }

@@ -111,8 +111,6 @@ const sessionsRouter = router({
 
 const meRouter = router({
   get: sessionProcedure.query(({ ctx }) => me(ctx.user)),
-  /** Another organization, owned by the signed-in user. */
-  createOrganization: sessionProcedure.input(renameInput).mutation(({ ctx, input }) => createMyOrganization(ctx.user, input.name, ctx.origin)),
   changePassword: sessionProcedure.input(changePasswordInput).mutation(async ({ ctx, input }) => {
     await changePassword(ctx.user, input, ctx.origin);
     return { changed: true as const };
