@@ -4,8 +4,7 @@
  * saved card; on a 390 px phone and a desktop, in both themes, by keyboard, with axe.
  */
 import type { Page } from '@playwright/test';
-import { expectAccessible } from './fixtures';
-import { expect, expectInsideWindow, test } from './signed-in';
+import { expect, expectAccessible, expectInsideWindow, test } from './fixtures';
 
 function euros(text: string | null): number {
   return Number((text ?? '').replace(/[^0-9.,-]/g, '').replace(/,/g, ''));

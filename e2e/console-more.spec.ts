@@ -7,8 +7,7 @@
  * screen state in both themes, and the new dialogs inside a 390 px window.
  */
 import type { Page } from '@playwright/test';
-import { expectAccessible, v1 } from './fixtures';
-import { expect, expectInsideWindow, test } from './signed-in';
+import { expect, expectAccessible, expectInsideWindow, test, v1 } from './fixtures';
 
 async function bothThemes(page: Page, context: string): Promise<void> {
   for (const theme of ['dark', 'light'] as const) {

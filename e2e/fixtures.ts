@@ -206,3 +206,12 @@ export async function backgroundUpscale(baseUrl: string, key: string): Promise<s
   expect(res.status, JSON.stringify(res.body)).toBe(202);
   return res.body.id as string;
 }
+
+/** An element lies inside the window's width. */
+export async function expectInsideWindow(page: Page, locator: ReturnType<Page['locator']>, context: string): Promise<void> {
+  const box = await locator.boundingBox();
+  const width = page.viewportSize()?.width ?? 0;
+  expect(box, context).not.toBeNull();
+  expect(box!.x, context).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, context).toBeLessThanOrEqual(width + 0.5);
+}
