@@ -22,17 +22,25 @@ export interface BackendTestEnv {
   certs: TestCertificates;
   caBundle: string;
   databaseUrl: string;
+  dataDir: string;
   close(): Promise<void>;
 }
 
-/** One database per test file; this process's db() points at it (import before any db use). */
+/**
+ * One database and one data directory (blobs) per test file; this process's db() and storage
+ * point at them (import before any db use). The data directory is the file's own because other
+ * files check the shared one for inputs without a generation in the shared database.
+ */
 export async function prepareBackendTestEnv(name: string): Promise<BackendTestEnv> {
   const adminUrl = inject('adminDatabaseUrl');
   const database = `roomtone_${name}_${process.pid}`;
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
   await recreateDatabase(adminUrl, database);
   await applyMigrations(databaseUrl);
+  const dataDir = path.join(root, '.data', 'test', `backend-${name}-${process.pid}`);
+  fs.rmSync(dataDir, { recursive: true, force: true });
   setEnv('DATABASE_URL', databaseUrl);
+  setEnv('DATA_DIR', dataDir);
   setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
   resetConfigCache();
   const certs = await makeTestCertificates('Roomtone Backend Test CA');
@@ -43,8 +51,10 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
     certs,
     caBundle,
     databaseUrl,
+    dataDir,
     close: async () => {
       fs.rmSync(caBundle, { force: true });
+      fs.rmSync(dataDir, { recursive: true, force: true });
       await dropDatabase(adminUrl, database).catch(() => undefined);
     },
   };
@@ -87,6 +97,7 @@ export async function startRoomtone(env: BackendTestEnv, extra: Record<string, s
       env: {
         PUBLIC_BASE_URL: baseUrl,
         DATABASE_URL: env.databaseUrl,
+        DATA_DIR: env.dataDir,
         SKIP_BUILD: '1',
         SEED_DEMO: 'false',
         TRUST_PROXY: 'true',
