@@ -55,3 +55,18 @@ export async function roomtoneMailList(demo: E2EState, to: string): Promise<{ su
   });
   return (JSON.parse(stdout.trim()) as { data: { subject: string; kind: string; text: string }[] }).data;
 }
+
+/**
+ * The organization's balance in cents, read as the operator does. Other e2e files add credit to
+ * the demo organization while this one runs (two workers), so a screen is checked against it.
+ */
+export async function balanceCents(demo: E2EState): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl(demo.dataDir) });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ balanceCents: number }>('select "balanceCents" from "Organization" where id = $1', [demo.organizationId]);
+    return rows[0]!.balanceCents;
+  } finally {
+    await client.end();
+  }
+}

@@ -170,7 +170,11 @@ test('the painted mask downloads as mask.png beside the copied code; the copied 
   const js = (await page.getByTestId('code-javascript').textContent()) ?? '';
   expect(js).toContain('openAsBlob("mask.png")');
   fs.writeFileSync(path.join(workDir, 'copied.mjs'), `${js}\nconsole.log(JSON.stringify(generation));\n`);
-  const fromJs = JSON.parse(execFileSync(process.execPath, ['copied.mjs'], { cwd: workDir, env, encoding: 'utf8', timeout: 300_000 })) as ShownGeneration;
+  // The copied code prints the output's URL itself; the line appended above prints the object.
+  const printed = execFileSync(process.execPath, ['copied.mjs'], { cwd: workDir, env, encoding: 'utf8', timeout: 300_000 }).trim().split('\n');
+  expect(printed).toHaveLength(2);
+  expect(printed[0]).toMatch(/^https?:\/\/\S+$/);
+  const fromJs = JSON.parse(printed[1]!) as ShownGeneration;
   expect(fromJs.status).toBe('succeeded');
   // The same code with the same Idempotency-Key is the same request: the same generation.
   expect(fromJs.id).toBe(fromCurl.id);

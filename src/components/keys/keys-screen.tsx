@@ -60,8 +60,17 @@ export function KeysScreen() {
         </div>
       ),
     },
-    { id: 'created_by', header: 'Created by', cell: ({ row }) => <span className="break-all">{row.original.created_by ?? '—'}</span> },
-    { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    // Who and when in one column: with Expires and two actions, separate columns overflow a laptop's card.
+    {
+      id: 'created_at',
+      header: 'Created',
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span>
+          <span className="text-xs break-all text-muted-foreground">by {row.original.created_by ?? '—'}</span>
+        </div>
+      ),
+    },
     { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
     { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
     {
@@ -71,7 +80,7 @@ export function KeysScreen() {
         row.original.revoked_at ? (
           <Badge variant="outline">Revoked</Badge>
         ) : row.original.can_revoke ? (
-          <div className="flex gap-1">
+          <div className="flex flex-wrap gap-1">
           <RenameKeyDialog keyId={row.original.id} name={row.original.name} onRenamed={() => void invalidate()} />
           <ConfirmDialog
             trigger={

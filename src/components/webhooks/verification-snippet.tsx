@@ -45,8 +45,9 @@ def roomtone():
 
 function Code({ code, label }: { code: string; label: string }) {
   return (
-    <div className="flex flex-col gap-2">
-      <pre className="overflow-x-auto rounded-md border bg-muted p-4 text-xs" aria-label={label} tabIndex={0}>
+    // min-w-0: a flex item is otherwise as wide as its longest line, and the code scrolls the page instead of its box.
+    <div className="flex min-w-0 flex-col gap-2">
+      <pre className="min-w-0 overflow-x-auto rounded-md border bg-muted p-4 text-xs" aria-label={label} tabIndex={0}>
         <code>{code}</code>
       </pre>
       <CopyButton text={code} label={`Copy ${label}`} copied={`${label} copied`} className="self-start" />
