@@ -66,13 +66,13 @@ export function KeysScreen() {
       header: 'Created',
       cell: ({ row }) => (
         <div className="flex flex-col">
-          <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span>
+          <span>{dateTime(row.original.created_at)}</span>
           <span className="text-xs break-all text-muted-foreground">by {row.original.created_by ?? '—'}</span>
         </div>
       ),
     },
     { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
-    { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
+    { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span>{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
