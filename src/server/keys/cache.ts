@@ -4,9 +4,10 @@ import { log } from '@/server/platform/logger';
 import { clock } from '@/server/platform/clock';
 
 /**
- * A short-lived cache of API key lookups (every /v1 request authenticates). Revocation is
- * immediate: revoking notifies every process (pg_notify in the revoking transaction) and the
- * entry is dropped. The cache only serves while this process is following those notifications;
+ * A short-lived cache of API key lookups (every /v1 request authenticates). Revocation applies
+ * as soon as each process receives its notice: revoking notifies every process (pg_notify in
+ * the revoking transaction, delivered after commit, in milliseconds) and the entry is dropped;
+ * a request that reaches a process before the notice can still be served (seen under heavy load). The cache only serves while this process is following those notifications;
  * if the LISTEN connection is lost it empties and stops serving until it is back. Entries live
  * 60 s at most, which bounds how long an organization's tier change takes to apply.
  *
