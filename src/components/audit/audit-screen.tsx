@@ -22,6 +22,7 @@ import { Sheet } from '@/components/ui/sheet';
 import { EmptyState, IgnoredFilterNotice } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { AUDIT_FILTER_KEYS, AUDIT_PAGE_SIZE, auditFilters } from './audit-query';
+import { DetailList } from '@/components/ui/detail-list';
 
 const ANY = 'all';
 type AuditRow = ConsoleOutputs['audit']['list']['data'][number];
@@ -158,14 +159,7 @@ function AuditDetail({ event }: { event: AuditRow }) {
   ];
   return (
     <div className="flex flex-col gap-4" data-testid="audit-detail">
-      <dl className="grid grid-cols-[7rem_1fr] gap-x-4 gap-y-2 text-sm">
-        {rows.map(([term, value]) => (
-          <React.Fragment key={term}>
-            <dt className="text-muted-foreground">{term}</dt>
-            <dd className="break-all">{value}</dd>
-          </React.Fragment>
-        ))}
-      </dl>
+      <DetailList rows={rows} termWidth="7rem" />
       <div>
         <p className="mb-1 text-sm text-muted-foreground">Details</p>
         <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs">{JSON.stringify(event.details, null, 2)}</pre>

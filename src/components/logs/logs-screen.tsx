@@ -22,6 +22,7 @@ import { EmptyState, ErrorState, IgnoredFilterNotice } from '@/components/ui/sta
 import { DebouncedField } from '@/components/ui/debounced-field';
 import { TimeRangeFields } from '@/components/ui/time-range-fields';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
+import { DetailList } from '@/components/ui/detail-list';
 
 const ANY = 'all';
 
@@ -189,14 +190,7 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
         Open in playground
       </Link>
     ) : null}
-    <dl className="grid grid-cols-[8rem_1fr] gap-x-4 gap-y-2 text-sm">
-      {rows.map(([term, value]) => (
-        <React.Fragment key={term}>
-          <dt className="text-muted-foreground">{term}</dt>
-          <dd className="break-all">{value}</dd>
-        </React.Fragment>
-      ))}
-    </dl>
+    <DetailList rows={rows} termWidth="8rem" />
     <LoggedJson title="Request parameters" value={l.request_params} empty="No parameters (or not kept for this request)." />
     <LoggedJson title="Response body" value={l.response_body} empty="No body kept for this request." />
     </div>
