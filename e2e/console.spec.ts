@@ -5,7 +5,7 @@
  * (401), views and cancels a generation, reads usage charts, invites a developer who accepts and
  * sees only a developer's screens.
  */
-import { backgroundUpscale, expect, inviteDeveloper, openScreen, signInWithPassword, SIGNED_OUT, test, v1 } from './fixtures';
+import { backgroundUpscale, expect, holdEngineRuns, inviteDeveloper, openScreen, signInWithPassword, SIGNED_OUT, test, v1 } from './fixtures';
 import { balanceCents, lastMail, linkIn } from './mailbox';
 
 test.describe.configure({ mode: 'default' });
@@ -157,21 +157,27 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
 });
 
 test('view a generation with its output, and cancel one waiting in the queue', async ({ page, demo }) => {
-  // One worker, each job at least 8 s: the fifth waits over 30 s, time to cancel it in the console.
+  // The demo organization's runs are held while this test cancels: the first two take the two
+  // light worker slots (WORKER_LIGHT_CONCURRENCY's default) and wait there, the third waits in
+  // the queue until the hold is released. Other tests' generations meanwhile wait seconds.
+  const hold = holdEngineRuns(demo, demo.organizationId);
   const ids: string[] = [];
-  for (let i = 0; i < 5; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
-  const first = ids[0]!;
-  const last = ids[4]!;
-
-  await page.goto(`/o/${demo.organizationId}/test/generations`);
-  await page.getByRole('row', { name: new RegExp(last) }).click();
   const detail = page.getByTestId('generation-detail');
-  await expect(detail).toContainText('in progress');
-  await detail.getByRole('button', { name: 'Cancel generation' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel generation' }).click();
-  await expect(detail).toContainText('canceled');
-  await expect(detail.getByRole('button', { name: 'Cancel generation' })).toHaveCount(0);
-  await page.keyboard.press('Escape');
+  try {
+    for (let i = 0; i < 3; i++) ids.push(await backgroundUpscale(demo.baseUrl, demo.testKey));
+    await page.goto(`/o/${demo.organizationId}/test/generations`);
+    await page.getByRole('row', { name: new RegExp(ids[2]!) }).click();
+    await expect(detail).toContainText('in progress');
+    await detail.getByRole('button', { name: 'Cancel generation' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel generation' }).click();
+    await expect(detail).toContainText('canceled');
+    await expect(detail.getByRole('button', { name: 'Cancel generation' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+  } finally {
+    hold.release();
+  }
+  const first = ids[0]!;
+  const last = ids[2]!;
 
   // The first finishes; its detail shows settings, timeline and the output image.
   await expect(async () => {

@@ -207,6 +207,17 @@ export async function backgroundUpscale(baseUrl: string, key: string): Promise<s
   return res.body.id as string;
 }
 
+/**
+ * Holds the engine runs of an organization until `release` (the server's BUILTIN_ENGINE_HOLD_DIR):
+ * the runs that have started keep their worker slots, so generations created after the slots are
+ * full wait in the queue, cancelable, for as long as the test needs.
+ */
+export function holdEngineRuns(demo: E2EState, organizationId: string): { release: () => void } {
+  const file = path.join(demo.engineHoldDir, organizationId);
+  fs.writeFileSync(file, '');
+  return { release: () => fs.rmSync(file, { force: true }) };
+}
+
 /** An element lies inside the window's width. */
 export async function expectInsideWindow(page: Page, locator: ReturnType<Page['locator']>, context: string): Promise<void> {
   const box = await locator.boundingBox();

@@ -28,6 +28,8 @@ export interface E2EState {
   receiverTls: { key: string; cert: string };
   /** The local ComfyUI of live decorations, and the CA its certificate is signed by. */
   comfy: { url: string; caPem: string };
+  /** The server's BUILTIN_ENGINE_HOLD_DIR (see holdEngineRuns in e2e/fixtures.ts). */
+  engineHoldDir: string;
 }
 
 function field(banner: string, label: string): string {
@@ -41,6 +43,8 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   if (process.env.SKIP_BUILD !== '1') ensureSdkBuild();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-e2e-'));
   const port = Number(process.env.E2E_PORT ?? 3100);
+  const engineHoldDir = path.join(dataDir, 'engine-holds');
+  fs.mkdirSync(engineHoldDir);
   // Webhook receivers of the tests are HTTPS servers on loopback, as in test/webhooks.test.ts.
   const certs = await makeTestCertificates('Roomtone e2e CA');
   const caPath = path.join(dataDir, 'e2e-ca.pem');
@@ -66,17 +70,15 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       NODE_ENV: 'production',
-      WORKER_CONCURRENCY: '1',
-      WORKER_LIGHT_CONCURRENCY: '1',
       // Every e2e test signs the same owner in; the per-account limit itself is tested in
       // test/console-auth.test.ts, so here it must not refuse the sixth test of a minute.
       SIGNIN_ATTEMPTS_PER_ACCOUNT_PER_MINUTE: '1000',
       // Likewise per IP (every browser here is 127.0.0.1; the redirect corpus alone signs in a
       // dozen times, a two-factor scenario makes a dozen attempts with its codes).
       SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
-      // Each job holds the one worker slot this long, so the e2e can queue a generation
-      // behind another and cancel it in the console before it starts.
-      BUILTIN_ENGINE_MIN_DURATION_MS: '8000',
+      // Generations run at the engine's own speed on the default worker slots; the one test that
+      // needs a generation to wait in the queue holds its organization's runs (holdEngineRuns).
+      BUILTIN_ENGINE_HOLD_DIR: engineHoldDir,
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,
@@ -106,6 +108,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
     password,
     receiverTls: { key: certs.key, cert: certs.cert },
     comfy: { url: comfy.url, caPem: certs.caPem },
+    engineHoldDir,
   };
   // Two workers share the demo organization: tier 2's quota (30 generations a minute in each
   // mode) keeps one worker's creations from refusing the other's (tier 1 allows 10).

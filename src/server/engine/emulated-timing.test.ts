@@ -1,11 +1,14 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigCache } from '@/server/platform/config';
 import { engine, type Engine } from './engine';
-import { withMinimumDuration } from './emulated-timing';
+import { HOLD_POLL_MS, withHolds, withMinimumDuration } from './emulated-timing';
 import { runEngine, type EngineJob, type EngineOutput } from './run';
 
 const output: EngineOutput = { bytes: Buffer.from([1]), contentType: 'image/png', width: 1, height: 1, method: 'probe' };
-const job = (costClass: EngineJob['costClass']): EngineJob => ({ generationId: 'gen_1', type: 'upscale', mode: 'test', input: {} as EngineJob['input'], images: new Map(), seed: 's', materials: new Map(), costClass });
+const job = (costClass: EngineJob['costClass'], organizationId = 'org_a'): EngineJob => ({ generationId: 'gen_1', organizationId, type: 'upscale', mode: 'test', input: {} as EngineJob['input'], images: new Map(), seed: 's', materials: new Map(), costClass });
 
 /** Whether `promise` has settled after the fake clock moved `ms` on. */
 async function settledAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -43,6 +46,41 @@ describe('withMinimumDuration (the timing emulation of tests and benchmarks)', (
   });
 });
 
+describe('withHolds (the e2e holds an organization\'s runs to keep a generation queued)', () => {
+  let holdDir: string;
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    holdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-holds-'));
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    fs.rmSync(holdDir, { recursive: true, force: true });
+  });
+
+  it('holds the runs of an organization while its file exists, not the others; runs them once it is deleted', async () => {
+    const engine = vi.fn(async () => output);
+    const held = withHolds(engine, holdDir);
+    fs.writeFileSync(path.join(holdDir, 'org_a'), '');
+    const a = held(job('light', 'org_a'));
+    const b = held(job('light', 'org_b'));
+    expect(await settledAfter(b, 0)).toBe(true);
+    expect(await settledAfter(a, 60_000)).toBe(false);
+    expect(engine).toHaveBeenCalledTimes(1); // org_b's run only: a held run has not started the engine
+    fs.rmSync(path.join(holdDir, 'org_a'));
+    expect(await settledAfter(a, HOLD_POLL_MS)).toBe(true);
+    expect(await a).toBe(output);
+    expect(engine).toHaveBeenCalledTimes(2);
+  });
+
+  it('a hold file cannot name a path outside the directory', async () => {
+    fs.writeFileSync(path.join(holdDir, 'x'), '');
+    const run = withHolds(async () => output, holdDir)(job('light', '../x'));
+    expect(await settledAfter(run, 0)).toBe(false);
+    fs.rmSync(path.join(holdDir, 'x'));
+    expect(await settledAfter(run, HOLD_POLL_MS)).toBe(true);
+  });
+});
+
 describe('engine()', () => {
   const saved = { ...process.env };
   afterEach(() => {
@@ -56,6 +94,20 @@ describe('engine()', () => {
     resetConfigCache();
     expect(engine()).toBe(runEngine);
     process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS = '3000';
+    resetConfigCache();
+    expect(engine()).not.toBe(runEngine);
+  });
+
+  it('holds nothing unless BUILTIN_ENGINE_HOLD_DIR is set (it is unset in production)', async () => {
+    delete process.env.BUILTIN_ENGINE_MIN_DURATION_MS;
+    delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
+    delete process.env.BUILTIN_ENGINE_HOLD_DIR;
+    resetConfigCache();
+    expect(engine()).toBe(runEngine);
+    process.env.BUILTIN_ENGINE_HOLD_DIR = '';
+    resetConfigCache();
+    expect(engine()).toBe(runEngine);
+    process.env.BUILTIN_ENGINE_HOLD_DIR = os.tmpdir();
     resetConfigCache();
     expect(engine()).not.toBe(runEngine);
   });

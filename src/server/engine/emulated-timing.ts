@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Engine } from './run';
 
 /**
@@ -15,5 +17,23 @@ export function withMinimumDuration(engine: Engine, floors: { floorMs: number; h
     const left = floor - (performance.now() - started);
     if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
     return output;
+  };
+}
+
+/** How often a held run looks whether its hold is gone. */
+export const HOLD_POLL_MS = 100;
+
+/**
+ * An engine adapter for the one e2e that needs a generation to wait in the queue (cancel before
+ * start): while the file `<holdDir>/<organization id>` exists, that organization's runs wait
+ * before the engine starts, keeping their worker slots, so its later generations stay queued
+ * until the test deletes the file. Other organizations' runs are not held. The engine chooses it
+ * only when BUILTIN_ENGINE_HOLD_DIR is set (engine.ts); without it nothing is ever held.
+ */
+export function withHolds(engine: Engine, holdDir: string): Engine {
+  return async (job) => {
+    const hold = path.join(holdDir, path.basename(job.organizationId));
+    while (fs.existsSync(hold)) await new Promise((resolve) => setTimeout(resolve, HOLD_POLL_MS));
+    return engine(job);
   };
 }

@@ -22,6 +22,8 @@ import type { CostClass } from './cost-class';
  */
 export interface EngineJob {
   generationId: string;
+  /** Whose generation it is (the test hold of emulated-timing.ts goes by it). */
+  organizationId: string;
   type: GenerationType;
   mode: Mode;
   /** The generation's API `input` (settings), parsed from its column. */
