@@ -50,9 +50,9 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
   const caPath = path.join(dataDir, 'e2e-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
   // Live decorations run on a local ComfyUI (its HTTP API and progress websocket, a slow run of
-  // 20 sampler steps of 1 s, held at the 12th until the test releases it): the progress e2e watches one
-  // move. Test mode keeps the preview.
-  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 20_000, holdAtStep: 12 });
+  // 20 sampler steps of 1 s, held at the 18th until the test releases it, so the run ends two
+  // seconds after the release): the progress e2e watches one move. Test mode keeps the preview.
+  const comfy = await startFakeComfy(certs, { defaultBehaviour: 'slow', slowMs: 20_000, holdAtStep: 18 });
   // Stripe, as the console's "Add credit" reaches it: the local stand-in (test/stripe-server.ts)
   // serves Checkout's hosted page and sends its signed webhooks to the server.
   const stripeWebhookSecret = 'whsec_roomtone_e2e_0123456789';

@@ -1,7 +1,7 @@
 /**
  * Progress a user can watch: a live decoration runs on a local ComfyUI (e2e/global-setup.ts)
  * whose sampler reports its 20 steps on its websocket, a second each, and holds at the
- * 12th until this test releases it (so a loaded machine cannot end the run before both screens
+ * 18th until this test releases it (so a loaded machine cannot end the run before both screens
  * are looked at). The playground shows a real progress bar that moves, the stage and the
  * elapsed time; the generations screen shows the in-progress row's bar; then the result.
  */

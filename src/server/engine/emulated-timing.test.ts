@@ -88,27 +88,23 @@ describe('engine()', () => {
     resetConfigCache();
   });
 
-  it('is the plain engine unless a minimum duration is configured', () => {
-    delete process.env.BUILTIN_ENGINE_MIN_DURATION_MS;
-    delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
-    resetConfigCache();
-    expect(engine()).toBe(runEngine);
-    process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS = '3000';
-    resetConfigCache();
-    expect(engine()).not.toBe(runEngine);
-  });
-
-  it('holds nothing unless BUILTIN_ENGINE_HOLD_DIR is set (it is unset in production)', async () => {
+  /** The engine of a process started with these settings (the others unset). */
+  function engineWith(env: { BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS?: string; BUILTIN_ENGINE_HOLD_DIR?: string }): Engine {
     delete process.env.BUILTIN_ENGINE_MIN_DURATION_MS;
     delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
     delete process.env.BUILTIN_ENGINE_HOLD_DIR;
+    Object.assign(process.env, env);
     resetConfigCache();
-    expect(engine()).toBe(runEngine);
-    process.env.BUILTIN_ENGINE_HOLD_DIR = '';
-    resetConfigCache();
-    expect(engine()).toBe(runEngine);
-    process.env.BUILTIN_ENGINE_HOLD_DIR = os.tmpdir();
-    resetConfigCache();
-    expect(engine()).not.toBe(runEngine);
+    return engine();
+  }
+
+  it('is the plain engine unless a minimum duration is configured', () => {
+    expect(engineWith({})).toBe(runEngine);
+    expect(engineWith({ BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: '3000' })).not.toBe(runEngine);
+  });
+
+  it('holds nothing unless BUILTIN_ENGINE_HOLD_DIR is set (it is unset in production)', () => {
+    expect(engineWith({ BUILTIN_ENGINE_HOLD_DIR: '' })).toBe(runEngine);
+    expect(engineWith({ BUILTIN_ENGINE_HOLD_DIR: os.tmpdir() })).not.toBe(runEngine);
   });
 });
