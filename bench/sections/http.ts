@@ -211,28 +211,43 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
 
   const require = createRequire(import.meta.url);
   const baselinePort = await freePort();
-  const baseline = await startChildServer({
-    name: 'baseline',
-    args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/baseline-server.ts')],
-    port: baselinePort,
-    env: { PORT: String(baselinePort), DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, PUBLIC_BASE_URL: publicBaseUrl, NODE_ENV: 'production' },
+  // All at once (each Roomtone's start checks migrations and upserts the reference data in one
+  // transaction: concurrent starts wait on each other's rows, nothing more).
+  const starts = await Promise.allSettled([
+    startChildServer({
+      name: 'baseline',
+      args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/baseline-server.ts')],
+      port: baselinePort,
+      env: { PORT: String(baselinePort), DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, PUBLIC_BASE_URL: publicBaseUrl, NODE_ENV: 'production' },
+    }),
+    ...stores.map((store, i) =>
+      startRoomtoneServer({
+        port: roomtonePorts[i] as number,
+        databaseUrl: database.url,
+        env: { RATE_LIMIT_STORE: store, PUBLIC_BASE_URL: publicBaseUrl },
+        nodeFlags: serverNodeFlags(ctx),
+      }),
+    ),
+  ]);
+  // Whatever started is stopped at the end, even when another start failed.
+  const names = ['baseline server', ...stores.map((store) => `roomtone server (${store})`)];
+  starts.forEach((start, i) => {
+    if (start.status === 'fulfilled') ctx.cleanup.add(names[i] as string, () => start.value.stop());
   });
-  ctx.cleanup.add('baseline server', () => baseline.stop());
+  const servers0 = starts.map((start) => {
+    if (start.status === 'rejected') throw start.reason;
+    return start.value;
+  });
+  const baseline = servers0[0] as ChildServer;
   const roomtones = new Map<Store, ChildServer>();
-  // One after the other: each start checks migrations and reference data.
   for (const [i, store] of stores.entries()) {
-    const server = await startRoomtoneServer({
-      port: roomtonePorts[i] as number,
-      databaseUrl: database.url,
-      env: { RATE_LIMIT_STORE: store, PUBLIC_BASE_URL: publicBaseUrl },
-      nodeFlags: serverNodeFlags(ctx),
-    });
-    ctx.cleanup.add(`roomtone server (${store})`, () => server.stop());
+    const server = servers0[i + 1] as ChildServer;
     roomtones.set(store, server);
     ctx.log(`roomtone (${store} rate-limit store) ${server.url}, pid ${server.pid}`);
   }
   ctx.log(`baseline ${baseline.url}, pid ${baseline.pid}`);
-  for (const [store, server] of roomtones) ctx.log(`roomtone (${store}) idle after ${fmt((await settled(server.pid)) / 1000, 1)} s`);
+  const idle = await Promise.all([...roomtones.values()].map((server) => settled(server.pid)));
+  for (const [i, store] of [...roomtones.keys()].entries()) ctx.log(`roomtone (${store}) idle after ${fmt((idle[i] as number) / 1000, 1)} s`);
 
   const failures: string[] = [];
   const checkPaths = [
