@@ -42,10 +42,7 @@ export function errorDoorReply(error: ApiError, requestId: string): DoorReply {
   };
 }
 
-/**
- * One write on the socket: Node sends the head and a string body as one string (a Buffer body
- * would go as a second chunk of a writev).
- */
+/** A string body is written as it is: Node joins it to the head in one chunk (no copy into a Buffer first). */
 export function writeDoorReply(res: http.ServerResponse, reply: DoorReply, method: string | undefined): void {
   const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(length) });
