@@ -30,7 +30,7 @@ export function apiErrorOf(error: unknown): { code: string; message: string; par
 }
 
 /** Procedures that may hold their request open (never batched with others). */
-const LONG_READS = new Set(['playground.follow']);
+const LONG_READS = new Set(['playground.follow', 'generations.waitForEnd']);
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
