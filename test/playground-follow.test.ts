@@ -72,7 +72,7 @@ describe('playground.follow', () => {
 });
 
 describe('playground.create with waitMs', () => {
-  it('answers with the ended generation (200 in the request log) when it ends within the wait, at acceptance with waitMs 0', async () => {
+  it('answers with the ended generation when it ends within the wait, at acceptance with waitMs 0, and refuses a wait beyond 10 s', async () => {
     const scope = { organizationId: org.id, mode: 'test' };
     const waited = await mutate<{ generation: Followed; requestId: string }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 10_000 }, cookie);
     expect(waited.status).toBe(200);
