@@ -5,7 +5,7 @@
  * says what each kind does on this installation, and agrees with what /v1 answers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { api, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
 import { createMember, query, signedIn } from './console-support';
 import { noiseImage, serve } from './images-support';
 
@@ -33,9 +33,11 @@ async function backgroundUpscale(key = org.testKey): Promise<string> {
 }
 
 describe('playground.follow', () => {
-  it('answers at once with waitMs 0, and when the generation ends with a wait (every job here lasts at least 1 s)', async () => {
+  it('answers at once with waitMs 0, and when the generation ends with a wait', async () => {
+    const release = holdGenerations(org.id);
     const id = await backgroundUpscale();
     const now = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, cookie);
+    release();
     expect(now.status).toBe(200);
     expect(now.data).toMatchObject({ id, status: 'in_progress', output: [] });
     const ended = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_000 }, cookie);
@@ -45,8 +47,10 @@ describe('playground.follow', () => {
   });
 
   it('answers with the generation still in progress when the wait ends first', async () => {
+    const release = holdGenerations(org.id);
     const id = await backgroundUpscale();
     const res = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 1 }, cookie);
+    release();
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ id, status: 'in_progress' });
   });

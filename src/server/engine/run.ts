@@ -22,6 +22,7 @@ import type { CostClass } from './cost-class';
  */
 export interface EngineJob {
   generationId: string;
+  organizationId: string;
   type: GenerationType;
   mode: Mode;
   /** The generation's API `input` (settings), parsed from its column. */

@@ -114,6 +114,7 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
       const progress = progressWriter(generationId);
       const output = await engine()({
         generationId,
+        organizationId: generation.organizationId,
         type: generation.type,
         mode: generation.mode,
         input,
