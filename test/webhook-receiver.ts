@@ -28,6 +28,8 @@ export interface Receivers {
   /** Highest number of requests a receiver held at once. */
   maxConcurrent(name: string): number;
   waitFor(name: string, count: number, timeoutMs?: number): Promise<Received[]>;
+  /** Cut the connections a receiver is hanging on (the sender sees a network error at once). */
+  release(name: string): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ export async function startReceivers(): Promise<Receivers> {
   const behaviours = new Map<string, Behaviour>();
   const log = new Map<string, Received[]>();
   const concurrent = new Map<string, { now: number; max: number }>();
-  const hanging = new Set<ServerResponse>();
+  const hanging = new Map<ServerResponse, string>();
 
   const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req: IncomingMessage, res: ServerResponse) => {
     const name = (req.url ?? '/').split('/')[2] ?? '';
@@ -57,7 +59,8 @@ export async function startReceivers(): Promise<Receivers> {
       const behaviour: Behaviour = behaviours.get(name) ?? (() => ({ status: 200, body: 'ok' }));
       const answer = behaviour(received, list.length - 1);
       if (answer === 'hang') {
-        hanging.add(res);
+        hanging.set(res, name);
+        res.on('close', () => hanging.delete(res));
         return;
       }
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
@@ -80,8 +83,11 @@ export async function startReceivers(): Promise<Receivers> {
       }
       return log.get(name) ?? [];
     },
+    release(name) {
+      for (const [res, of] of hanging) if (of === name) res.destroy();
+    },
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of hanging.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));
     },

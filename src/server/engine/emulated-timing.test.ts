@@ -64,9 +64,14 @@ describe('withOrganizationHolds (tests that need a generation to stay in progres
     expect(await run).toBe(output);
   });
 
-  it('ends the hold after its milliseconds when the file stays', async () => {
+  it('ends the hold after its milliseconds when the file stays, read again while held', async () => {
     fs.writeFileSync(path.join(dir, 'org_short'), '30');
     expect(await withOrganizationHolds(async () => output, dir)(job('heavy', 'org_short'))).toBe(output);
+    fs.writeFileSync(path.join(dir, 'org_short'), '600000');
+    const run = withOrganizationHolds(async () => output, dir)(job('heavy', 'org_short'));
+    expect(await stateAfterAWhile(run)).toBe('held');
+    fs.writeFileSync(path.join(dir, 'org_short'), '1');
+    expect(await run).toBe(output);
   });
 });
 

@@ -19,26 +19,30 @@ export function withMinimumDuration(engine: Engine, floors: { floorMs: number; h
   };
 }
 
-/** How often a held run looks whether its hold was lifted. */
+/** How often a held run reads its hold again. */
 const HOLD_POLL_MS = 25;
 
+/** The hold of a file in milliseconds; 0 when there is none. */
+async function holdOf(file: string): Promise<number> {
+  const ms = Number(await fs.readFile(file, 'utf8').catch(() => '0'));
+  return ms > 0 ? ms : 0;
+}
+
 /**
- * An engine adapter for tests that need a generation to stay in progress (cancel before it
- * starts, a queue behind busy slots): a file `<dir>/<organization id>` holding a number of
- * milliseconds holds each run of that organization for that long after its engine work, or until
- * the file is removed, whichever comes first. Every other organization runs at full speed, so
- * only the tests that need slowness pay for it (BUILTIN_ENGINE_HOLDS_DIR; engine.ts).
+ * An engine adapter for tests that need generations to stay in progress (cancel before a start,
+ * a queue behind busy slots): a file `<dir>/<organization id>` holding a number of milliseconds
+ * holds each run of that organization, after its engine work, until it has lasted that long. The
+ * file is read again while a run is held, so a test lifts the hold by removing the file or
+ * shortens it by writing a smaller number. Every other organization runs at full speed, so only
+ * the tests that need slowness pay for it (BUILTIN_ENGINE_HOLDS_DIR; engine.ts).
  */
 export function withOrganizationHolds(engine: Engine, dir: string): Engine {
   return async (job) => {
+    const started = performance.now();
     const output = await engine(job);
     const file = path.join(dir, path.basename(job.organizationId));
-    const holdMs = Number(await fs.readFile(file, 'utf8').catch(() => '0'));
-    if (!(holdMs > 0)) return output;
-    const until = performance.now() + holdMs;
-    while (performance.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_POLL_MS, until - performance.now())));
-      if (!(await fs.access(file).then(() => true, () => false))) break;
+    for (let hold = await holdOf(file); performance.now() - started < hold; hold = await holdOf(file)) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(HOLD_POLL_MS, hold - (performance.now() - started))));
     }
     return output;
   };
