@@ -107,6 +107,9 @@ async function startHarness(): Promise<Harness> {
         // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
         // (a slow image host makes a creation outlast it deterministically).
         MCP_CREATION_WAIT_MS: '8000',
+        // Image downloads give up after this (spec 30 s, the default; safe-http.test.ts checks it):
+        // half, so test/creations-images.test.ts waits 15 s for a host that never answers.
+        DOWNLOAD_DEADLINE_MS: '15000',
       },
     });
     cleanups.push(() => server.stop());

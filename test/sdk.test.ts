@@ -34,7 +34,7 @@ import { insertGeneration } from './fixtures';
 import { maskPng, noiseImage, restoreServedFiles, serve, solidImage } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';
 
-// The test receivers listen on [::1]:443 (endpoints are created here, through the service layer).
+// The test receivers are reached over loopback HTTPS (endpoints are created here, through the service layer).
 setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
 
 const ip = testIp();

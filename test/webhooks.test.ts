@@ -1,5 +1,5 @@
 /**
- * Webhook delivery, end to end: receivers on [::1]:443 with the test CA, every signature
+ * Webhook delivery, end to end: receivers behind 127.0.0.1:443 with the test CA, every signature
  * verified with the official `standardwebhooks` package.
  *
  * Two kinds of tests: (1) through the running server, in real time (a generation's event, a

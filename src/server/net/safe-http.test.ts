@@ -16,6 +16,7 @@ import {
   OutboundError,
   UnsafeUrlError,
   checkUrl,
+  downloadDeadlineMs,
   isPublicAddress,
   loopbackUrlsAllowed,
   loopbackWarning,
@@ -23,6 +24,24 @@ import {
   safeRequest,
   type Resolver,
 } from './safe-http';
+
+describe('the download deadline', () => {
+  it("is the spec's 30 s unless DOWNLOAD_DEADLINE_MS says otherwise (tests shorten it to wait less)", () => {
+    const saved = process.env.DOWNLOAD_DEADLINE_MS;
+    try {
+      delete process.env.DOWNLOAD_DEADLINE_MS;
+      resetConfigCache();
+      expect(downloadDeadlineMs()).toBe(30_000);
+      process.env.DOWNLOAD_DEADLINE_MS = '15000';
+      resetConfigCache();
+      expect(downloadDeadlineMs()).toBe(15_000);
+    } finally {
+      if (saved === undefined) delete process.env.DOWNLOAD_DEADLINE_MS;
+      else process.env.DOWNLOAD_DEADLINE_MS = saved;
+      resetConfigCache();
+    }
+  });
+});
 
 // A tiny valid PNG (1x1 red) — its content does not matter to this module.
 const PNG = Buffer.from(
