@@ -55,8 +55,11 @@ export interface SectionOutput {
 
 export type Section = (ctx: BenchContext) => Promise<SectionOutput>;
 
+const benchStarted = performance.now();
+
+/** Progress on stderr, with the seconds since the run began (where a run's time goes). */
 export function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
+  process.stderr.write(`[bench +${((performance.now() - benchStarted) / 1000).toFixed(1)}s] ${message}\n`);
 }
 
 /** Stack of undo steps, run last-in first-out even when a step fails. */

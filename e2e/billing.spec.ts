@@ -1,7 +1,7 @@
 /**
  * Billing as an owner uses it: add credit through Stripe Checkout (the local stand-in's hosted
  * page, e2e/global-setup.ts), come back credited, see the receipt, set up auto-recharge with the
- * saved card; on a 390 px phone and a desktop, in both themes, by keyboard, with axe.
+ * saved card and change that card on Stripe's card page; on a 390 px phone and a desktop, in both themes, by keyboard, with axe.
  */
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, expectInsideWindow, test } from './fixtures';
@@ -67,6 +67,24 @@ test('an owner adds credit through Stripe Checkout, sees the receipt and sets up
   await settings.getByRole('switch', { name: 'Recharge automatically' }).click();
   await settings.getByRole('button', { name: 'Save auto-recharge' }).click();
   await expect(page.getByText('Auto-recharge off.')).toBeVisible();
+
+  // Another card, without buying: Stripe's page that saves a card (Checkout in setup mode), then back.
+  await settings.getByRole('button', { name: 'Change card' }).click();
+  await page.waitForURL(/\/c\/pay\/cs_test_/);
+  await expect(page.getByRole('heading', { name: 'Save a card for Roomtone' })).toBeVisible();
+  await page.getByLabel('Card number').fill('5555 5555 5555 4444');
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await page.waitForURL((url) => url.pathname === billing);
+  await expect(page.getByText('Card pm_card_mastercard saved: it pays the next auto-recharges.')).toBeVisible();
+  await expect(page.getByTestId('recharge-card')).toContainText('pm_card_mastercard');
+  await expect(page).toHaveURL((url) => !url.search.includes('card_setup='));
+  // Going back from the card page changes nothing.
+  await settings.getByRole('button', { name: 'Change card' }).click();
+  await page.waitForURL(/\/c\/pay\/cs_test_/);
+  await page.getByRole('link', { name: 'Back to Roomtone' }).click();
+  await page.waitForURL((url) => url.pathname === billing);
+  await expect(page.getByTestId('recharge-card')).toContainText('pm_card_mastercard');
+  await expect(balance(page)).resolves.toBeCloseTo(before + 25.5, 2);
 });
 
 test('giving up on the payment page credits nothing and says so', async ({ page, demo }) => {

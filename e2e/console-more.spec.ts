@@ -3,7 +3,8 @@
  * worker, e2e/signed-in.ts): keys renamed and created with an expiry; another organization
  * created; invitations resent and their link copied; the request log's detail with the request's
  * parameters and answer, a prefix path filter and "Open in playground" for a refused request;
- * thumbnails in the generations list; the loading state while a screen loads. Axe on each new
+ * thumbnails in the generations list; the loading state while a screen loads, and the top bar from
+ * the click on (links and router.push) while the next screen has not arrived. Axe on each new
  * screen state in both themes, and the new dialogs inside a 390 px window.
  */
 import type { Page } from '@playwright/test';
@@ -167,6 +168,54 @@ test('generations show thumbnails; a screen shows its loading state until it is 
   release();
   await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
+});
+
+/**
+ * Holds every request for a console path (its prefetches too: a slow network) until released,
+ * and counts them, so a test can look at the window while the next screen has not arrived.
+ */
+async function holdScreen(page: Page, screen: string): Promise<{ release: () => void; requests: () => number }> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let requests = 0;
+  await page.route(new RegExp(`/${screen}(\\?|$)`), async (route) => {
+    requests += 1;
+    await held;
+    await route.continue().catch(() => undefined); // a prefetch the router gave up on
+  });
+  return { release, requests: () => requests };
+}
+
+test('navigation feedback from the click: a link and the user menu show the top bar at once, before the next screen arrives', async ({ page, demo }) => {
+  await page.goto(`/o/${demo.organizationId}/test/overview`);
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  const bar = page.getByRole('status', { name: 'Opening the page' });
+  await expect(bar).toHaveCount(0);
+
+  // A sidebar link whose screen (and its prefetch) is held: the bar shows while the old screen stays.
+  const webhooks = await holdScreen(page, 'webhooks');
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
+  await expect(bar).toBeVisible();
+  await expect.poll(webhooks.requests).toBeGreaterThan(0);
+  await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toHaveCount(0);
+  await bothThemes(page, 'navigation bar after a click');
+  webhooks.release();
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
+  await expect(bar).toHaveCount(0);
+  await expect(page.getByTestId('page-loading')).toHaveCount(0);
+
+  // A navigation by code (the user menu's "Account and password" calls router.push).
+  const account = await holdScreen(page, 'account');
+  await page.getByTestId('user-menu').click();
+  await page.getByRole('menuitem', { name: 'Account and password' }).click();
+  await expect(bar).toBeVisible();
+  await expect.poll(account.requests).toBeGreaterThan(0);
+  await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
+  account.release();
+  await expect(page).toHaveURL(/\/test\/account$/);
+  await expect(page.getByRole('heading', { name: 'Your account', level: 1 })).toBeVisible();
+  await expect(bar).toHaveCount(0);
 });
 
 test('the new dialogs fit a 390 px phone', async ({ page, demo }) => {

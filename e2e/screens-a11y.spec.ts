@@ -1,8 +1,8 @@
 /**
  * Runs after console.spec.ts (files run in name order), so the screens show data. Every screen, signed out and signed in, in light and dark: no serious or critical axe
- * violation, and a full-page screenshot of each in e2e/screenshots/ for a person to look at.
+ * violation, no console error or uncaught exception, and a full-page screenshot of each in e2e/screenshots/ for a person to look at.
  */
-import { expect, expectAccessible, screenshot, SIGNED_OUT, test } from './fixtures';
+import { collectConsoleErrors, expect, expectAccessible, screenshot, SIGNED_OUT, test } from './fixtures';
 
 const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
 
@@ -11,6 +11,7 @@ for (const theme of ['light', 'dark'] as const) {
     const context = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT });
     const page = await context.newPage();
     await page.emulateMedia({ colorScheme: theme });
+    const consoleErrors = collectConsoleErrors(page);
     for (const [name, path] of [
       ['sign-in', '/sign-in'],
       ['sign-up', '/sign-up'],
@@ -22,11 +23,13 @@ for (const theme of ['light', 'dark'] as const) {
       await expectAccessible(page, `${path} (${theme})`);
       await screenshot(page, `${name}-${theme}`);
     }
+    consoleErrors.expectNone(`on the signed-out pages (${theme})`);
     await context.close();
   });
 
-  test(`every console screen is accessible (${theme})`, async ({ page, demo }) => {
+  test(`every console screen is accessible and logs no error (${theme})`, async ({ page, demo }) => {
     await page.emulateMedia({ colorScheme: theme });
+    const consoleErrors = collectConsoleErrors(page);
     for (const screen of SCREENS) {
       await page.goto(`/o/${demo.organizationId}/test/${screen}`);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -35,6 +38,7 @@ for (const theme of ['light', 'dark'] as const) {
       await expect(page.locator('html')).toHaveClass(new RegExp(theme === 'dark' ? 'dark' : 'light'));
       await expectAccessible(page, `${screen} (${theme})`);
       await screenshot(page, `${screen}-${theme}`);
+      consoleErrors.expectNone(`on ${screen} (${theme})`);
     }
     // A detail panel and a dialog, too.
     await page.goto(`/o/${demo.organizationId}/test/keys`);
@@ -42,5 +46,6 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectAccessible(page, `create key dialog (${theme})`);
     await screenshot(page, `keys-create-${theme}`);
+    consoleErrors.expectNone(`with the create key dialog (${theme})`);
   });
 }

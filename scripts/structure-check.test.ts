@@ -86,4 +86,18 @@ describe('the structure check (npm run lint)', () => {
       'shared-imports-only-shared: src/shared/keys/permissions.ts -> src/server/platform/db.ts',
     ]);
   });
+
+  // What the rule above cannot see, Next's build refuses: a client module that reaches a module
+  // importing `server-only`. Both guards hold only if client modules live where the rule looks
+  // and the modules holding secrets carry the marker.
+  it('finds every client module under the rule and every secret-holding module marked server-only', () => {
+    const repo = path.resolve(import.meta.dirname, '..');
+    const sources = (dir: string): string[] =>
+      fs.readdirSync(path.join(repo, dir), { recursive: true, encoding: 'utf8' }).filter((file) => /[.]tsx?$/.test(file)).map((file) => path.join(dir, file));
+    const clientModules = [...sources('app'), ...sources('src')].filter((file) => /^\s*['"]use client['"]/m.test(fs.readFileSync(path.join(repo, file), 'utf8')));
+    expect(clientModules.length).toBeGreaterThan(20);
+    expect(clientModules.filter((file) => !/^src\/(components|app-client)\//.test(file))).toEqual([]);
+    const secretHolders = ['src/server/platform/db.ts', 'src/server/platform/config.ts', 'src/server/platform/secrets.ts', 'src/server/storage/storage.ts', 'src/server/storage/s3.ts'];
+    expect(secretHolders.filter((file) => !/^import 'server-only';$/m.test(fs.readFileSync(path.join(repo, file), 'utf8')))).toEqual([]);
+  });
 });

@@ -4,6 +4,7 @@ import { db, transaction } from '@/server/platform/db';
 import { flushRequestLog } from '@/server/requestlog/requestlog';
 import { api, createTestOrg } from './support';
 import { insertGeneration } from './fixtures';
+import { waitFor } from './server-processes';
 import { createMember, mutate, PASSWORD, query, signedIn, signIn, uniqueEmail } from './console-support';
 
 type Page<T> = { data: T[]; next_cursor: string | null };
@@ -17,13 +18,10 @@ interface LogLine {
 }
 
 /** Log lines are written in batches (250 ms); wait until the line with this id is there. */
-async function waitForLogLine(requestId: string): Promise<void> {
+/** Each web process writes its log lines in batches of its own: wait for every line asked for. */
+async function waitForLogLines(...requestIds: string[]): Promise<void> {
   await flushRequestLog();
-  for (let i = 0; i < 40; i++) {
-    if (await db().requestLog.findUnique({ where: { id: requestId } })) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`log line ${requestId} never arrived`);
+  await waitFor(`log lines ${requestIds.join(', ')}`, async () => (await db().requestLog.count({ where: { id: { in: requestIds } } })) === requestIds.length, 30_000);
 }
 
 async function ownerOf(name = 'Org') {
@@ -72,8 +70,8 @@ describe('roles and scoping', () => {
     const genATest = await insertGeneration({ organizationId: a.org.id, mode: 'test', status: 'succeeded' });
     const bCall = await api(`/v1/generations/${genB.id}`, { key: b.org.testKey });
     const aLiveCall = await api('/v1/generations', { key: a.org.liveKey });
-    await waitForLogLine(bCall.headers.get('request-id')!);
-    await waitForLogLine(aLiveCall.headers.get('request-id')!);
+    await waitForLogLines(bCall.headers.get('request-id')!);
+    await waitForLogLines(aLiveCall.headers.get('request-id')!);
 
     const testScope = { organizationId: a.org.id, mode: 'test' };
     const gens = await query<Page<{ id: string }>>('generations.list', testScope, a.cookie);
@@ -121,7 +119,7 @@ describe('API keys and the request log', () => {
     const failed = await api('/v1/generations/gen_doesnotexist', { key: created.data.secret });
     expect(failed.status).toBe(404);
     const failedId = failed.headers.get('request-id')!;
-    await waitForLogLine(failedId);
+    await waitForLogLines(failedId);
 
     const found = await query<Page<LogLine>>('logs.list', { ...scope, requestId: failedId }, cookie);
     expect(found.data.data).toHaveLength(1);
@@ -149,7 +147,7 @@ describe('API keys and the request log', () => {
       const res = await api('/v1/generations?limit=1', { key: org.testKey });
       ids.push(res.headers.get('request-id')!);
     }
-    await waitForLogLine(ids[4]!);
+    await waitForLogLines(...ids);
     const first = await query<Page<LogLine>>('logs.list', { ...scope, limit: 2 }, cookie);
     expect(first.data.data.map((l) => l.id)).toEqual([ids[4], ids[3]]);
     const second = await query<Page<LogLine>>('logs.list', { ...scope, limit: 2, cursor: first.data.next_cursor }, cookie);

@@ -261,7 +261,71 @@ describe('who may add credit', () => {
   });
 });
 
+describe('changing the auto-recharge card (Checkout in setup mode)', () => {
+  it('needs a first purchase; saves the card entered on the organization\'s customer, once, audited; refuses another organization (404)', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const scope = { organizationId: orgId, mode: 'live' };
+    const early = await mutate('billing.changeCard', scope, cookie, { base: server.url });
+    expect(early.httpStatus).toBe(400);
+    expect(early.error).toMatchObject({ code: 'parameter_invalid', param: 'card' });
+
+    const bought = await addCredit(orgId, cookie, 2_000);
+    await stripe.pay(sessionOf(bought.data.checkoutUrl!).id);
+    const customer = (await db().organization.findUniqueOrThrow({ where: { id: orgId } })).stripeCustomerId;
+    const started = await mutate<{ url: string }>('billing.changeCard', scope, cookie, { base: server.url });
+    expect(started.status).toBe(200);
+    const session = sessionOf(started.data.url);
+    expect(session).toMatchObject({ mode: 'setup', customer, metadata: { organization: orgId } });
+    expect(session.success_url).toBe(`${server.url}/o/${orgId}/live/billing?card_setup={CHECKOUT_SESSION_ID}`);
+    const open = await mutate('billing.confirmCardSetup', { ...scope, checkoutId: session.id }, cookie, { base: server.url });
+    expect(open.data).toEqual({ status: 'open' });
+
+    stripe.deliverWebhooks = false; // the browser's return saves it
+    try {
+      await stripe.pay(session.id, '5555 5555 5555 4444');
+    } finally {
+      stripe.deliverWebhooks = true;
+    }
+    const other = await createTestOrg();
+    const admin = await createMember(other.id, 'admin');
+    const stranger = await mutate('billing.confirmCardSetup', { organizationId: other.id, mode: 'live', checkoutId: session.id }, await cookieOf(admin.email, server.url), { base: server.url });
+    expect(stranger.httpStatus).toBe(404);
+    expect((await db().organization.findUniqueOrThrow({ where: { id: orgId } })).stripePaymentMethodId).toBe('pm_card_visa');
+
+    for (let i = 0; i < 2; i++) {
+      const saved = await mutate('billing.confirmCardSetup', { ...scope, checkoutId: session.id }, cookie, { base: server.url });
+      expect(saved.data).toEqual({ status: 'saved', card: 'pm_card_mastercard' });
+    }
+    const org = await db().organization.findUniqueOrThrow({ where: { id: orgId } });
+    expect(org).toMatchObject({ stripeCustomerId: customer, stripePaymentMethodId: 'pm_card_mastercard' });
+    const cardSet = await db().auditEvent.findMany({ where: { organizationId: orgId, action: 'auto_recharge.payment_method_set' }, orderBy: { createdAt: 'asc' } });
+    expect(cardSet.map((a) => [a.actorType, (a.details as { payment_method?: string }).payment_method])).toEqual([
+      ['system', 'pm_card_visa'],
+      ['user', 'pm_card_mastercard'],
+    ]);
+  });
+
+  it('Stripe\'s webhook saves the card when the browser never comes back', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const bought = await addCredit(orgId, cookie, 2_000);
+    await stripe.pay(sessionOf(bought.data.checkoutUrl!).id);
+    const started = await mutate<{ url: string }>('billing.changeCard', { organizationId: orgId, mode: 'live' }, cookie, { base: server.url });
+    const { delivered } = await stripe.pay(sessionOf(started.data.url).id, '5555 5555 5555 4444');
+    expect(delivered).toBe(200);
+    expect((await db().organization.findUniqueOrThrow({ where: { id: orgId } })).stripePaymentMethodId).toBe('pm_card_mastercard');
+  });
+});
+
 describe('the manual provider (the main test server)', () => {
+  it('has no card to change: billing.changeCard says so (400, param card)', async () => {
+    const org = await createTestOrg({ credit: 0 });
+    const owner = await createMember(org.id, 'owner');
+    const cookie = await cookieOf(owner.email, inject('baseUrl'));
+    const refused = await mutate('billing.changeCard', { organizationId: org.id, mode: 'live' }, cookie, { base: inject('baseUrl') });
+    expect(refused.httpStatus).toBe(400);
+    expect(refused.error).toMatchObject({ code: 'parameter_invalid', param: 'card', message: expect.stringContaining('manual provider') });
+  });
+
   it('records an operator top-up at once: one credit row and lot, no payment taken, listed among receipts', async () => {
     const org = await createTestOrg({ credit: 0 });
     const owner = await createMember(org.id, 'owner');

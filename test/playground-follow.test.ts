@@ -1,12 +1,14 @@
 /**
- * The playground's two reads beside a run, over /api/trpc on the production server:
+ * The playground's reads beside a run, over /api/trpc on the production server:
+ * `playground.create` with `waitMs` answers at the end like a synchronous /v1 creation;
  * `playground.follow` answers when the generation ends (the worker's notification wakes the
- * waiting request) or at its wait limit, scoped like every member read; `playground.availability`
- * says what each kind does on this installation, and agrees with what /v1 answers.
+ * waiting request) or at its wait limit, scoped like every member read; the generations list's
+ * `generations.waitForEnd` answers when one of its rows ends; `playground.availability` says what
+ * each kind does on this installation, and agrees with what /v1 answers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
-import { createMember, query, signedIn } from './console-support';
+import { createMember, mutate, query, signedIn } from './console-support';
 import { noiseImage, serve } from './images-support';
 
 const ip = testIp();
@@ -70,6 +72,48 @@ describe('playground.follow', () => {
     expect(tooLong.status).toBe(400);
     expect(tooLong.error).toMatchObject({ code: 'parameter_invalid', param: 'waitMs' });
     expect((await query('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, null)).status).toBe(401);
+  });
+});
+
+describe('playground.create with waitMs', () => {
+  it('answers with the ended generation when it ends within the wait, at acceptance with waitMs 0, and refuses a wait beyond 10 s', async () => {
+    const scope = { organizationId: org.id, mode: 'test' };
+    const waited = await mutate<{ generation: Followed; requestId: string }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 10_000 }, cookie);
+    expect(waited.status).toBe(200);
+    expect(waited.data.generation.status).toBe('succeeded');
+    expect(waited.data.generation.output).toHaveLength(1);
+    const release = holdGenerations(org.id);
+    const accepted = await mutate<{ generation: Followed }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 0 }, cookie);
+    release();
+    expect(accepted.status).toBe(200);
+    expect(accepted.data.generation).toMatchObject({ status: 'in_progress', output: [] });
+    const tooLong = await mutate('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 10_001 }, cookie);
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.error).toMatchObject({ code: 'parameter_invalid', param: 'waitMs' });
+  });
+});
+
+describe('generations.waitForEnd', () => {
+  it('answers ended when one of the rows ends, not ended when the wait runs out, and ignores another organization’s ids', async () => {
+    const scope = { organizationId: org.id, mode: 'test' };
+    const release = holdGenerations(org.id);
+    const [first, second] = [await backgroundUpscale(), await backgroundUpscale()];
+    const short = await query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 1 }, cookie);
+    release();
+    expect(short.status).toBe(200);
+    expect(short.data).toEqual({ ended: false });
+    const ended = await query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 10_000 }, cookie);
+    expect(ended.data).toEqual({ ended: true });
+    const statuses = await Promise.all([first, second].map((id) => query<Followed>('playground.follow', { ...scope, id, waitMs: 0 }, cookie)));
+    expect(statuses.map((s) => s.data.status)).toContain('succeeded');
+
+    // A stranger's wait on these ids learns nothing: nothing of theirs to wait on.
+    const other = await createTestOrg();
+    const stranger = await signedIn((await createMember(other.id, 'owner')).email);
+    const foreign = await query<{ ended: boolean }>('generations.waitForEnd', { organizationId: other.id, mode: 'test', ids: [first, second], waitMs: 10_000 }, stranger);
+    expect(foreign.status).toBe(200);
+    expect(foreign.data).toEqual({ ended: false });
+    expect((await query('generations.waitForEnd', { ...scope, ids: [], waitMs: 0 }, cookie)).status).toBe(400);
   });
 });
 

@@ -15,7 +15,11 @@
  * (GET shows it; its Pay button POSTs, creates the succeeded PaymentIntent on `pm_card_visa`, a
  * customer when `customer_creation=always`, a charge with a `receipt_url`, sends the signed
  * `checkout.session.completed` event to the configured webhook endpoint and redirects to
- * `success_url`). Events are signed as Stripe signs them: `Stripe-Signature: t=<unix>,v1=<hex
+ * `success_url`). Mode `setup` (a `customer`, `currency`, no line items) shows a page that saves a
+ * card: its Save button creates a succeeded SetupIntent whose payment method follows the test
+ * card number entered (4242… `pm_card_visa`, 5555 5555 5555 4444 `pm_card_mastercard`),
+ * completes the session (retrieve with `expand[]=setup_intent`), sends the same event and
+ * redirects to `success_url` with `{CHECKOUT_SESSION_ID}` replaced. Events are signed as Stripe signs them: `Stripe-Signature: t=<unix>,v1=<hex
  * HMAC-SHA256 of "t.body" keyed with the endpoint secret>`. `pay(id)` does what the page's
  * button does (for tests without a browser); `deliverWebhooks = false` loses the events
  * (kept in `events`, `redeliver` sends one again); `expire(id)` ends an open session.
@@ -45,6 +49,19 @@ interface Intent {
   last_payment_error: { code: string; message: string } | null;
 }
 
+interface SetupIntent {
+  id: string;
+  object: 'setup_intent';
+  customer: string | null;
+  payment_method: string;
+  status: 'succeeded';
+  usage: 'off_session';
+  metadata: Record<string, string>;
+}
+
+/** Test card numbers as Stripe's test payment methods (the hosted page's card field). */
+const TEST_CARDS: Record<string, string> = { '4242424242424242': 'pm_card_visa', '5555555555554444': 'pm_card_mastercard' };
+
 interface CheckoutSession {
   id: string;
   object: 'checkout.session';
@@ -60,6 +77,7 @@ interface CheckoutSession {
   currency: string;
   metadata: Record<string, string>;
   payment_intent: string | null;
+  setup_intent: string | null;
   /** Not Stripe's: what the session was created with, kept for paying it. */
   _customerCreation: boolean;
   _intentMetadata: Record<string, string>;
@@ -77,8 +95,8 @@ export interface FakeStripe {
   events: StripeEvent[];
   /** Events go to the webhook endpoint while true; false: they are lost (still kept in `events`). */
   deliverWebhooks: boolean;
-  /** The buyer pays a session (what the hosted page's Pay button does); resolves once the event was delivered (or lost). */
-  pay(sessionId: string): Promise<{ event: StripeEvent; delivered: number | null }>;
+  /** The buyer pays a session (what the hosted page's Pay button does; a setup session saves the card number given); resolves once the event was delivered (or lost). */
+  pay(sessionId: string, cardNumber?: string): Promise<{ event: StripeEvent; delivered: number | null }>;
   /** Send an event again (Stripe retries and may deliver twice): the endpoint's HTTP status. */
   redeliver(event: StripeEvent): Promise<number>;
   /** Sign `body` as Stripe would, with the endpoint secret (or another one). */
@@ -114,6 +132,7 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
   const replies = new Map<string, { status: number; body: unknown }>();
   const intents = new Map<string, Intent>();
   const sessions = new Map<string, CheckoutSession>();
+  const setupIntents = new Map<string, SetupIntent>();
   const charges = new Map<string, { id: string; object: 'charge'; amount: number; receipt_url: string; payment_intent: string }>();
   const events: StripeEvent[] = [];
   const sign = (body: string, secret = options.webhook?.secret ?? '') => {
@@ -130,15 +149,33 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
     const { _customerCreation, _intentMetadata, ...rest } = session;
     void _customerCreation;
     void _intentMetadata;
+    if (expand && session.setup_intent) return { ...rest, setup_intent: setupIntents.get(session.setup_intent) };
     if (!expand || !session.payment_intent) return rest;
     const intent = intents.get(session.payment_intent)!;
     const charge = [...charges.values()].find((c) => c.payment_intent === intent.id) ?? null;
     return { ...rest, payment_intent: { ...intent, latest_charge: charge } };
   };
-  const paySession = async (id: string): Promise<{ event: StripeEvent; delivered: number | null }> => {
+  const completed = async (session: CheckoutSession): Promise<{ event: StripeEvent; delivered: number | null }> => {
+    const event: StripeEvent = { id: `evt_${randomBytes(12).toString('hex')}`, body: '' };
+    event.body = JSON.stringify({ id: event.id, object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), livemode: false, type: 'checkout.session.completed', data: { object: publicSession(session, false) } });
+    events.push(event);
+    const delivered = fake.deliverWebhooks && options.webhook ? await deliver(event).catch(() => null) : null;
+    return { event, delivered };
+  };
+  /** A setup-mode session's page submitted: the card is saved on the session's customer. */
+  const saveCard = async (session: CheckoutSession, cardNumber: string): Promise<{ event: StripeEvent; delivered: number | null }> => {
+    const paymentMethod = TEST_CARDS[cardNumber.replace(/\s/g, '')];
+    if (!paymentMethod) throw new Error(`not a test card: ${cardNumber}`);
+    const intent: SetupIntent = { id: `seti_${randomBytes(12).toString('hex')}`, object: 'setup_intent', customer: session.customer, payment_method: paymentMethod, status: 'succeeded', usage: 'off_session', metadata: session._intentMetadata };
+    setupIntents.set(intent.id, intent);
+    Object.assign(session, { status: 'complete', setup_intent: intent.id, url: null });
+    return completed(session);
+  };
+  const paySession = async (id: string, cardNumber = '4242 4242 4242 4242'): Promise<{ event: StripeEvent; delivered: number | null }> => {
     const session = sessions.get(id);
     if (!session) throw new Error(`no checkout session ${id}`);
     if (session.status !== 'open') throw new Error(`checkout session ${id} is ${session.status}`);
+    if (session.mode === 'setup') return saveCard(session, cardNumber);
     const customer = session.customer ?? (session._customerCreation ? `cus_${randomBytes(8).toString('hex')}` : null);
     const intent: Intent = {
       id: `pi_${randomBytes(12).toString('hex')}`,
@@ -156,11 +193,7 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
     const charge = `ch_${randomBytes(12).toString('hex')}`;
     charges.set(charge, { id: charge, object: 'charge', amount: intent.amount, receipt_url: `${fake.url}/receipts/${charge}`, payment_intent: intent.id });
     Object.assign(session, { status: 'complete', payment_status: 'paid', customer, payment_intent: intent.id, url: null });
-    const event: StripeEvent = { id: `evt_${randomBytes(12).toString('hex')}`, body: '' };
-    event.body = JSON.stringify({ id: event.id, object: 'event', api_version: '2025-01-27', created: Math.floor(Date.now() / 1000), livemode: false, type: 'checkout.session.completed', data: { object: publicSession(session, false) } });
-    events.push(event);
-    const delivered = fake.deliverWebhooks && options.webhook ? await deliver(event).catch(() => null) : null;
-    return { event, delivered };
+    return completed(session);
   };
   const hanging = new Set<http.ServerResponse>();
   const fake: FakeStripe = {
@@ -284,7 +317,7 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
     if (method === 'GET' && id) {
       const session = sessions.get(id);
       if (!session) send(404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such checkout.session: '${id}'` } });
-      else send(200, publicSession(session, Object.entries(form).some(([k, v]) => k.startsWith('expand') && v === 'payment_intent.latest_charge')));
+      else send(200, publicSession(session, Object.entries(form).some(([k, v]) => k.startsWith('expand') && (v === 'payment_intent.latest_charge' || v === 'setup_intent'))));
       return;
     }
     if (method !== 'POST' || id) {
@@ -296,21 +329,26 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
       send(replay.status, replay.body);
       return;
     }
-    const amount = Number(form['line_items[0][price_data][unit_amount]']);
-    const quantity = Number(form['line_items[0][quantity]'] ?? 1);
-    for (const field of ['success_url', 'cancel_url', 'mode']) {
+    const setup = form.mode === 'setup';
+    const amount = setup ? 0 : Number(form['line_items[0][price_data][unit_amount]']);
+    const quantity = setup ? 1 : Number(form['line_items[0][quantity]'] ?? 1);
+    for (const field of ['success_url', 'cancel_url', 'mode', ...(setup ? ['currency'] : [])]) {
       if (!form[field]) {
         send(400, { error: { type: 'invalid_request_error', code: 'parameter_missing', param: field, message: `Missing required param: ${field}.` } });
         return;
       }
     }
-    if (!Number.isInteger(amount) || amount < 50) {
+    if (setup && form.customer_creation) {
+      send(400, { error: { type: 'invalid_request_error', param: 'customer_creation', message: '`customer_creation` can only be used in `payment` mode.' } });
+      return;
+    }
+    if (!setup && (!Number.isInteger(amount) || amount < 50)) {
       send(400, { error: { type: 'invalid_request_error', code: 'amount_too_small', param: 'line_items[0][price_data][unit_amount]', message: 'Amount must be at least €0.50 eur.' } });
       return;
     }
     const intentMetadata: Record<string, string> = {};
     for (const [name, value] of Object.entries(form)) {
-      const key = /^payment_intent_data\[metadata\]\[(.+)\]$/.exec(name)?.[1];
+      const key = /^(?:payment_intent_data|setup_intent_data)\[metadata\]\[(.+)\]$/.exec(name)?.[1];
       if (key) intentMetadata[key] = value;
     }
     const sessionId = `cs_test_${randomBytes(16).toString('hex')}`;
@@ -326,9 +364,10 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
       client_reference_id: form.client_reference_id ?? null,
       customer: form.customer ?? null,
       amount_total: amount * quantity,
-      currency: form['line_items[0][price_data][currency]'] ?? 'eur',
+      currency: (setup ? form.currency : form['line_items[0][price_data][currency]']) ?? 'eur',
       metadata: metadataOf(form),
       payment_intent: null,
+      setup_intent: null,
       _customerCreation: form.customer_creation === 'always',
       _intentMetadata: intentMetadata,
     };
@@ -357,13 +396,23 @@ export async function startFakeStripe(options: { webhook?: { url: string; secret
     }
     const price = `€${(session.amount_total / 100).toFixed(2)}`;
     if (req.method === 'POST') {
-      void form;
-      void paySession(session.id).then(
+      void paySession(session.id, form.card).then(
         () => {
-          res.writeHead(303, { location: session.success_url });
+          res.writeHead(303, { location: session.success_url.replace('{CHECKOUT_SESSION_ID}', session.id) });
           res.end();
         },
         (error: unknown) => html(500, 'Checkout', `<h1>Payment failed</h1><p>${escapeHtml(String(error))}</p>`),
+      );
+      return;
+    }
+    if (session.mode === 'setup') {
+      html(
+        200,
+        'Checkout',
+        `<h1>Save a card for Roomtone</h1><p>Roomtone will charge this card for future payments (auto-recharge).</p>
+        <form method="post"><label for="card">Card number</label> <input id="card" name="card" value="" autocomplete="cc-number">
+        <button type="submit">Save card</button></form>
+        <p><a href="${escapeHtml(session.cancel_url)}">Back to Roomtone</a></p>`,
       );
       return;
     }

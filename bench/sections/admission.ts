@@ -40,33 +40,40 @@ async function twoMegabyteJpeg(): Promise<Buffer> {
 }
 
 export async function admissionSection(ctx: BenchContext): Promise<SectionOutput> {
-  const requests = envNumber('BENCH_ADMISSIONS', ctx.check ? 20 : 60);
+  const requests = envNumber('BENCH_ADMISSIONS', ctx.check ? 12 : 60);
   const database = await ctx.database();
   setEnv('DATABASE_URL', database.url);
   resetConfigCache();
   const org = await transaction((tx) => createOrganization(tx, { name: 'Bench admissions', tier: 9 }));
   const key = await createApiKey(db(), { organizationId: org.id, mode: 'test', name: 'bench admissions' });
   const port = await freePort();
-  // Lanczos keeps the background work predictable while admissions are measured.
-  const server = await startRoomtoneServer({ port, databaseUrl: database.url, env: { UPSCALE_METHOD: 'lanczos3' }, nodeFlags: serverNodeFlags(ctx) });
-  ctx.cleanup.add('roomtone server (admission)', () => server.stop());
   const require = createRequire(import.meta.url);
   const baselinePort = await freePort();
-  const baseline = await startChildServer({
-    name: 'admission baseline',
-    args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/admission-baseline-server.ts')],
-    port: baselinePort,
-    env: { PORT: String(baselinePort), DATABASE_URL: database.url, DATA_DIR: BENCH_DATA_DIR, NODE_ENV: 'production' },
-  });
-  ctx.cleanup.add('admission baseline', () => baseline.stop());
+  // Both servers start, and the upload is made, at once.
+  const [started, baselineStarted, jpeg] = await Promise.allSettled([
+    // Lanczos keeps the background work predictable while admissions are measured.
+    startRoomtoneServer({ port, databaseUrl: database.url, env: { UPSCALE_METHOD: 'lanczos3' }, nodeFlags: serverNodeFlags(ctx) }),
+    startChildServer({
+      name: 'admission baseline',
+      args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/admission-baseline-server.ts')],
+      port: baselinePort,
+      env: { PORT: String(baselinePort), DATABASE_URL: database.url, DATA_DIR: BENCH_DATA_DIR, NODE_ENV: 'production' },
+    }),
+    twoMegabyteJpeg(),
+  ]);
+  if (started.status === 'fulfilled') ctx.cleanup.add('roomtone server (admission)', () => started.value.stop());
+  if (baselineStarted.status === 'fulfilled') ctx.cleanup.add('admission baseline', () => baselineStarted.value.stop());
+  for (const result of [started, baselineStarted, jpeg]) if (result.status === 'rejected') throw result.reason;
+  const server = (started as PromiseFulfilledResult<ChildServer>).value;
+  const baseline = (baselineStarted as PromiseFulfilledResult<ChildServer>).value;
+  const upload = (jpeg as PromiseFulfilledResult<Buffer>).value;
   ctx.log(`admission: roomtone idle after ${fmt((await settled(server.pid)) / 1000, 1)} s`);
-  const jpeg = await twoMegabyteJpeg();
-  ctx.log(`admission: ${requests} background upscales, multipart ${fmt(jpeg.length / 1e6, 2)} MB JPEG, alternating with the baseline`);
+  ctx.log(`admission: ${requests} background upscales, multipart ${fmt(upload.length / 1e6, 2)} MB JPEG, alternating with the baseline`);
 
   const failures: string[] = [];
   const send = async (target: ChildServer): Promise<number> => {
     const form = new FormData();
-    form.set('image', new Blob([new Uint8Array(jpeg)], { type: 'image/jpeg' }), 'room.jpg');
+    form.set('image', new Blob([new Uint8Array(upload)], { type: 'image/jpeg' }), 'room.jpg');
     form.set('scale', 'x2');
     form.set('background', 'true');
     const started = performance.now();
@@ -76,7 +83,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
     if (res.status !== 202) failures.push(`${target.name} answered ${res.status}`);
     return ms;
   };
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < (ctx.check ? 3 : 5); i++) {
     await send(server); // warm-up
     await send(baseline);
   }
@@ -107,7 +114,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
   const table = markdownTable(
     ['Request', 'Target', 'n', 'p50 ms', 'p99 ms', 'max ms', 'web CPU ms/admission'],
     [
-      [`POST /v1/upscales, multipart ${fmt(jpeg.length / 1e6, 1)} MB JPEG, background`, 'roomtone', String(requests), fmt(p50, 1), fmt(p99, 1), fmt(Math.max(...times), 1), fmt(webCpuMs / requests, 1)],
+      [`POST /v1/upscales, multipart ${fmt(upload.length / 1e6, 1)} MB JPEG, background`, 'roomtone', String(requests), fmt(p50, 1), fmt(p99, 1), fmt(Math.max(...times), 1), fmt(webCpuMs / requests, 1)],
       ['', 'baseline', String(requests), fmt(baselineP50, 1), fmt(percentile(baselineTimes, 0.99), 1), fmt(Math.max(...baselineTimes), 1), ''],
     ],
   );
@@ -128,7 +135,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
       '',
       goals,
     ].join('\n'),
-    raw: { requests, bytes: jpeg.length, timesMs: times, baselineTimesMs: baselineTimes, ratio, webCpuMsPerAdmission: webCpuMs / requests },
+    raw: { requests, bytes: upload.length, timesMs: times, baselineTimesMs: baselineTimes, ratio, webCpuMsPerAdmission: webCpuMs / requests },
     failures: [...new Set(failures)],
   };
 }

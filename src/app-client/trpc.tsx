@@ -29,8 +29,8 @@ export function apiErrorOf(error: unknown): { code: string; message: string; par
   return undefined;
 }
 
-/** Procedures that may hold their request open (never batched with others). */
-const LONG_READS = new Set(['playground.follow']);
+/** Procedures that may hold their request open until a generation ends (never batched with others). */
+const LONG_READS = new Set(['playground.create', 'playground.follow', 'generations.waitForEnd']);
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({
@@ -52,7 +52,7 @@ export function TrpcQueryProvider({ children }: { children: React.ReactNode }) {
   const [trpcClient] = React.useState(() =>
     createTRPCClient<ConsoleRouter>({
       links: [
-        // A read that waits on the server for a generation's end goes alone: in a batch it would hold the others' answers.
+        // A request that waits on the server for a generation's end goes alone: in a batch it would hold the others' answers.
         splitLink({ condition: (op) => LONG_READS.has(op.path), true: httpLink({ url: '/api/trpc' }), false: httpBatchLink({ url: '/api/trpc' }) }),
       ],
     }),

@@ -1,6 +1,7 @@
 'use client';
 import * as React from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
@@ -19,7 +20,7 @@ type Values = z.input<typeof autoRechargeForm>;
 
 const euros = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
 
-/** Auto-recharge: on/off, threshold and amount, and the card that pays it (saved by the last purchase through Stripe). */
+/** Auto-recharge: on/off, threshold and amount, and the card that pays it (saved by the first purchase through Stripe, changed on Stripe's page). */
 export function AutoRechargeForm({ billing }: { billing: Billing }) {
   const trpc = useTRPC();
   const input = useScopeInput();
@@ -37,11 +38,12 @@ export function AutoRechargeForm({ billing }: { billing: Billing }) {
       },
     }),
   );
+  const changeCard = useMutation(trpc.billing.changeCard.mutationOptions({ onSuccess: ({ url }) => window.location.assign(url) }));
   const switchId = React.useId();
   const needsCard = payment.mode === 'checkout' && !payment.card;
   return (
     <form onSubmit={form.handleSubmit((values) => save.mutate({ ...input, ...values }))} className="flex flex-col gap-3" noValidate aria-label="Auto-recharge settings">
-      <FormError message={save.error?.message} />
+      <FormError message={save.error?.message ?? changeCard.error?.message} />
       <div className="flex items-center gap-2">
         <Controller
           control={form.control}
@@ -58,12 +60,48 @@ export function AutoRechargeForm({ billing }: { billing: Billing }) {
         {payment.mode === 'top_up'
           ? 'No card needed: this installation takes no payment (manual provider).'
           : payment.card
-            ? `Card: ${payment.card}, saved by your last purchase. To change it, add credit with another card.`
+            ? `Card: ${payment.card}.`
             : 'No card yet: add credit once; the card you pay with is saved for auto-recharge.'}
       </p>
+      {payment.mode === 'checkout' && payment.card ? (
+        <Button type="button" variant="outline" size="sm" className="self-start" disabled={changeCard.isPending || changeCard.isSuccess} onClick={() => changeCard.mutate(input)}>
+          Change card
+        </Button>
+      ) : null}
       <Button type="submit" variant="outline" className="self-start" disabled={save.isPending}>
         Save auto-recharge
       </Button>
     </form>
   );
+}
+
+/**
+ * Back from the provider's card page (?card_setup=cs_…): the server asks the provider and saves
+ * the card; say what happened and clean the URL. Without the parameter (the buyer went back) nothing changed.
+ */
+export function useCardSetupReturn(): void {
+  const trpc = useTRPC();
+  const input = useScopeInput();
+  const queryClient = useQueryClient();
+  const checkoutId = useSearchParams().get('card_setup');
+  const router = useRouter();
+  const pathname = usePathname();
+  const confirm = useMutation(
+    trpc.billing.confirmCardSetup.mutationOptions({
+      onSuccess: (setup) => {
+        if (setup.status === 'saved') toast.success(`Card ${setup.card} saved: it pays the next auto-recharges.`);
+        else if (setup.status === 'open') toast.info('The card was not saved: nothing changed.');
+        else toast.error('This card page expired: nothing changed.');
+        void queryClient.invalidateQueries({ queryKey: trpc.billing.pathKey() });
+      },
+      onError: (error) => toast.error(error.message),
+      onSettled: () => router.replace(pathname),
+    }),
+  );
+  const asked = React.useRef<string | null>(null);
+  React.useEffect(() => {
+    if (!checkoutId || asked.current === checkoutId) return;
+    asked.current = checkoutId;
+    confirm.mutate({ ...input, checkoutId });
+  }, [checkoutId, input, confirm]);
 }

@@ -14,7 +14,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { AddCreditDialog, usePurchaseReturn } from './add-credit';
-import { AutoRechargeForm } from './auto-recharge';
+import { AutoRechargeForm, useCardSetupReturn } from './auto-recharge';
 import { Receipts } from './receipts';
 
 type TransactionType = TransactionRow['type'];
@@ -31,6 +31,7 @@ export function BillingScreen() {
   const pages = useCursorPages(`${input.organizationId}/${type}`);
   const transactions = useQuery(trpc.billing.transactions.queryOptions({ ...input, type: type === 'all' ? undefined : type, cursor: pages.cursor }));
   usePurchaseReturn();
+  useCardSetupReturn();
 
   const columns: Column<TransactionRow>[] = [
     { id: 'created', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },

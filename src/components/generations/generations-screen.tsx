@@ -3,7 +3,7 @@ import * as React from 'react';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { X } from 'lucide-react';
-import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
+import { useTRPC, useTRPCClient, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { useUrlFilters } from '@/app-client/url-filters';
 import { dateTime, money, unixFromInput } from '@/app-client/format';
@@ -22,6 +22,7 @@ import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { GenerationThumbnail } from './generation-thumbnail';
+import { FOLLOW_WAIT_MS, useWaitingRead } from './waiting-read';
 
 const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
 const STATUSES = ['in_progress', 'succeeded', 'failed', 'canceled'] as const;
@@ -37,6 +38,7 @@ export function GenerationStatusBadge({ status }: { status: GenerationRow['statu
 
 export function GenerationsScreen() {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const scope = useScope();
   const input = useScopeInput();
   const [filters, setFilters] = useUrlFilters(FILTER_KEYS);
@@ -44,9 +46,18 @@ export function GenerationsScreen() {
   const status = STATUSES.find((s) => s === filters.status);
   const query = { type, status, from: unixFromInput(filters.from ?? ''), to: unixFromInput(filters.to ?? '') };
   const pages = useCursorPages(JSON.stringify([input, query]));
-  // Read again every 2 s while a row of the page is in progress, so its progress moves.
-  const list = useQuery(
-    trpc.generations.list.queryOptions({ ...input, ...query, cursor: pages.cursor }, { refetchInterval: (q) => (q.state.data?.data.some((g) => g.status === 'in_progress') ? 2_000 : false) }),
+  const list = useQuery(trpc.generations.list.queryOptions({ ...input, ...query, cursor: pages.cursor }));
+  // While rows of the page are in progress: read the page again when one of them ends (the
+  // server answers at once) or, for their progress, after FOLLOW_WAIT_MS.
+  const inProgress = (list.data?.data ?? []).filter((g) => g.status === 'in_progress').map((g) => g.id);
+  useWaitingRead(
+    inProgress.length > 0,
+    list.dataUpdatedAt,
+    async (signal) => {
+      await client.generations.waitForEnd.query({ ...input, ids: inProgress.slice(0, 25), waitMs: FOLLOW_WAIT_MS }, { signal });
+      if (!signal.aborted) await list.refetch();
+    },
+    () => list.refetch(),
   );
   const anyFilter = Boolean(type || status || filters.from || filters.to);
 
@@ -128,10 +139,24 @@ export function GenerationsScreen() {
 
 function GenerationDetail({ id }: { id: string }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const scope = useScope();
   const input = useScopeInput();
   const queryClient = useQueryClient();
-  const generation = useQuery(trpc.generations.get.queryOptions({ ...input, id }, { refetchInterval: (q) => (q.state.data?.status === 'in_progress' ? 1_000 : false) }));
+  const generation = useQuery(trpc.generations.get.queryOptions({ ...input, id }));
+  // In progress: each read waits on the server for the end (or answers with the progress after FOLLOW_WAIT_MS).
+  useWaitingRead(
+    generation.data?.status === 'in_progress',
+    generation.dataUpdatedAt,
+    async (signal) => {
+      const followed = await client.playground.follow.query({ ...input, id, waitMs: FOLLOW_WAIT_MS }, { signal });
+      if (signal.aborted) return;
+      queryClient.setQueryData(trpc.generations.get.queryKey({ ...input, id }), followed);
+      // The list's row ends with it.
+      if (followed.status !== 'in_progress') void queryClient.invalidateQueries({ queryKey: trpc.generations.list.queryKey() });
+    },
+    () => generation.refetch(),
+  );
   const cancel = useMutation(
     trpc.generations.cancel.mutationOptions({
       onSuccess: () => toast.success(`Generation ${id} canceled; its cost is refunded.`),

@@ -9,7 +9,7 @@ import { TRPCClientError } from '@trpc/client';
 import { Loader2, Play, Plus, Upload, X } from 'lucide-react';
 import { ACCESSORY_CATEGORIES, QUALITIES, SCALES } from '@/shared/creations/schemas';
 import { CREATION_KINDS, CREATION_ROUTES, type CreationKind } from '@/shared/playground/playground-inputs';
-import { errorStatus, useTRPC, useTRPCClient, type ConsoleOutputs } from '@/app-client/trpc';
+import { useTRPC, useTRPCClient, type ConsoleOutputs } from '@/app-client/trpc';
 import { useScope, useScopeInput } from '@/app-client/scope';
 import { money } from '@/app-client/format';
 import { Button } from '@/components/ui/button';
@@ -28,6 +28,7 @@ import { MaskPainter, type MaskPainterHandle, type PaintedColor } from './mask-p
 import { checkBody, DEFAULT_FORM, formFromGeneration, MASK_FILE_NAME, playgroundForm, requestBody, type ImageSource, type PlaygroundForm } from './playground-request';
 import { CodePanel } from './code-panel';
 import { ResultPanel } from './result-panel';
+import { FOLLOW_WAIT_MS, useWaitingRead } from '@/components/generations/waiting-read';
 import { AvailabilityNote, availabilityOf, AvailabilityTable, previewNote, type Availability } from './availability';
 import { isFileRef } from './copy-as-code';
 
@@ -62,42 +63,29 @@ function useImageSize(url: string | null): { width: number; height: number } | n
 
 type Generation = ConsoleOutputs['generations']['get'];
 
-/** How long one read waits on the server for the run's end (the worker's notification answers it at once). */
-const FOLLOW_WAIT_MS = 2_000;
-
 /**
- * The run's generation, followed by reads that wait on the server: each answers as soon as the
- * generation ends (the worker wakes the waiting request) or after FOLLOW_WAIT_MS with its
- * progress; the next read starts at once. No fixed polling delay stands between the end and the
- * screen.
+ * The run's generation: the creation answers when the generation ends (or after FOLLOW_WAIT_MS
+ * with it in progress); a longer run is then followed by reads that each answer as soon as it
+ * ends or after FOLLOW_WAIT_MS with its progress, the next starting at once. No polling delay
+ * stands between the end and the screen.
  */
-function useFollowedGeneration(id: string | null): Generation | null {
+function useFollowedGeneration(run: { generation: Generation } | null): Generation | null {
   const client = useTRPCClient();
   const scopeInput = useScopeInput();
-  const [followed, setFollowed] = React.useState<{ id: string; generation: Generation } | null>(null);
-  React.useEffect(() => {
-    if (!id) return;
-    const controller = new AbortController();
-    void (async () => {
-      let waitMs = 0; // the first read answers at once: the status shows while it waits
-      for (;;) {
-        try {
-          const generation = await client.playground.follow.query({ ...scopeInput, id, waitMs }, { signal: controller.signal });
-          if (controller.signal.aborted) return;
-          setFollowed({ id, generation });
-          if (generation.status !== 'in_progress') return;
-          waitMs = FOLLOW_WAIT_MS;
-        } catch (error) {
-          if (controller.signal.aborted) return;
-          const status = errorStatus(error);
-          if (status !== undefined && status < 500) return; // a refusal (404) ends the follow
-          await new Promise((resolve) => setTimeout(resolve, 1_000)); // an outage: try again shortly
-        }
-      }
-    })();
-    return () => controller.abort();
-  }, [id, client, scopeInput]);
-  return followed && followed.id === id ? followed.generation : null;
+  const [followed, setFollowed] = React.useState<{ generation: Generation; reads: number } | null>(null);
+  const created = run?.generation ?? null;
+  const shown = followed && created && followed.generation.id === created.id ? followed : created ? { generation: created, reads: 0 } : null;
+  useWaitingRead(
+    shown?.generation.status === 'in_progress',
+    shown ? `${shown.generation.id} ${shown.reads}` : null,
+    async (signal) => {
+      if (!shown) return;
+      const generation = await client.playground.follow.query({ ...scopeInput, id: shown.generation.id, waitMs: FOLLOW_WAIT_MS }, { signal });
+      if (!signal.aborted) setFollowed({ generation, reads: shown.reads + 1 });
+    },
+    async () => shown && setFollowed({ generation: shown.generation, reads: shown.reads + 1 }),
+  );
+  return shown?.generation ?? null;
 }
 
 export function PlaygroundScreen() {
@@ -121,7 +109,7 @@ export function PlaygroundScreen() {
   const [maskInPrompt, setMaskInPrompt] = React.useState(false);
   const [errors, setErrors] = React.useState<FieldErrors>({});
   // One result per kind: switching to another kind never shows this kind's result.
-  const [runs, setRuns] = React.useState<Partial<Record<CreationKind, { generationId: string; requestId: string }>>>({});
+  const [runs, setRuns] = React.useState<Partial<Record<CreationKind, { generation: Generation; requestId: string }>>>({});
   const [running, setRunning] = React.useState(false);
   // Random values come after hydration: the server's HTML and the first client render must agree.
   const hydrated = useHydrated();
@@ -171,7 +159,7 @@ export function PlaygroundScreen() {
   const blocked = kind === 'edit' && values.mode === 'mask' && (problems.unlayered.length > 0 || problems.unpainted.length > 0);
 
   const lastRun = runs[kind] ?? null;
-  const generation = useFollowedGeneration(lastRun?.generationId ?? null);
+  const generation = useFollowedGeneration(lastRun);
   const option: Availability | null = availabilityOf(availability.data, kind, values.mode);
   const unavailable = scope.mode === 'live' && option?.live === 'unavailable';
 
@@ -237,7 +225,7 @@ export function PlaygroundScreen() {
           }),
         );
       }
-      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}` }).catch((error: unknown) => {
+      const result = await create.mutateAsync({ ...scopeInput, kind, body: resolved, idempotencyKey: `playground-${crypto.randomUUID()}`, waitMs: FOLLOW_WAIT_MS }).catch((error: unknown) => {
         // A refused request leaves its upload available (spec): the next try uses it again,
         // unless the refusal is about that upload (expired or used): then a fresh one.
         if (imageUpload && apiErrorOf(error)?.param === 'image') prepareUpload(imageUpload.file);
@@ -245,7 +233,7 @@ export function PlaygroundScreen() {
         throw error;
       });
       if (imageUpload) prepareUpload(imageUpload.file); // this one is the generation's now
-      setRuns((r) => ({ ...r, [kind]: { generationId: result.generation.id, requestId: result.requestId } }));
+      setRuns((r) => ({ ...r, [kind]: { generation: result.generation, requestId: result.requestId } }));
       void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
       setCodeKey(crypto.randomUUID());
       void quote.refetch();

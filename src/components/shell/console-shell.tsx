@@ -17,6 +17,7 @@ import { Label } from '@/components/ui/label';
 import { ErrorState, LoadingRows } from '@/components/ui/states';
 import { Sheet } from '@/components/ui/sheet';
 import { NoMembership } from './no-membership';
+import { NavigationProgress, useConsoleRouter } from './navigation-progress';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -103,6 +104,7 @@ export function ConsoleShell({
 
   return (
     <ScopeProvider scope={{ organizationId, mode, role, base }}>
+      <NavigationProgress>
       <div className="flex min-h-screen flex-col">
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-background focus:p-2">
           Skip to content
@@ -132,6 +134,7 @@ export function ConsoleShell({
           </div>
         </div>
       </div>
+      </NavigationProgress>
     </ScopeProvider>
   );
 }
@@ -238,7 +241,7 @@ function MobileNav({
 }
 
 function OrganizationSwitcher({ organizations, currentId, mode }: { organizations: { id: string; name: string; role: string }[]; currentId: string; mode: Mode }) {
-  const router = useRouter();
+  const router = useConsoleRouter();
   const current = organizations.find((o) => o.id === currentId);
   const [creating, setCreating] = React.useState(false);
   return (
@@ -283,7 +286,7 @@ function OrganizationSwitcher({ organizations, currentId, mode }: { organization
 
 /** Test ⇄ live keeps the screen (and drops its query: ids are per mode). */
 function ModeSwitch({ mode }: { mode: Mode }) {
-  const router = useRouter();
+  const router = useConsoleRouter();
   const pathname = usePathname();
   const id = React.useId();
   const toggle = (test: boolean) => {
@@ -302,7 +305,7 @@ function ModeSwitch({ mode }: { mode: Mode }) {
 }
 
 function UserMenu({ email, accountHref }: { email: string; accountHref: string }) {
-  const router = useRouter();
+  const router = useConsoleRouter();
   const { theme, setTheme } = useTheme();
   return (
     <DropdownMenu>

@@ -1,6 +1,6 @@
 'use client';
+import { useConsoleRouter } from './navigation-progress';
 import * as React from 'react';
-import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -14,7 +14,7 @@ import { toast } from '@/components/ui/toaster';
 /** "Create organization": a new one owned by the signed-in user, opened at once in test mode. */
 export function CreateOrganizationDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const trpc = useTRPC();
-  const router = useRouter();
+  const router = useConsoleRouter();
   const queryClient = useQueryClient();
   const form = useForm({ resolver: zodResolver(createOrganizationInput), defaultValues: { name: '' } });
   const create = useMutation(

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
+import { TopBar } from './navigation-progress';
 
 /**
  * Navigation feedback: a bar along the top of the window and the skeleton of a screen, from the
@@ -9,9 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 export function PageLoading() {
   return (
     <div role="status" aria-label="Loading the page" data-testid="page-loading">
-      <div className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-primary/20" aria-hidden>
-        <div className="h-full w-1/3 bg-primary motion-safe:animate-[page-loading_1.2s_ease-in-out_infinite]" />
-      </div>
+      <TopBar />
       <Skeleton className="mb-2 h-8 w-48" />
       <Skeleton className="mb-8 h-4 w-80 max-w-full" />
       <div className="flex flex-col gap-3">

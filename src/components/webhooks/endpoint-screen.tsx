@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
+import { useConsoleRouter } from '@/components/shell/navigation-progress';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, RotateCw, Send } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
@@ -121,7 +121,7 @@ function EndpointActions({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
   const scope = useScope();
   const input = useScopeInput();
-  const router = useRouter();
+  const router = useConsoleRouter();
   const invalidate = useInvalidateWebhooks();
   const onError = (error: { message: string }) => toast.error(error.message);
   const disable = useMutation(trpc.webhooks.disable.mutationOptions({ onSuccess: () => (toast.success('Endpoint disabled. Its planned deliveries were canceled.'), void invalidate()), onError }));

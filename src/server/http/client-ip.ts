@@ -3,6 +3,7 @@ import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
+import type { RequestHead } from './request-head';
 
 /**
  * The client IP of a request (per-IP rate limits of the API and of sign-in, request log). Only
@@ -50,13 +51,13 @@ export function clientIpFrom(forwardedFor: string | null, socketAddress: string 
 
 let warned = false;
 
-function stampedSocketAddress(req: Request): string | null | undefined {
+function stampedSocketAddress(req: RequestHead): string | null | undefined {
   const stamped = req.headers.get(CLIENT_IP_HEADER);
   if (stamped?.startsWith(`${token}/`)) return stamped.slice(token.length + 1) || null;
   return undefined;
 }
 
-export function clientIp(req: Request): string | null {
+export function clientIp(req: RequestHead): string | null {
   const socketAddress = stampedSocketAddress(req);
   if (socketAddress === undefined && !warned) {
     warned = true;

@@ -8,6 +8,7 @@ import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/req
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { loggedJson } from '@/server/requestlog/redact';
 import { requestRateHeaders } from './rate-headers';
+import type { RequestHead } from './request-head';
 
 /**
  * The pieces every keyed HTTP door (/v1, /mcp) shares: request-id, browser refusal, the
@@ -23,10 +24,12 @@ export interface DoorReply {
   /** The code and message of an error reply, for the request log. */
   errorCode: string | null;
   errorMessage?: string;
+  /** The value `body` is the JSON text of, when the door made it: the request log redacts it without parsing the body back. */
+  value?: unknown;
 }
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): DoorReply {
-  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null };
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null, value: body };
 }
 
 export function errorReply(error: ApiError): DoorReply {
@@ -56,7 +59,7 @@ export function beginRequest(ip: string | null, requestId = newId('req')): DoorR
  * Browsers are refused outright: keys belong on servers. Detected by Origin (fetch from Node
  * also sends sec-fetch-mode, so that header proves nothing) and CORS preflights.
  */
-export function refuseBrowsers(req: Request): void {
+export function refuseBrowsers(req: RequestHead): void {
   if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
     throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
   }
@@ -77,7 +80,7 @@ export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
 }
 
 /** The Bearer key (401 otherwise), then the organization's request rate (429 otherwise). */
-export async function authenticate(req: Request, door: DoorRequest, hits = 1): Promise<AuthenticatedKey> {
+export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1): Promise<AuthenticatedKey> {
   const key = await authenticateBearer(db(), req.headers.get('authorization'));
   door.key = key;
   for (let i = 0; i < hits; i++) {
@@ -103,7 +106,18 @@ export function finishReply(door: DoorRequest, reply: DoorReply): DoorReply {
 /** One line of the request log (console "Requests" screen). */
 export function logRequest(
   door: DoorRequest,
-  line: { id?: string; method: string; path: string; status: number; errorCode: string | null; errorMessage?: string | null; requestParams?: unknown; responseBody?: string | null },
+  line: {
+    id?: string;
+    method: string;
+    path: string;
+    status: number;
+    errorCode: string | null;
+    errorMessage?: string | null;
+    requestParams?: unknown;
+    /** The answer's body to keep (redacted), and the value it is the JSON of if known. */
+    responseBody?: string | null;
+    responseValue?: unknown;
+  },
 ): void {
   recordRequest({
     id: line.id ?? door.requestId,
@@ -123,9 +137,10 @@ export function logRequest(
 }
 
 /** The redacted parameters and answer of a line; only lines of an identified organization keep them (nobody else reads them). */
-function loggedBodies(line: { requestParams?: unknown; responseBody?: string | null }): { requestParams: string | null; responseBody: string | null } {
+function loggedBodies(line: { requestParams?: unknown; responseBody?: string | null; responseValue?: unknown }): { requestParams: string | null; responseBody: string | null } {
   let answer: unknown = null;
-  if (line.responseBody) {
+  if (line.responseBody && line.responseValue !== undefined) answer = line.responseValue;
+  else if (line.responseBody) {
     try {
       answer = JSON.parse(line.responseBody);
     } catch {

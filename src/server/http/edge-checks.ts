@@ -15,9 +15,16 @@ import { log } from '@/server/platform/logger';
  */
 export const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
-/** The origin every request URL is built on (PUBLIC_BASE_URL, else http://localhost:PORT). */
-export function fixedOrigin(): URL {
-  return new URL(config().publicBaseUrl);
+let parsedOrigin: { base: string; origin: string; host: string } | null = null;
+
+/** The origin every request URL is built on (PUBLIC_BASE_URL, else http://localhost:PORT): parsed once, not per request. */
+export function fixedOrigin(): { readonly origin: string; readonly host: string } {
+  const base = config().publicBaseUrl;
+  if (parsedOrigin?.base !== base) {
+    const url = new URL(base);
+    parsedOrigin = { base, origin: url.origin, host: url.host };
+  }
+  return parsedOrigin;
 }
 
 /** A reply the launcher writes as is (API bodies are small: one write with a Content-Length). */
@@ -35,10 +42,11 @@ export function errorDoorReply(error: ApiError, requestId: string): DoorReply {
   };
 }
 
+/** A string body is written as it is: Node joins it to the head in one chunk (no copy into a Buffer first). */
 export function writeDoorReply(res: http.ServerResponse, reply: DoorReply, method: string | undefined): void {
-  const body = typeof reply.body === 'string' ? Buffer.from(reply.body) : reply.body;
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(body.length) });
-  res.end(method === 'HEAD' ? undefined : body);
+  const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(length) });
+  res.end(method === 'HEAD' ? undefined : reply.body);
 }
 
 /**

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import next from 'next';
 import { stampIncomingRequest } from './incoming-request';
-import { discardRequestBody, requestBodyStream } from './request-body';
+import { discardRequestBody } from './request-body';
+import { headOfIncoming } from './request-head';
 import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './edge-checks';
 import { findRoute, preloadRoutes, serveRoute, type RouteReply } from './routes';
 import { observeHttp } from '@/server/observability/metrics';
@@ -24,22 +25,6 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).
  * Everything else (the console's pages) goes to Next.js.
  */
-function toWebRequest(req: http.IncomingMessage, origin: string, path: string, signal?: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`${origin}${path}`, {
-    method: req.method,
-    headers,
-    ...(signal ? { signal } : {}),
-    ...(hasBody ? { body: requestBodyStream(req), duplex: 'half' } : {}),
-  } as RequestInit);
-}
-
 /** A route's reply as bytes on the socket (a Response is read whole first: these bodies are small). */
 async function writeRouteReply(req: http.IncomingMessage, res: http.ServerResponse, reply: RouteReply, requestId: string): Promise<void> {
   if (!(reply instanceof Response)) {
@@ -124,7 +109,7 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
       const controller = (closed = new AbortController());
       res.once('close', () => controller.abort());
     }
-    serveRoute(route, toWebRequest(req, origin.origin, path, closed?.signal), requestId)
+    serveRoute(route, headOfIncoming(req, `${origin.origin}${path}`, closed?.signal), requestId)
       .then((reply) => (route.streams && reply instanceof Response ? streamRouteReply(req, res, reply, requestId) : writeRouteReply(req, res, reply, requestId)))
       .catch(failed(req, res, requestId, `${method} ${route.pattern}`));
   } else if (method === 'POST' && /^multipart\//i.test(req.headers['content-type'] ?? '') && req.headers['next-action'] === undefined) {

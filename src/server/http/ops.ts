@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { METRICS_CONTENT_TYPE, metricsText } from '@/server/observability/metrics';
+import { jobs } from '@/server/jobs/client';
 import { readiness } from '@/server/observability/readiness';
 import type { DoorReply } from './edge-checks';
 
@@ -41,5 +42,5 @@ export async function serveMetrics(req: Request): Promise<DoorReply> {
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new ApiError(401, 'api_key_invalid', 'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.');
   }
-  return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: await metricsText() };
+  return { status: 200, headers: { 'content-type': METRICS_CONTENT_TYPE, 'cache-control': 'no-store' }, body: await metricsText(() => jobs().waitingJobs()) };
 }

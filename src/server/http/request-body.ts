@@ -37,6 +37,12 @@ export function requestBodyStream(req: http.IncomingMessage): ReadableStream<Uin
   return new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
+      // Made when a door first asks for the body (after its key check): a client that has
+      // gone since then sends nothing more, and its 'aborted' has passed.
+      if (req.destroyed) {
+        onAborted();
+        return;
+      }
       req.pause();
       req.on('data', onData);
       req.once('end', onEnd);

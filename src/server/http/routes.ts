@@ -4,6 +4,7 @@ import { observeHttp } from '@/server/observability/metrics';
 import { importFromSources } from '@/server/platform/source-modules';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { errorDoorReply, type DoorReply } from './edge-checks';
+import { headOfRequest, type IncomingHead } from './request-head';
 
 /**
  * Every URL Roomtone serves besides the console's pages, in one table. Both servers dispatch
@@ -20,7 +21,15 @@ import { errorDoorReply, type DoorReply } from './edge-checks';
 
 /** A reply the servers write as is, or a fetch Response (tRPC, Auth.js, Inngest). */
 export type RouteReply = DoorReply | Response;
-export type RouteHandler = (req: Request, requestId: string) => Promise<RouteReply>;
+/** A route's handler: the request's head at once, its web Request (the body) on demand. */
+export type RouteHandler = (req: IncomingHead, requestId: string) => Promise<RouteReply>;
+type WebRouteHandler = (req: Request, requestId: string) => Promise<RouteReply>;
+
+/** A handler that takes the web Request (a body, or an adapter that wants one). */
+const web =
+  (handler: WebRouteHandler): RouteHandler =>
+  (req, requestId) =>
+    handler(req.request(), requestId);
 
 interface RouteDefinition {
   /** As the route's folder under app/: `/readyz`, `/files/[...key]`, `/v1/[[...path]]`. */
@@ -43,14 +52,14 @@ function underPrefix(prefix: string, serve: (method: string, rest: string, searc
 
 const DEFINITIONS: RouteDefinition[] = [
   // First: the API is looked up before anything else (the stream before the rest of /v1).
-  { pattern: '/v1/events/stream', load: async () => (await import('./event-stream')).serveEventStream, streams: true },
+  { pattern: '/v1/events/stream', load: async () => web((await import('./event-stream')).serveEventStream), streams: true },
   { pattern: '/v1/[[...path]]', load: async () => (await import('./v1')).serveV1 },
-  { pattern: '/mcp', load: async () => (await import('@/server/mcp/endpoint')).serveMcp },
-  { pattern: '/uploads/[...id]', load: async () => (await import('./upload-put')).serveUploadPut },
+  { pattern: '/mcp', load: async () => web((await import('@/server/mcp/endpoint')).serveMcp) },
+  { pattern: '/uploads/[...id]', load: async () => web((await import('./upload-put')).serveUploadPut) },
   { pattern: '/files/[...key]', load: async () => underPrefix('/files/', (await import('./public-files')).serveSignedFile) },
   { pattern: '/swatches/[...id]', load: async () => underPrefix('/swatches/', (await import('./public-files')).serveSwatch) },
-  { pattern: '/api/trpc/[...path]', load: async () => (await import('./console-trpc')).handleConsoleTrpc },
-  { pattern: '/api/auth/[...nextauth]', load: async () => (await import('./console-auth')).handleAuth },
+  { pattern: '/api/trpc/[...path]', load: async () => web((await import('./console-trpc')).handleConsoleTrpc) },
+  { pattern: '/api/auth/[...nextauth]', load: async () => web((await import('./console-auth')).handleAuth) },
   {
     pattern: '/api/inngest',
     // The Inngest SDK and the job handlers (the engine) load at the first call, not with the
@@ -58,15 +67,15 @@ const DEFINITIONS: RouteDefinition[] = [
     // the sources: they are the service around Next.js, never in its bundle.
     load: async () => async (req) => {
       const inngest = await importFromSources<typeof import('@/server/jobs/providers/inngest')>('src/server/jobs/providers/inngest.ts');
-      return inngest.serveInngest(req);
+      return inngest.serveInngest(req.request());
     },
   },
-  { pattern: '/hooks/replicate/[...token]', load: async () => (await import('./replicate-hook')).serveReplicateHook },
+  { pattern: '/hooks/replicate/[...token]', load: async () => web((await import('./replicate-hook')).serveReplicateHook) },
   // Stripe's webhook: the checkout events that confirm console credit purchases.
-  { pattern: '/api/payments/stripe', load: async () => (await import('./stripe-webhook')).serveStripeWebhook },
-  { pattern: '/healthz', load: async () => (await import('./ops')).serveHealth },
-  { pattern: '/readyz', load: async () => (await import('./ops')).serveReadiness },
-  { pattern: '/metrics', load: async () => (await import('./ops')).serveMetrics },
+  { pattern: '/api/payments/stripe', load: async () => web((await import('./stripe-webhook')).serveStripeWebhook) },
+  { pattern: '/healthz', load: async () => web((await import('./ops')).serveHealth) },
+  { pattern: '/readyz', load: async () => web((await import('./ops')).serveReadiness) },
+  { pattern: '/metrics', load: async () => web((await import('./ops')).serveMetrics) },
 ];
 
 export interface Route {
@@ -138,7 +147,7 @@ export async function preloadRoutes(): Promise<void> {
  * One request through its route: the handler's reply with the request-id, or whatever it
  * threw in the envelope (unexpected errors logged once, 500 internal_error).
  */
-export async function serveRoute(route: Route, req: Request, requestId: string): Promise<RouteReply> {
+export async function serveRoute(route: Route, req: IncomingHead, requestId: string): Promise<RouteReply> {
   try {
     const handler = route.loaded ?? (await route.handler());
     const reply = await handler(req, requestId);
@@ -171,7 +180,7 @@ async function serveAppRoute(req: Request): Promise<Response> {
   const { pathname } = new URL(req.url);
   const route = findRoute(pathname);
   const reply = route
-    ? await serveRoute(route, req, requestId)
+    ? await serveRoute(route, headOfRequest(req), requestId)
     : errorDoorReply(apiErrorFromUnknown(new DomainError('route_not_found', 'Unrecognized request URL.')), requestId);
   observeHttp(pathname, req.method, reply.status, (performance.now() - started) / 1000);
   return toResponse(reply, req.method, requestId);

@@ -2,6 +2,7 @@ import { log } from '@/server/platform/logger';
 import { paymentProvider } from '@/server/billing/payments/provider';
 import { WebhookSignatureInvalid } from '@/server/billing/payments/port';
 import { confirmCheckoutFromWebhook } from '@/server/billing/credit-purchases';
+import { confirmCardSetupFromWebhook } from '@/server/billing/card-setup';
 
 /** Stripe's events are small; anything larger is not one. */
 const MAX_EVENT_BYTES = 512 * 1024;
@@ -34,7 +35,8 @@ export async function serveStripeWebhook(req: Request): Promise<Response> {
   }
   if (!checkoutId) return json(200, { received: true, ignored: true });
   try {
-    const outcome = await confirmCheckoutFromWebhook(checkoutId);
+    const purchase = await confirmCheckoutFromWebhook(checkoutId);
+    const outcome = purchase === 'unknown_checkout' ? await confirmCardSetupFromWebhook(checkoutId) : purchase;
     return json(200, { received: true, outcome });
   } catch (error) {
     log.warn('stripe webhook: checkout not confirmed yet', { checkoutId, error: String(error) });

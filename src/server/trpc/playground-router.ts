@@ -20,10 +20,10 @@ const SCHEMAS = { render: renderInput, edit: editInput, decoration: decorationIn
 
 /**
  * A playground creation as a door: the /v1 body parsed by the /v1 route's own schema (refusals
- * name the same `param`), the creation service, and one request-log line
- * `POST /playground/<route>` (as MCP's `/mcp/<tool>`), refusals included.
+ * name the same `param`), the creation service, the wait for the end (`waitMs`), and one
+ * request-log line `POST /playground/<route>` (as MCP's `/mcp/<tool>`), refusals included.
  */
-async function create(member: Member, input: { kind: CreationKind; body: unknown; idempotencyKey?: string | undefined }, ip: string | null) {
+async function create(member: Member, input: { kind: CreationKind; body: unknown; idempotencyKey?: string | undefined; waitMs?: number | undefined }, ip: string | null) {
   const started = performance.now();
   const requestId = newId('req');
   const path = `/playground/${CREATION_ROUTES[input.kind]}`;
@@ -46,8 +46,11 @@ async function create(member: Member, input: { kind: CreationKind; body: unknown
     const parsed = SCHEMAS[input.kind].safeParse(input.body);
     if (!parsed.success) throw apiErrorFromZodIssues(parsed.error.issues);
     const run = await runPlaygroundCreation(member, { type: input.kind, input: parsed.data } as CreationInput, { requestId, idempotencyKey: input.idempotencyKey });
-    line(run.generation.status === 'in_progress' ? 202 : 200, null);
-    return { ...run, requestId };
+    // Like a synchronous /v1 creation: the answer waits for the end (the worker's wake-up), so a
+    // short run costs the page one round trip; a longer one is followed from where this leaves it.
+    const generation = await followGeneration(member, run.generation.id, input.waitMs ?? 0);
+    line(generation.status === 'in_progress' ? 202 : 200, null);
+    return { ...run, generation, requestId };
   } catch (error) {
     const apiError = apiErrorFromUnknown(error, { requestId, route: `POST ${path}` });
     line(apiError.status, apiError);

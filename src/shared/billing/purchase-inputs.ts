@@ -6,6 +6,8 @@ export const creditPurchaseInput = z.object({
   amount: z.number().int().min(500, 'The smallest purchase is €5.00.').max(1_000_000, 'The largest purchase is €10,000.00.'),
 });
 
+/** A card set-up's checkout id (Stripe Checkout in setup mode), as the provider's return carries it. */
+export const cardSetupIdSchema = z.string().regex(/^cs_[0-9A-Za-z_]{1,200}$/, 'must be a checkout id (cs_…)');
 export const purchaseIdSchema = z.string().regex(/^cp_[0-9A-Za-z]{1,64}$/, 'must be a credit purchase id (cp_…)');
 
 /** Auto-recharge as the console's form sends it (cents; the server's rules in auto-recharge.ts). */

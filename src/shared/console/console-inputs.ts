@@ -19,6 +19,8 @@ export const linkTokenSchema = z.string().min(10).max(200).regex(/^[0-9A-Za-z]+$
 export const unixSecondsSchema = z.number().int().min(0).max(32_503_680_000);
 export const requestIdSchema = z.string().regex(/^req_[0-9A-Za-z]{1,64}$/, 'must be a request id (req_…)');
 export const generationIdSchema = z.string().regex(/^gen_[0-9A-Za-z]{1,64}$/, 'must be a generation id (gen_…)');
+/** A generations list waiting on its in-progress rows: answered when one ends, or after waitMs. */
+export const waitForGenerationsInput = z.object({ ids: z.array(generationIdSchema).min(1).max(25), waitMs: z.number().int().min(0).max(10_000) });
 export const userIdSchema = z.string().regex(/^usr_[0-9A-Za-z]{1,64}$/, 'must be a user id (usr_…)');
 
 export const signInInput = z.strictObject({ email, password });
@@ -57,7 +59,7 @@ export const logFiltersInput = z.object({
   requestId: requestIdSchema.optional(),
 });
 
-export { addCreditForm, autoRechargeForm, autoRechargeInput, creditPurchaseInput, purchaseIdSchema } from '@/shared/billing/purchase-inputs';
+export { addCreditForm, autoRechargeForm, autoRechargeInput, cardSetupIdSchema, creditPurchaseInput, purchaseIdSchema } from '@/shared/billing/purchase-inputs';
 /** The sign-in's second step: the 6 digits of the authenticator app, or a recovery code (xxxx-xxxx-xxxx). */
 export const secondFactorInput = z.strictObject({ code: z.string().trim().min(6, 'Enter the 6-digit code or a recovery code.').max(40) });
 /** Enrolment and new recovery codes take a code of the app itself. */

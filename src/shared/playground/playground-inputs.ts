@@ -16,6 +16,8 @@ export const playgroundCreateInput = z.object({
   body: z.record(z.string(), z.unknown()),
   /** Same rule as the Idempotency-Key header (checked by the creation service). */
   idempotencyKey: z.string().max(255).optional(),
+  /** How long the answer may wait for the generation's end (as a synchronous /v1 creation); 0 answers at acceptance. */
+  waitMs: z.number().int().min(0).max(10_000).optional(),
 });
 
 export const playgroundQuoteInput = z.object({

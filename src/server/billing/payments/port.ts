@@ -63,7 +63,25 @@ export interface CheckoutPort {
    * about something else. Throws WebhookSignatureInvalid for a payload the provider did not sign.
    */
   checkoutOfWebhook(rawBody: string, signatureHeader: string | null): Promise<string | null>;
+  /** A hosted page that saves another card on the organization's customer, for off-session payments (auto-recharge). */
+  startCardSetup(request: CardSetupRequest): Promise<{ checkoutId: string; url: string }>;
+  /** Throws PaymentOutcomeUnknown when the provider cannot say. */
+  retrieveCardSetup(checkoutId: string): Promise<CardSetupState>;
 }
+
+export interface CardSetupRequest {
+  organizationId: string;
+  customerId: string;
+  /** `{CHECKOUT_SESSION_ID}` in it is replaced by the provider with the checkout's id. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+/** A card set-up as the provider sees it: `complete` saved `paymentMethodId` on the customer. */
+export type CardSetupState =
+  | { status: 'open' }
+  | { status: 'expired' }
+  | { status: 'complete'; organizationId: string | null; customerId: string | null; paymentMethodId: string | null };
 
 export class WebhookSignatureInvalid extends Error {}
 

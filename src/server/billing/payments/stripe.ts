@@ -1,5 +1,5 @@
 import type Stripe from 'stripe';
-import { PaymentOutcomeUnknown, WebhookSignatureInvalid, type CheckoutPort, type CheckoutState, type PaymentLookup, type PaymentOutcome, type PaymentProvider } from './port';
+import { PaymentOutcomeUnknown, WebhookSignatureInvalid, type CardSetupState, type CheckoutPort, type CheckoutState, type PaymentLookup, type PaymentOutcome, type PaymentProvider } from './port';
 
 /**
  * Stripe: an off-session PaymentIntent, confirmed at once, on the organization's saved
@@ -140,6 +140,35 @@ function stripeCheckout(
       }
       return checkoutStateOf(session);
     },
+    // Checkout in `setup` mode: the card entered there is saved on the customer for off-session use.
+    async startCardSetup(request) {
+      const { stripe } = await sdk();
+      try {
+        const session = await stripe.checkout.sessions.create({
+          mode: 'setup',
+          currency: 'eur',
+          customer: request.customerId,
+          success_url: request.successUrl,
+          cancel_url: request.cancelUrl,
+          setup_intent_data: { metadata: { organization: request.organizationId } },
+          metadata: { organization: request.organizationId, card_setup: 'auto_recharge' },
+        });
+        if (!session.url) throw new Error('Stripe returned a checkout without a URL.');
+        return { checkoutId: session.id, url: session.url };
+      } catch (error) {
+        throw unknown('the card set-up', error);
+      }
+    },
+    async retrieveCardSetup(checkoutId) {
+      const { stripe } = await sdk();
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(checkoutId, { expand: ['setup_intent'] });
+      } catch (error) {
+        throw unknown('the card set-up lookup', error);
+      }
+      return cardSetupStateOf(session);
+    },
     async checkoutOfWebhook(rawBody, signatureHeader) {
       if (!webhookSecret) throw new WebhookSignatureInvalid('STRIPE_WEBHOOK_SECRET is not set: Stripe webhooks cannot be verified.');
       if (!signatureHeader) throw new WebhookSignatureInvalid('The Stripe-Signature header is missing.');
@@ -175,5 +204,13 @@ function checkoutStateOf(session: Stripe.Checkout.Session): CheckoutState {
     };
   }
   // `complete` but unpaid: a delayed method (a bank debit) still settling; the webhook or the sweep comes back.
+  return session.status === 'expired' ? { status: 'expired' } : { status: 'open' };
+}
+
+function cardSetupStateOf(session: Stripe.Checkout.Session): CardSetupState {
+  const intent = typeof session.setup_intent === 'object' ? session.setup_intent : null;
+  if (session.mode === 'setup' && session.status === 'complete' && intent?.status === 'succeeded') {
+    return { status: 'complete', organizationId: session.metadata?.organization ?? null, customerId: idOf(session.customer), paymentMethodId: idOf(intent.payment_method) };
+  }
   return session.status === 'expired' ? { status: 'expired' } : { status: 'open' };
 }

@@ -37,4 +37,5 @@ export const inngestProvider: JobProvider = {
       },
     };
   },
+  waitingJobs: async () => [],
 };

@@ -1,10 +1,10 @@
 import type { Job, PgBoss } from 'pg-boss';
-import { databaseUrl, type DbTx } from '@/server/platform/db';
+import { databaseUrl, sql, type DbTx } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import { EVENT_JOBS } from '../definitions/event-jobs';
 import type { JobDeclaration, JobDefinition, JobEvent, QueueSpec, Stoppable } from '../definitions/job';
 import { memoizedIo, runKey } from './pgboss-io';
-import type { JobProvider } from './provider';
+import type { JobProvider, QueueDepth } from './provider';
 
 /**
  * The pg-boss provider (default, zero setup): queues on the application's PostgreSQL. Which
@@ -127,7 +127,19 @@ export const pgBossProvider: JobProvider = {
   // ends without work; taking it out of pg-boss as well would race a worker fetching it.
   cancel: async () => undefined,
   startWorkers,
+  waitingJobs,
 };
+
+/** Every queue, with 0 when nothing waits (a queue's jobs are rows of pgboss.job): one query. */
+async function waitingJobs(): Promise<QueueDepth[]> {
+  const rows = await sql<{ name: string; waiting: bigint; oldest: number | null }>(
+    `select q.name, count(j.id) filter (where j.state in ('created', 'retry')) as waiting,
+            coalesce(extract(epoch from now() - min(j.created_on) filter (where j.state in ('created', 'retry'))), 0)::float8 as oldest
+       from ${SCHEMA}.queue q left join ${SCHEMA}.job j on j.name = q.name group by q.name`,
+    [],
+  );
+  return rows.map((row) => ({ queue: row.name, waiting: Number(row.waiting), oldestSeconds: row.oldest ?? 0 }));
+}
 
 /**
  * Run one pg-boss job through its definition: payload checked with the definition's schema,

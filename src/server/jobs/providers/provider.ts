@@ -23,4 +23,16 @@ export interface JobProvider {
   cancel(event: JobEvent): Promise<void>;
   /** This process's workers for these jobs (queues, schedules, own-table loops). */
   startWorkers(definitions: readonly JobDefinition[]): Promise<Stoppable>;
+  /**
+   * What waits to start, per queue, for /metrics. Empty where the provider keeps its queues
+   * itself (Inngest shows them in its own dashboard).
+   */
+  waitingJobs(): Promise<QueueDepth[]>;
+}
+
+/** Runs waiting to start in one queue, and the age of the oldest (0 when none waits). */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  oldestSeconds: number;
 }
