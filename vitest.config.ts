@@ -14,14 +14,8 @@ const ALONE: Record<string, string> = {
   // Delivers every due delivery of the database with the clock moved days ahead, and counts
   // what its receivers get: other files' deliveries would be sent (and counted) too.
   'test/webhooks.test.ts': 'moves the clock and delivers every due webhook of the database',
-  // Queues behind the server's two worker slots and cancels before the job starts: other
-  // files' jobs change who gets the next slot.
-  'test/creations.test.ts': 'needs the worker slots to itself to cancel a queued generation',
   // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads).
   'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
-  // Asserts queue waits of a few seconds on a server of its own: other files' servers and
-  // jobs on the two cores would be measured too.
-  'test/fair-scheduling.test.ts': 'asserts queue waits in seconds, so it needs the cores to itself',
   // Takes both cores with spinning processes and floods a server of its own, then asserts a
   // deadline within seconds: beside other files it slows them and measures their load too.
   'test/download-deadline.test.ts': 'busies both cores on purpose and asserts a deadline in seconds',

@@ -208,13 +208,13 @@ export async function backgroundUpscale(baseUrl: string, key: string): Promise<s
 }
 
 /**
- * Holds the engine runs of an organization until `release` (the server's BUILTIN_ENGINE_HOLD_DIR):
- * the runs that have started keep their worker slots, so generations created after the slots are
- * full wait in the queue, cancelable, for as long as the test needs.
+ * Holds the engine runs of an organization until `release` (the server's BUILTIN_ENGINE_HOLDS_DIR,
+ * an hour per run): the runs that have started keep their worker slots, so generations created
+ * after the slots are full wait in the queue, cancelable, for as long as the test needs.
  */
 export function holdEngineRuns(demo: E2EState, organizationId: string): { release: () => void } {
   const file = path.join(demo.engineHoldDir, organizationId);
-  fs.writeFileSync(file, '');
+  fs.writeFileSync(file, String(3_600_000));
   return { release: () => fs.rmSync(file, { force: true }) };
 }
 

@@ -28,7 +28,7 @@ export interface E2EState {
   receiverTls: { key: string; cert: string };
   /** The local ComfyUI of live decorations, and the CA its certificate is signed by. */
   comfy: { url: string; caPem: string };
-  /** The server's BUILTIN_ENGINE_HOLD_DIR (see holdEngineRuns in e2e/fixtures.ts). */
+  /** The server's BUILTIN_ENGINE_HOLDS_DIR (see holdEngineRuns in e2e/fixtures.ts). */
   engineHoldDir: string;
 }
 
@@ -78,7 +78,7 @@ export default async function globalSetup(_config: FullConfig): Promise<() => Pr
       SIGNIN_ATTEMPTS_PER_IP_PER_MINUTE: '1000',
       // Generations run at the engine's own speed on the default worker slots; the one test that
       // needs a generation to wait in the queue holds its organization's runs (holdEngineRuns).
-      BUILTIN_ENGINE_HOLD_DIR: engineHoldDir,
+      BUILTIN_ENGINE_HOLDS_DIR: engineHoldDir,
       LOG_LEVEL: 'warn',
       DEV_ALLOW_LOOPBACK_URLS: 'true',
       NODE_EXTRA_CA_CERTS: caPath,

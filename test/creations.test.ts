@@ -2,7 +2,8 @@ import { describe, expect, it, inject } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { api, createTestOrg, expectErrorShape, rendered, testIp, type ApiResult } from './support';
+import { api, createTestOrg, expectErrorShape, holdGenerations, rendered, testIp, type ApiResult } from './support';
+import { waitFor } from './server-processes';
 import { db, transaction } from '@/server/platform/db';
 import { grantCredit, ledgerSum } from '@/server/billing/ledger';
 import { expireLots } from '@/server/billing/expire-lots';
@@ -264,25 +265,39 @@ describe('idempotency', () => {
   });
 });
 
-/** Two background generations to hold both worker slots, so the next one waits unstarted. */
-async function occupyWorkers(key: string, image: string): Promise<string[]> {
-  const blockers = await Promise.all([0, 1, 2].map(() => upscale(key, image, { background: true })));
-  return blockers.map((b) => b.body.id);
+/**
+ * Background generations of a held organization on both light worker slots (upscales are light),
+ * started: the next generation waits unstarted until the returned function lifts the hold,
+ * whatever other files queue meanwhile.
+ */
+async function occupyWorkers(org: { id: string; testKey: string }, image: string): Promise<() => void> {
+  const release = holdGenerations(org.id);
+  const blockers = await Promise.all([0, 1].map(() => upscale(org.testKey, image, { background: true })));
+  const ids = blockers.map((b) => b.body.id);
+  await waitFor('both blockers to start', async () => (await db().generation.count({ where: { id: { in: ids }, startedAt: { not: null } } })) === 2);
+  return release;
+}
+
+/** pg-boss's record of the generation's job once the worker has finished with it. */
+async function jobFinished(generationId: string): Promise<boolean> {
+  const rows = await db().$queryRawUnsafe<{ state: string }[]>(`select state from pgboss.job where data->>'generationId' = $1`, generationId);
+  return rows.length > 0 && rows.every((r) => r.state === 'completed');
 }
 
 describe('states: cancel, failure, refunds', () => {
   it('cancel before start: 200 canceled, refunded; the job then does nothing', async () => {
     const org = await createTestOrg({ credit: 1_000 });
     const image = await servedImage('room-320.jpg');
-    await occupyWorkers(org.testKey, image);
+    const release = await occupyWorkers(org, image);
     const gen = await upscale(org.liveKey, image, { background: true });
     expect(gen.status).toBe(202);
     expect(gen.body.cancelable).toBe(true);
     const canceled = await api<Generation>(`/v1/generations/${gen.body.id}/cancel`, { key: org.liveKey, ip, method: 'POST' });
+    release();
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ status: 'canceled', cancelable: false, cost: { amount: 10, amount_refunded: 10 } });
     expect(await balanceOf(org.id)).toBe(1_000);
-    await new Promise((r) => setTimeout(r, 3_000));
+    await waitFor('the canceled generation\'s job to be done', () => jobFinished(gen.body.id));
     const later = await api<Generation>(`/v1/generations/${gen.body.id}`, { key: org.liveKey, ip });
     expect(later.body.status).toBe('canceled');
     expect(later.body.output).toEqual([]);
@@ -291,13 +306,11 @@ describe('states: cancel, failure, refunds', () => {
 
   it('cancel after start: 409 generation_not_cancelable, and it still succeeds', async () => {
     const org = await createTestOrg();
+    const release = holdGenerations(org.id);
     const gen = await upscale(org.testKey, await servedImage('room-320.jpg'), { background: true });
-    const deadline = Date.now() + 30_000;
-    while (!(await db().generation.findUniqueOrThrow({ where: { id: gen.body.id } })).startedAt) {
-      if (Date.now() > deadline) throw new Error('never started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await waitFor('the generation to start', async () => (await db().generation.findUniqueOrThrow({ where: { id: gen.body.id } })).startedAt);
     const res = await api(`/v1/generations/${gen.body.id}/cancel`, { key: org.testKey, ip, method: 'POST' });
+    release();
     expect(res.status).toBe(409);
     expect((res.body as { error: { code: string } }).error.code).toBe('generation_not_cancelable');
     expect((await waitForEnd(org.testKey, gen.body.id)).status).toBe('succeeded');
@@ -306,10 +319,11 @@ describe('states: cancel, failure, refunds', () => {
   it('a failed generation: status failed, error generation_failed, refunded in full (amount_refunded = amount)', async () => {
     const org = await createTestOrg({ credit: 1_000 });
     const image = await servedImage('room-320.jpg');
-    await occupyWorkers(org.testKey, image);
+    const release = await occupyWorkers(org, image);
     const gen = await upscale(org.liveKey, image, { background: true });
     // Its stored input disappears before a worker gets to it: the generation cannot be made.
     fs.rmSync(path.join(blobsDir, 'inputs', gen.body.id), { recursive: true, force: true });
+    release();
     const done = await waitForEnd(org.liveKey, gen.body.id);
     expect(done).toMatchObject({ status: 'failed', error: { code: 'generation_failed' }, cost: { amount: 10, amount_refunded: 10 }, output: [] });
     expect(await balanceOf(org.id)).toBe(1_000);
@@ -330,6 +344,8 @@ describe('states: cancel, failure, refunds', () => {
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const ids: string[] = [];
+    // Held while the mix is made, so the cancels and lost inputs meet generations still queued.
+    const release = holdGenerations(org.id);
     for (let i = 0; i < 12; i++) {
       const gen = await upscale(org.liveKey, image, { background: true, scale: random() < 0.5 ? 'x2' : 'x4' });
       expect(gen.status).toBe(202);
@@ -338,6 +354,7 @@ describe('states: cancel, failure, refunds', () => {
       if (roll < 0.3) await api(`/v1/generations/${gen.body.id}/cancel`, { key: org.liveKey, ip, method: 'POST' });
       else if (roll < 0.5) fs.rmSync(path.join(blobsDir, 'inputs', gen.body.id), { recursive: true, force: true });
     }
+    release();
     const ended = await Promise.all(ids.map((id) => waitForEnd(org.liveKey, id, 120_000)));
     const statuses = new Set(ended.map((g) => g.status));
     expect(statuses.has('succeeded')).toBe(true);

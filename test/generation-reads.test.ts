@@ -27,16 +27,21 @@ describe('SQL generation reads match Prisma', () => {
     other = await createTestOrg();
     scope = { organizationId: org.id, mode: 'test' };
     // Odd milliseconds and a date far from now: a parser that drops ms or uses local time fails.
+    // Rows still in progress are made now, with odd milliseconds too: the server's sweeper
+    // re-enqueues an unstarted one a minute after its creation, and a worker would start it
+    // between two reads.
     const base = Date.UTC(2026, 0, 31, 23, 59, 58, 7);
+    const recent = Date.now() - 12_000 + 7;
     for (let i = 0; i < 12; i++) {
+      const status = statuses[(i * 3) % 4]!;
       const g = await insertGeneration({
         organizationId: org.id,
         mode: 'test',
         type: types[i % 4],
-        status: statuses[(i * 3) % 4],
+        status,
         withOutput: i % 5 === 0,
         metadata: i % 2 ? { order: `o${i}`, note: 'ünïcode ✓' } : {},
-        createdAt: new Date(base + i * 1_001 + (i % 3)),
+        createdAt: new Date((status === 'in_progress' ? recent : base) + i * 1_001 + (i % 3)),
       });
       ids.push(g.id);
     }

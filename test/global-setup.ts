@@ -21,7 +21,7 @@ import { setEnv } from '@/server/platform/config';
 const root = path.resolve(import.meta.dirname, '..');
 
 interface Harness {
-  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; imageOrigin: string; wwwDir: string };
+  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; imageOrigin: string; wwwDir: string; engineHoldsDir: string };
   cleanUp(): Promise<void>;
 }
 
@@ -75,6 +75,12 @@ async function startHarness(): Promise<Harness> {
     // Test files (forked after this) trust the test CA too: they deliver webhooks themselves.
     process.env.NODE_EXTRA_CA_CERTS = images.caPath;
 
+    // Per-organization engine holds (test/support.ts holdGenerations): only the tests that need a
+    // generation to stay in progress make theirs slow; every other generation runs at full speed.
+    const engineHoldsDir = path.join(dataDir, `engine-holds-${process.pid}`);
+    fs.mkdirSync(engineHoldsDir, { recursive: true });
+    cleanups.push(async () => fs.rmSync(engineHoldsDir, { recursive: true, force: true }));
+
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const server = await startProcess({
@@ -92,23 +98,24 @@ async function startHarness(): Promise<Harness> {
         NODE_ENV: 'production',
         DEV_ALLOW_LOOPBACK_URLS: 'true',
         NODE_EXTRA_CA_CERTS: images.caPath,
-        // Jobs finish fast here; tests that need a window to cancel in set a floor per request.
+        // Jobs finish fast here; tests that need a window to cancel in hold their organization's.
         UPSCALE_METHOD: 'lanczos3',
-        // Every job holds its worker slot at least this long, so a test can queue a generation
-        // behind two others and cancel it before it starts.
-        BUILTIN_ENGINE_MIN_DURATION_MS: '1000',
+        BUILTIN_ENGINE_HOLDS_DIR: engineHoldsDir,
         WORKER_CONCURRENCY: '2',
         // /metrics is on only with a token (test/ops.test.ts).
         METRICS_TOKEN: 'roomtone-test-metrics-token-0123456789',
         // MCP creation tools wait this long (spec 50 s): short, so test/mcp.test.ts sees both ends
         // (a slow image host makes a creation outlast it deterministically).
         MCP_CREATION_WAIT_MS: '8000',
+        // Image downloads give up after this (spec 30 s, the default; safe-http.test.ts checks it):
+        // half, so test/creations-images.test.ts waits 15 s for a host that never answers.
+        DOWNLOAD_DEADLINE_MS: '15000',
       },
     });
     cleanups.push(() => server.stop());
 
     process.env.TEST_BASE_URL = baseUrl;
-    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, imageOrigin: images.origin, wwwDir: images.wwwDir }, cleanUp };
+    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, imageOrigin: images.origin, wwwDir: images.wwwDir, engineHoldsDir }, cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;
@@ -122,5 +129,6 @@ declare module 'vitest' {
     adminDatabaseUrl: string;
     imageOrigin: string;
     wwwDir: string;
+    engineHoldsDir: string;
   }
 }

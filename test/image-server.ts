@@ -10,8 +10,12 @@
  *   /trickle               answers at once, then one byte of the body every 200 ms (never ends)
  *   /endless               streams bytes forever
  *   /as-html/<file>        the file's bytes labelled text/html
+ *   /forward/<port>/<path> the request, as it came, to http://127.0.0.1:<port>/<path>, and its
+ *                          answer back: a test file's own HTTPS stand-in (webhook receivers) on
+ *                          port 443 without taking the port from the other files
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { makeTestCertificates } from './tls';
@@ -30,8 +34,6 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
   fs.mkdirSync(wwwDir, { recursive: true });
   const caPath = path.join(dir, 'test-ca.pem');
   fs.writeFileSync(caPath, certs.caPem);
-  // Other loopback HTTPS servers of the tests (webhook receivers) serve the same leaf.
-  fs.writeFileSync(path.join(dir, 'test-leaf.json'), JSON.stringify({ key: certs.key, cert: certs.cert }), { mode: 0o600 });
 
   const hanging = new Set<import('node:http').ServerResponse>();
   const server = https.createServer({ key: certs.key, cert: certs.cert }, (req, res) => {
@@ -94,12 +96,26 @@ export async function startImageServer(dir: string): Promise<ImageServer> {
       case 'as-html':
         serveFile(parts[1] ?? '', 'text/html');
         return;
+      case 'forward': {
+        const prefix = `/forward/${parts[1] ?? ''}`;
+        const upstream = http.request({ host: '127.0.0.1', port: Number(parts[1]), path: (req.url ?? '/').slice(prefix.length) || '/', method: req.method, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          // A stand-in that cuts its connection cuts the sender's too.
+          answer.once('aborted', () => res.destroy());
+        });
+        upstream.once('error', () => res.destroy());
+        // A sender that gives up (its answer deadline) is seen by the stand-in as a closed request.
+        res.once('close', () => upstream.destroy());
+        req.pipe(upstream);
+        return;
+      }
       default:
         serveFile(parts[0] ?? '');
     }
   });
   // Image URLs must use port 443; the dev flag admits exactly 127.0.0.1 and ::1, and ::1 is the
-  // receivers' (test/webhook-receiver.ts). Another run on this machine outside a network
+  // Replicate stand-in's (test/backends/replicate-server.ts). Another run on this machine outside a network
   // namespace of its own holds it until it ends: this one waits its turn (test/port-443.ts).
   await listenOn443(server, '127.0.0.1');
   const origin = 'https://127.0.0.1';

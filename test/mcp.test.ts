@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/server/platform/db';
-import { api, baseUrl, createKey, createTestOrg, testIp, type TestOrg } from './support';
-import { restoreServedFiles, serve, serveFile, servedUrl, solidImage, type ApiGeneration } from './images-support';
+import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
+import { restoreServedFiles, serve, solidImage, type ApiGeneration } from './images-support';
 import { insertGeneration } from './fixtures';
 import { jsonOf, roomtone } from './roomtone-cli';
 
@@ -257,15 +257,16 @@ describe('get_generation and the waits', () => {
   it('a creation still running after the configured wait returns in_progress and says to call get_generation, which wakes at the end', async () => {
     const local = await createTestOrg();
     const client = await connect(local.testKey);
-    // Served after 7.5 s: with the 1 s engine floor it cannot end within the 8 s wait (downloads count).
-    const slow = servedUrl(serveFile(await solidImage(64, 48), 'png'), 'slow/7500');
+    // Held on its worker slot until released: it cannot end within the 8 s wait.
+    const release = holdGenerations(local.id);
     const started = Date.now();
-    const created = await call<ApiGeneration>(client, 'create_upscale', { image: slow, scale: 'x2' });
+    const created = await call<ApiGeneration>(client, 'create_upscale', { image: serve(await solidImage(64, 48), 'png'), scale: 'x2' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
     expect(created.body.status).toBe('in_progress');
     expect(created.texts[1]).toContain(`get_generation with id "${created.body.id}"`);
     const now = await call<ApiGeneration>(client, 'get_generation', { id: created.body.id, wait_seconds: 0 });
     expect(now.body.status).toBe('in_progress');
+    release();
     const ended = await call<ApiGeneration>(client, 'get_generation', { id: created.body.id, wait_seconds: 50 });
     expect(ended.body.status).toBe('succeeded');
     expect(ended.body.output[0]).toMatchObject({ width: 128, height: 96 });

@@ -7,7 +7,7 @@
  * each kind does on this installation, and agrees with what /v1 answers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, createTestOrg, testIp, type TestOrg } from './support';
+import { api, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';
 import { noiseImage, serve } from './images-support';
 
@@ -35,9 +35,11 @@ async function backgroundUpscale(key = org.testKey): Promise<string> {
 }
 
 describe('playground.follow', () => {
-  it('answers at once with waitMs 0, and when the generation ends with a wait (every job here lasts at least 1 s)', async () => {
+  it('answers at once with waitMs 0, and when the generation ends with a wait', async () => {
+    const release = holdGenerations(org.id);
     const id = await backgroundUpscale();
     const now = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 0 }, cookie);
+    release();
     expect(now.status).toBe(200);
     expect(now.data).toMatchObject({ id, status: 'in_progress', output: [] });
     const ended = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_000 }, cookie);
@@ -47,8 +49,10 @@ describe('playground.follow', () => {
   });
 
   it('answers with the generation still in progress when the wait ends first', async () => {
+    const release = holdGenerations(org.id);
     const id = await backgroundUpscale();
     const res = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 1 }, cookie);
+    release();
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ id, status: 'in_progress' });
   });
@@ -78,7 +82,9 @@ describe('playground.create with waitMs', () => {
     expect(waited.status).toBe(200);
     expect(waited.data.generation.status).toBe('succeeded');
     expect(waited.data.generation.output).toHaveLength(1);
+    const release = holdGenerations(org.id);
     const accepted = await mutate<{ generation: Followed }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 0 }, cookie);
+    release();
     expect(accepted.status).toBe(200);
     expect(accepted.data.generation).toMatchObject({ status: 'in_progress', output: [] });
     const tooLong = await mutate('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 10_001 }, cookie);
@@ -90,8 +96,10 @@ describe('playground.create with waitMs', () => {
 describe('generations.waitForEnd', () => {
   it('answers ended when one of the rows ends, not ended when the wait runs out, and ignores another organization’s ids', async () => {
     const scope = { organizationId: org.id, mode: 'test' };
+    const release = holdGenerations(org.id);
     const [first, second] = [await backgroundUpscale(), await backgroundUpscale()];
     const short = await query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 1 }, cookie);
+    release();
     expect(short.status).toBe(200);
     expect(short.data).toEqual({ ended: false });
     const ended = await query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 10_000 }, cookie);

@@ -34,7 +34,7 @@ import { insertGeneration } from './fixtures';
 import { maskPng, noiseImage, restoreServedFiles, serve, solidImage } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';
 
-// The test receivers listen on [::1]:443 (endpoints are created here, through the service layer).
+// The test receivers are reached over loopback HTTPS (endpoints are created here, through the service layer).
 setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
 
 const ip = testIp();
@@ -293,9 +293,11 @@ describe('typed errors', () => {
 describe('retries', () => {
   it('429 with Retry-After: the client waits what the server asked, then the same creation succeeds (same Idempotency-Key)', async () => {
     const org = await createTestOrg({ tier: 1 }); // 10 generations per minute
-    // The quota's minute is full, with its oldest generation leaving it in about 2 seconds.
-    for (let i = 0; i < 10; i++) await insertGeneration({ organizationId: org.id, mode: 'test', status: 'succeeded', createdAt: new Date(Date.now() - 58_000) });
+    // The quota's minute is full, with its oldest generation leaving it in about 2 seconds (dated
+    // once all ten exist: inserting them may take seconds on a loaded machine).
+    for (let i = 0; i < 10; i++) await insertGeneration({ organizationId: org.id, mode: 'test', status: 'succeeded' });
     const { client, calls } = sdk(org.testKey);
+    await db().generation.updateMany({ where: { organizationId: org.id }, data: { createdAt: new Date(Date.now() - 58_000) } });
     const generation = await client.upscales.create({ image: imageUrl, background: true });
     expect(generation.status).toBe('in_progress');
     expect(calls.map((c) => c.status)).toEqual([429, 202]);

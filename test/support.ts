@@ -1,6 +1,8 @@
 /** Helpers for integration tests: HTTP against the running server, fixtures through the service layer. */
 import { expect, inject } from 'vitest';
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { db, transaction } from '@/server/platform/db';
 import { createOrganization } from '@/server/orgs/orgs';
 import { createApiKey } from '@/server/keys/keys';
@@ -66,6 +68,18 @@ export async function createTestOrg(options: { tier?: number; credit?: number; n
   const test = await createApiKey(client, { organizationId: org.id, mode: 'test' });
   const live = await createApiKey(client, { organizationId: org.id, mode: 'live' });
   return { id: org.id, testKey: test.secret, liveKey: live.secret, keyIds: { test: test.id, live: live.id } };
+}
+
+/**
+ * Holds every generation of this organization in progress on the test server (after its engine
+ * work, on its worker slot) for up to `ms`, or until the returned function lifts the hold: for
+ * tests that cancel before a start or queue behind busy slots. Other organizations run at full
+ * speed (engine/emulated-timing.ts).
+ */
+export function holdGenerations(organizationId: string, ms = 60_000): () => void {
+  const file = path.join(inject('engineHoldsDir'), organizationId);
+  fs.writeFileSync(file, String(ms));
+  return () => fs.rmSync(file, { force: true });
 }
 
 export async function createKey(organizationId: string, mode: Mode, permissions: Permission[]): Promise<string> {

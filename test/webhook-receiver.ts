@@ -1,14 +1,12 @@
 /**
- * Webhook receivers for tests: one HTTPS server on [::1]:443 (the image server holds
- * 127.0.0.1:443) with the test CA's leaf, so the service reaches it under
- * DEV_ALLOW_LOOPBACK_URLS. Each path /r/<name> is one receiver with its own behaviour and
- * its own record of what arrived.
+ * Webhook receivers for tests: one server of this file on a port of its own, reached over HTTPS
+ * on 127.0.0.1:443 through the run's image server (its /forward/<port>/ route, with the test CA),
+ * so the service reaches it under DEV_ALLOW_LOOPBACK_URLS and no file waits for port 443. Each
+ * path /r/<name> is one receiver with its own behaviour and its own record of what arrived.
  */
-import fs from 'node:fs';
-import https from 'node:https';
-import path from 'node:path';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { listenOn443 } from './port-443';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { inject } from 'vitest';
 
 export interface Received {
   headers: Record<string, string>;
@@ -28,17 +26,18 @@ export interface Receivers {
   /** Highest number of requests a receiver held at once. */
   maxConcurrent(name: string): number;
   waitFor(name: string, count: number, timeoutMs?: number): Promise<Received[]>;
+  /** Cut the connections a receiver is hanging on (the sender sees a network error at once). */
+  release(name: string): void;
   close(): Promise<void>;
 }
 
 export async function startReceivers(): Promise<Receivers> {
-  const leaf = JSON.parse(fs.readFileSync(path.join(process.env.DATA_DIR ?? '.data/test', 'test-leaf.json'), 'utf8')) as { key: string; cert: string };
   const behaviours = new Map<string, Behaviour>();
   const log = new Map<string, Received[]>();
   const concurrent = new Map<string, { now: number; max: number }>();
-  const hanging = new Set<ServerResponse>();
+  const hanging = new Map<ServerResponse, string>();
 
-  const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req: IncomingMessage, res: ServerResponse) => {
+  const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
     const name = (req.url ?? '/').split('/')[2] ?? '';
     const chunks: Buffer[] = [];
     const c = concurrent.get(name) ?? { now: 0, max: 0 };
@@ -57,15 +56,16 @@ export async function startReceivers(): Promise<Receivers> {
       const behaviour: Behaviour = behaviours.get(name) ?? (() => ({ status: 200, body: 'ok' }));
       const answer = behaviour(received, list.length - 1);
       if (answer === 'hang') {
-        hanging.add(res);
+        hanging.set(res, name);
+        res.on('close', () => hanging.delete(res));
         return;
       }
       res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
     });
   });
-  // The port is one per machine (or network namespace): files that start receivers take turns.
-  await listenOn443(server, '::1');
-  const origin = 'https://[::1]';
+  // A port of its own, held while the receivers live; the image server forwards to it.
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const origin = `${inject('imageOrigin')}/forward/${(server.address() as AddressInfo).port}`;
   return {
     origin,
     url: (name) => `${origin}/r/${name}`,
@@ -80,8 +80,11 @@ export async function startReceivers(): Promise<Receivers> {
       }
       return log.get(name) ?? [];
     },
+    release(name) {
+      for (const [res, of] of hanging) if (of === name) res.destroy();
+    },
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of hanging.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise((r) => server.close(() => r(undefined)));
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import sharp from 'sharp';
-import { api, baseUrl, createTestOrg, testIp } from './support';
+import { api, baseUrl, createTestOrg, holdGenerations, testIp } from './support';
 import { db } from '@/server/platform/db';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -46,6 +46,8 @@ describe('a lost connection never stops the generation', () => {
     form.set('image', new Blob([new Uint8Array(png)]), 'a.png');
     form.set('scale', 'x4');
     form.set('metadata', JSON.stringify({ probe: 'hang-up' }));
+    // Held in progress until the client has hung up (it would otherwise end before).
+    const release = holdGenerations(org.id);
     const controller = new AbortController();
     const pending = fetch(`${baseUrl}/v1/upscales`, {
       method: 'POST',
@@ -63,6 +65,7 @@ describe('a lost connection never stops the generation', () => {
     }
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
+    release();
     const end = Date.now() + 60_000;
     let status = 'in_progress';
     while (status === 'in_progress' && Date.now() < end) {

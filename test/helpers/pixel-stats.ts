@@ -1,20 +1,6 @@
-/** Pixel statistics and timings shared by the engine's tests and benchmarks. */
+/** Pixel statistics shared by the engine's tests and benchmarks (timing belongs in bench/). */
 import type { RawImage } from '@/server/engine/builtin/types';
 import { SRGB_TO_LINEAR, linearToLab, type Lab } from '@/server/engine/builtin/color';
-
-export function timed<T>(label: string, fn: () => T): T {
-  const t0 = performance.now();
-  const r = fn();
-  console.log(`[timing] ${label}: ${(performance.now() - t0).toFixed(0)} ms`);
-  return r;
-}
-
-export async function timedAsync<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  const r = await fn();
-  console.log(`[timing] ${label}: ${(performance.now() - t0).toFixed(0)} ms`);
-  return r;
-}
 
 /** Count of pixels that differ (any channel) where `where(i)` holds. */
 export function countChanged(a: RawImage, b: RawImage, where: (i: number) => boolean): number {

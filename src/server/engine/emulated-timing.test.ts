@@ -4,11 +4,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetConfigCache } from '@/server/platform/config';
 import { engine, type Engine } from './engine';
-import { HOLD_POLL_MS, withHolds, withMinimumDuration } from './emulated-timing';
+import { withMinimumDuration, withOrganizationHolds } from './emulated-timing';
 import { runEngine, type EngineJob, type EngineOutput } from './run';
 
 const output: EngineOutput = { bytes: Buffer.from([1]), contentType: 'image/png', width: 1, height: 1, method: 'probe' };
-const job = (costClass: EngineJob['costClass'], organizationId = 'org_a'): EngineJob => ({ generationId: 'gen_1', organizationId, type: 'upscale', mode: 'test', input: {} as EngineJob['input'], images: new Map(), seed: 's', materials: new Map(), costClass });
+const job = (costClass: EngineJob['costClass'], organizationId = 'org_1'): EngineJob => ({ generationId: 'gen_1', organizationId, type: 'upscale', mode: 'test', input: {} as EngineJob['input'], images: new Map(), seed: 's', materials: new Map(), costClass });
 
 /** Whether `promise` has settled after the fake clock moved `ms` on. */
 async function settledAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -46,38 +46,32 @@ describe('withMinimumDuration (the timing emulation of tests and benchmarks)', (
   });
 });
 
-describe('withHolds (the e2e holds an organization\'s runs to keep a generation queued)', () => {
-  let holdDir: string;
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    holdDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-holds-'));
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-    fs.rmSync(holdDir, { recursive: true, force: true });
+describe('withOrganizationHolds (tests that need a generation to stay in progress)', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-holds-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** 'held' when the run has not ended within a bounded wait: it can only be 'ended' when the hold is broken. */
+  const stateAfterAWhile = (run: Promise<unknown>) => Promise.race([run.then(() => 'ended'), new Promise((resolve) => setTimeout(() => resolve('held'), 150))]);
+
+  it('runs an organization without a hold at once, and holds a held one until its file is removed', async () => {
+    fs.writeFileSync(path.join(dir, 'org_held'), '600000');
+    const held = withOrganizationHolds(async () => output, dir);
+    expect(await held(job('light', 'org_free'))).toBe(output);
+    const run = held(job('light', 'org_held'));
+    expect(await stateAfterAWhile(run)).toBe('held');
+    fs.rmSync(path.join(dir, 'org_held'));
+    expect(await run).toBe(output);
   });
 
-  it('holds the runs of an organization while its file exists, not the others; runs them once it is deleted', async () => {
-    const engine = vi.fn(async () => output);
-    const held = withHolds(engine, holdDir);
-    fs.writeFileSync(path.join(holdDir, 'org_a'), '');
-    const a = held(job('light', 'org_a'));
-    const b = held(job('light', 'org_b'));
-    expect(await settledAfter(b, 0)).toBe(true);
-    expect(await settledAfter(a, 60_000)).toBe(false);
-    expect(engine).toHaveBeenCalledTimes(1); // org_b's run only: a held run has not started the engine
-    fs.rmSync(path.join(holdDir, 'org_a'));
-    expect(await settledAfter(a, HOLD_POLL_MS)).toBe(true);
-    expect(await a).toBe(output);
-    expect(engine).toHaveBeenCalledTimes(2);
-  });
-
-  it('a hold file cannot name a path outside the directory', async () => {
-    fs.writeFileSync(path.join(holdDir, 'x'), '');
-    const run = withHolds(async () => output, holdDir)(job('light', '../x'));
-    expect(await settledAfter(run, 0)).toBe(false);
-    fs.rmSync(path.join(holdDir, 'x'));
-    expect(await settledAfter(run, HOLD_POLL_MS)).toBe(true);
+  it('ends the hold after its milliseconds when the file stays, read again while held', async () => {
+    fs.writeFileSync(path.join(dir, 'org_short'), '30');
+    expect(await withOrganizationHolds(async () => output, dir)(job('heavy', 'org_short'))).toBe(output);
+    fs.writeFileSync(path.join(dir, 'org_short'), '600000');
+    const run = withOrganizationHolds(async () => output, dir)(job('heavy', 'org_short'));
+    expect(await stateAfterAWhile(run)).toBe('held');
+    fs.writeFileSync(path.join(dir, 'org_short'), '1');
+    expect(await run).toBe(output);
   });
 });
 
@@ -88,23 +82,18 @@ describe('engine()', () => {
     resetConfigCache();
   });
 
-  /** The engine of a process started with these settings (the others unset). */
-  function engineWith(env: { BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS?: string; BUILTIN_ENGINE_HOLD_DIR?: string }): Engine {
+  it('is the plain engine unless a minimum duration or a folder of holds is configured', () => {
     delete process.env.BUILTIN_ENGINE_MIN_DURATION_MS;
     delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
-    delete process.env.BUILTIN_ENGINE_HOLD_DIR;
-    Object.assign(process.env, env);
+    delete process.env.BUILTIN_ENGINE_HOLDS_DIR;
     resetConfigCache();
-    return engine();
-  }
-
-  it('is the plain engine unless a minimum duration is configured', () => {
-    expect(engineWith({})).toBe(runEngine);
-    expect(engineWith({ BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: '3000' })).not.toBe(runEngine);
-  });
-
-  it('holds nothing unless BUILTIN_ENGINE_HOLD_DIR is set (it is unset in production)', () => {
-    expect(engineWith({ BUILTIN_ENGINE_HOLD_DIR: '' })).toBe(runEngine);
-    expect(engineWith({ BUILTIN_ENGINE_HOLD_DIR: os.tmpdir() })).not.toBe(runEngine);
+    expect(engine()).toBe(runEngine);
+    process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS = '3000';
+    resetConfigCache();
+    expect(engine()).not.toBe(runEngine);
+    delete process.env.BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS;
+    process.env.BUILTIN_ENGINE_HOLDS_DIR = os.tmpdir();
+    resetConfigCache();
+    expect(engine()).not.toBe(runEngine);
   });
 });

@@ -22,7 +22,6 @@ import type { CostClass } from './cost-class';
  */
 export interface EngineJob {
   generationId: string;
-  /** Whose generation it is (the test hold of emulated-timing.ts goes by it). */
   organizationId: string;
   type: GenerationType;
   mode: Mode;

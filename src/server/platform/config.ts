@@ -56,8 +56,8 @@ const baseSchema = z.object({
   JOB_SCHEDULING: z.enum(['fair', 'fifo']).optional().default('fair'),
   /** Heavy generations take at least this long (emulates a slow model in tests and benchmarks); 0: BUILTIN_ENGINE_MIN_DURATION_MS. */
   BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS: int(0),
-  /** Tests only: an organization's runs wait while the file <this dir>/<organization id> exists (unset: never). */
-  BUILTIN_ENGINE_HOLD_DIR: z.preprocess((v) => (v === '' ? undefined : v), z.string().optional()),
+  /** Tests: a folder of per-organization holds (engine/emulated-timing.ts); unset: none. */
+  BUILTIN_ENGINE_HOLDS_DIR: z.string().optional(),
   /** auto: the most faithful method within the time budget — Lanczos3 (see engine/builtin/upscale.ts); neural on request. */
   UPSCALE_METHOD: z.enum(['auto', 'lanczos3', 'neural']).optional().default('auto'),
   DEV_ALLOW_LOOPBACK_URLS: bool,

@@ -58,15 +58,6 @@ const SCHEMA_V2 = SCHEMA_V1.replace(
   '  hash      String  @unique\n  label     String?\n\n  @@index([accountId])\n',
 );
 
-const timings: Record<string, number> = {};
-async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t0 = performance.now();
-  try {
-    return await fn();
-  } finally {
-    timings[label] = Math.round(performance.now() - t0);
-  }
-}
 
 describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
   let server: EmbeddedPostgres;
@@ -104,10 +95,8 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
       onLog: () => {},
       onError: () => {},
     });
-    await timed('pg init+start', async () => {
-      await server.initialise();
-      await server.start();
-    });
+    await server.initialise();
+    await server.start();
     await server.createDatabase('roomtone_test');
     adminUrl = `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`;
     url = `postgresql://postgres:${password}@127.0.0.1:${port}/roomtone_test`;
@@ -121,13 +110,12 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
   afterAll(async () => {
     await server?.stop();
     if (workDir) await rm(workDir, { recursive: true, force: true });
-    console.log('migration timings (ms):', timings);
   });
 
   it('creates, applies and reports the first migration', async () => {
     await writeFile(schemaPath, SCHEMA_V1);
 
-    const dir = await timed('create init', () => createMigration(url, 'init', opts));
+    const dir = await createMigration(url, 'init', opts);
     expect(dir).not.toBeNull();
     expect(path.dirname(dir!)).toBe(migrationsDir);
     expect(path.basename(dir!)).toMatch(/^\d{14}_init$/);
@@ -147,10 +135,10 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     const before = await migrationStatus(url, opts);
     expect(before).toMatchObject({ hasMigrationsTable: false, pending: [name], upToDate: false });
 
-    expect(await timed('deploy init', () => applyMigrations(url, opts))).toEqual({ applied: [name] });
+    expect(await applyMigrations(url, opts)).toEqual({ applied: [name] });
     expect(await applyMigrations(url, opts)).toEqual({ applied: [] });
 
-    const status = await timed('status', () => migrationStatus(url, opts));
+    const status = await migrationStatus(url, opts);
     expect(status).toEqual({
       local: [name],
       hasMigrationsTable: true,
@@ -165,7 +153,7 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     });
 
     // A fresh database migrated from the migrations dir matches the schema exactly.
-    expect(await timed('drift', () => schemaDrift(url, opts))).toBe('');
+    expect(await schemaDrift(url, opts)).toBe('');
 
     // Standard bookkeeping, so a real `prisma migrate deploy` can take over: the checksum
     // is the SHA-256 of migration.sql.
@@ -188,7 +176,7 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     expect(drift).toContain('"label"');
     expect(drift).toContain('CREATE INDEX');
 
-    const dir = await timed('create second', () => createMigration(url, 'add key label', opts));
+    const dir = await createMigration(url, 'add key label', opts);
     expect(dir).not.toBeNull();
     expect(path.basename(dir!)).toMatch(/^\d{14}_add_key_label$/);
     const names = (await readdir(migrationsDir)).filter((n) => !n.endsWith('.toml')).sort();

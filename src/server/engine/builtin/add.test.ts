@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addElement, replaceElement, cutoutElement } from './add';
 import { makeElement, makeInteriorScene, rectMask } from '../../../../test/helpers/engine-scenes';
 import { dilate } from './masks';
-import { countChanged, timed } from '../../../../test/helpers/pixel-stats';
+import { countChanged } from '../../../../test/helpers/pixel-stats';
 
 const W = 768, H = 576;
 const scene = makeInteriorScene(W, H);
@@ -29,7 +29,7 @@ describe('addElement (add)', () => {
 
   it('changes nothing outside the slightly dilated area; the element is visible inside', () => {
     const el = makeElement('plant', 300, 400, 'plain');
-    const out = timed(`add plant ${W}x${H}`, () => addElement(img, { alpha: mask }, el, { clipDilate: 6 }));
+    const out = addElement(img, { alpha: mask }, el, { clipDilate: 6 });
     const allowed = dilate(mask, W, H, 6);
     expect(countChanged(img, out, (i) => allowed[i] === 0)).toBe(0);
     let green = 0, backdrop = 0;
@@ -43,7 +43,6 @@ describe('addElement (add)', () => {
       if (dist(r, g, b) < 12 && dist(img.data[i * 3]!, img.data[i * 3 + 1]!, img.data[i * 3 + 2]!) > 30) backdrop++;
     }
     const area = mask.filter((v) => v).length;
-    console.log(`  leaves cover ${((green / area) * 100).toFixed(1)}% of the area; backdrop pixels ${backdrop}`);
     expect(green).toBeGreaterThan(0.1 * area);
     expect(backdrop).toBe(0);
     // bottom-aligned with a contact shadow: just under the pot the floor got darker
@@ -57,7 +56,7 @@ describe('addElement (add)', () => {
   it('replace: the sofa goes, the element stands in its place', () => {
     const el = makeElement('plant', 300, 400, 'plain');
     const alpha = scene.regions.sofa;
-    const out = timed(`replace sofa ${W}x${H}`, () => replaceElement(img, { alpha }, el));
+    const out = replaceElement(img, { alpha }, el);
     let teal = 0, green = 0;
     for (let i = 0; i < alpha.length; i++) {
       if (!alpha[i]) continue;
@@ -66,7 +65,6 @@ describe('addElement (add)', () => {
       if (isGreen(r, g, b)) green++;
     }
     const area = alpha.filter((v) => v).length;
-    console.log(`  teal left ${teal}, leaves ${((green / area) * 100).toFixed(1)}% of the old sofa area`);
     expect(teal).toBeLessThan(0.01 * area);
     expect(green).toBeGreaterThan(0.05 * area);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyMaterial } from './material';
 import { makeInteriorScene, makeSwatch } from '../../../../test/helpers/engine-scenes';
-import { countChanged, meanStd, timed } from '../../../../test/helpers/pixel-stats';
+import { countChanged, meanStd } from '../../../../test/helpers/pixel-stats';
 import { erode } from './masks';
 import { SRGB_TO_LINEAR } from './color';
 import type { RawImage } from './types';
@@ -41,11 +41,10 @@ describe('applyMaterial (modify + material)', () => {
   it('tiles the swatch inside, leaves the outside byte-identical', () => {
     for (const kind of ['terrazzo', 'marble', 'oak'] as const) {
       const swatch = makeSwatch(kind, 128);
-      const out = timed(`material ${kind} on floor ${W}x${H}`, () => applyMaterial(scene.image, { alpha: floor }, swatch, { scale: 0.2 }));
+      const out = applyMaterial(scene.image, { alpha: floor }, swatch, { scale: 0.2 });
       expect(countChanged(scene.image, out, (i) => floor[i] === 0)).toBe(0);
       expect(countChanged(scene.image, out, (i) => core[i] === 255)).toBeGreaterThan(0.9 * core.filter((v) => v === 255).length);
       const d = detail(out, core);
-      console.log(`  ${kind}: texture detail std ${d.toFixed(2)} (original floor ${detail(scene.image, core).toFixed(2)})`);
       expect(d).toBeGreaterThan(1.5);
     }
   });
@@ -57,7 +56,6 @@ describe('applyMaterial (modify + material)', () => {
     const open = (x: number, y: number): boolean => core[y * W + x] === 255 && x > 0.55 * W && x < 0.8 * W && y > 0.9 * H && y < 0.95 * H;
     const ratioBefore = meanLuma(scene.image, inShadow) / meanLuma(scene.image, open);
     const ratioAfter = meanLuma(out, inShadow) / meanLuma(out, open);
-    console.log(`  shadow/open luminance ratio: before ${ratioBefore.toFixed(2)}, after ${ratioAfter.toFixed(2)}`);
     expect(ratioAfter).toBeLessThan(0.9);
     expect(Math.abs(ratioAfter - ratioBefore)).toBeLessThan(0.15);
   });

@@ -15,7 +15,6 @@ describe('removeArea (remove)', () => {
     it(`removes the ${region}: area matches its surroundings, no trace of the object`, () => {
       const alpha = scene.regions[region];
       const { image: out, info } = removeAreaWithInfo(img, { alpha });
-      console.log(`[timing] remove ${region} ${W}x${H}: ${info.ms.toFixed(0)} ms (${info.method}, hole ${info.holePixels} px, shadow lifted ${info.shadowLifted} px)`);
       expect(info.method).toBe('patchmatch');
       // the area (where the object was) vs a ring of surroundings around it
       const ring = dilate(alpha, W, H, 24);
@@ -25,7 +24,6 @@ describe('removeArea (remove)', () => {
       const around = meanLabInMask(out.data, 3, ring);
       const object = meanLabInMask(img.data, 3, alpha);
       const dAround = deltaE2000(area, around), dObject = deltaE2000(area, object);
-      console.log(`  ΔE2000 area→surroundings ${dAround.toFixed(1)}, area→removed object ${dObject.toFixed(1)}`);
       expect(dAround).toBeLessThan(12);
       expect(dObject).toBeGreaterThan(2 * dAround);
       // no pixel of the object's colour family is left: the sofa is teal, the table dark walnut

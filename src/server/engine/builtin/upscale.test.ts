@@ -32,8 +32,6 @@ describe('upscaleLanczos3', () => {
     const cub = upscaleBicubicReference(small, 2);
     const p = { ours: psnr(orig, ours), sharp: psnr(orig, theirs), bicubic: psnr(orig, cub) };
     const s = { ours: ssim(orig, ours), sharp: ssim(orig, theirs), bicubic: ssim(orig, cub) };
-    console.log(`  PSNR ours ${p.ours.toFixed(2)} dB, sharp ${p.sharp.toFixed(2)} dB, centred bicubic ${p.bicubic.toFixed(2)} dB`);
-    console.log(`  SSIM ours ${s.ours.toFixed(4)}, sharp ${s.sharp.toFixed(4)}, centred bicubic ${s.bicubic.toFixed(4)}`);
     expect(ours.width).toBe(768);
     expect(ours.height).toBe(576);
     expect(p.ours).toBeGreaterThanOrEqual(p.sharp);
@@ -68,8 +66,7 @@ describe('upscaleNeural (esrgan-slim, tfjs-wasm, worker thread)', () => {
     const input = await load('assets/fixture.png'); // 128x128
     const ref = await load('assets/samples/2x/result.png');
     // small tiles on purpose: the 128 px input is cut into 4 tiles, so seams would show
-    const { img, stats } = await upscaleNeuralWithStats(input, 2, { tileCore: 64 });
-    console.log(`[timing] neural x2 128x128 (4 tiles): ${stats.ms.toFixed(0)} ms in worker`);
+    const { img } = await upscaleNeuralWithStats(input, 2, { tileCore: 64 });
     expect(psnr(img, ref)).toBeGreaterThan(60);
   });
 
@@ -88,7 +85,6 @@ describe('upscaleNeural (esrgan-slim, tfjs-wasm, worker thread)', () => {
       bicubic: psnr(orig, upscaleBicubicReference(small, 2)),
       lanczos: psnr(orig, upscaleLanczos3(small, 2)),
     };
-    console.log(`  PSNR neural ${p.neural.toFixed(2)}, sharp ${p.sharp.toFixed(2)}, centred bicubic ${p.bicubic.toFixed(2)}, lanczos3 ${p.lanczos.toFixed(2)} dB; event-loop ticks ${ticks} in ${dt.toFixed(0)} ms`);
     expect(nn.width).toBe(96);
     expect(p.neural).toBeGreaterThanOrEqual(p.sharp);
     // Measured: esrgan-slim trails a centred bicubic by ~0.5-2 dB (it trades PSNR for crispness).
