@@ -32,8 +32,8 @@ module.exports = {
     {
       name: 'client-code-never-imports-server-code',
       severity: 'error',
-      comment: 'The console UI (src/components, src/app-client) takes schemas from src/shared; server modules stay on the server (types excepted: they vanish at build).',
-      from: { path: '^src/(components|app-client)/', pathNot: '[.]test[.]tsx?$' },
+      comment: 'The console UI (src/components, src/console-client) takes schemas from src/shared; server modules stay on the server (types excepted: they vanish at build).',
+      from: { path: '^src/(components|console-client)/', pathNot: '[.]test[.]tsx?$' },
       to: { path: '^src/server/', dependencyTypesNot: ['type-only'] },
     },
     {

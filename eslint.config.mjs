@@ -54,7 +54,7 @@ export default [
   {
     // The HTTP error (status, headers) is the doors' rendering of a DomainError: the CLI, the
     // console's client code and scripts throw or read DomainError, never an HTTP status.
-    files: ['src/cli/**', 'src/components/**', 'src/app-client/**', 'src/app-server/**', 'scripts/**', 'bench/**'],
+    files: ['src/cli/**', 'src/components/**', 'src/console-client/**', 'src/console-server/**', 'scripts/**', 'bench/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { REQUEST_PATH_HEADER } from '@/app-server/request-path';
+import { REQUEST_PATH_HEADER } from '@/console-server/request-path';
 
 /**
  * Security headers of the console's pages. script-src keeps 'unsafe-inline' because Next's

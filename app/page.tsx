@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation';
-import { consoleSession } from '@/app-server/session';
+import { consoleSession } from '@/console-server/session';
 import { me } from '@/server/members/my-organizations';
 
 /**

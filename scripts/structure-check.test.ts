@@ -96,7 +96,7 @@ describe('the structure check (npm run lint)', () => {
       fs.readdirSync(path.join(repo, dir), { recursive: true, encoding: 'utf8' }).filter((file) => /[.]tsx?$/.test(file)).map((file) => path.join(dir, file));
     const clientModules = [...sources('app'), ...sources('src')].filter((file) => /^\s*['"]use client['"]/m.test(fs.readFileSync(path.join(repo, file), 'utf8')));
     expect(clientModules.length).toBeGreaterThan(20);
-    expect(clientModules.filter((file) => !/^src\/(components|app-client)\//.test(file))).toEqual([]);
+    expect(clientModules.filter((file) => !/^src\/(components|console-client)\//.test(file))).toEqual([]);
     const secretHolders = ['src/server/platform/db.ts', 'src/server/platform/config.ts', 'src/server/platform/secrets.ts', 'src/server/storage/storage.ts', 'src/server/storage/s3.ts'];
     expect(secretHolders.filter((file) => !/^import 'server-only';$/m.test(fs.readFileSync(path.join(repo, file), 'utf8')))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { redirect } from 'next/navigation';
-import { requireSessionUser } from '@/app-server/session';
+import { requireSessionUser } from '@/console-server/session';
 import { me } from '@/server/members/my-organizations';
 import { NoMembership } from '@/components/shell/no-membership';
 import { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';

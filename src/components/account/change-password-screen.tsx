@@ -6,7 +6,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { changePasswordInput } from '@/shared/console/console-inputs';
 import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
-import { apiErrorOf, useTRPC } from '@/app-client/trpc';
+import { apiErrorOf, useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { PageHeader } from '@/components/ui/page-header';

@@ -2,8 +2,8 @@
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { MonitorSmartphone } from 'lucide-react';
-import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
-import { dateTime } from '@/app-client/format';
+import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
+import { dateTime } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';

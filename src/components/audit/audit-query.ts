@@ -1,5 +1,5 @@
 import { auditFiltersInput } from '@/shared/console/console-inputs';
-import { unixFromInput } from '@/app-client/format';
+import { unixFromInput } from '@/console-client/format';
 
 export const AUDIT_FILTER_KEYS = ['actor', 'action', 'from', 'to'] as const;
 export type AuditFilterKey = (typeof AUDIT_FILTER_KEYS)[number];

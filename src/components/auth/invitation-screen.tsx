@@ -3,11 +3,11 @@ import * as React from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useTRPC, errorStatus } from '@/app-client/trpc';
+import { useTRPC, errorStatus } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { ErrorState, LoadingRows } from '@/components/ui/states';
 import { FormError } from '@/components/ui/form';
-import { dateTime } from '@/app-client/format';
+import { dateTime } from '@/console-client/format';
 import { AuthCard } from './auth-card';
 import { SignUpForm } from './sign-up-screen';
 

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { requestPasswordResetInput, resetPasswordInput } from '@/shared/console/console-inputs';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { MailDestination } from '@/components/mail/mail-destination';

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
 import { signUpInput } from '@/shared/console/console-inputs';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { MailDestination } from '@/components/mail/mail-destination';

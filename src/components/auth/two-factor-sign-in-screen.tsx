@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { signOut } from 'next-auth/react';
 import { secondFactorInput } from '@/shared/console/console-inputs';
 import { safeCallbackPath } from '@/shared/auth/callback-url';
-import { apiErrorOf, useTRPC } from '@/app-client/trpc';
+import { apiErrorOf, useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { AuthCard } from './auth-card';

@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { signIn } from 'next-auth/react';
 import { verifyEmailInput } from '@/shared/console/console-inputs';
-import { apiErrorOf, useTRPC } from '@/app-client/trpc';
+import { apiErrorOf, useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 import { AuthCard } from './auth-card';

@@ -1,9 +1,9 @@
 'use client';
 import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC, type ConsoleOutputs } from '@/app-client/trpc';
-import { useScopeInput } from '@/app-client/scope';
-import { dateTime, money } from '@/app-client/format';
+import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
+import { useScopeInput } from '@/console-client/scope';
+import { dateTime, money } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { QueryTable } from '@/components/ui/query-table';

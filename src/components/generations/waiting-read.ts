@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import { errorStatus } from '@/app-client/trpc';
+import { errorStatus } from '@/console-client/trpc';
 
 /** How long one read waits on the server for a generation's end before answering with the progress as it is. */
 export const FOLLOW_WAIT_MS = 2_000;

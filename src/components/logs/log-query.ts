@@ -1,5 +1,5 @@
 import { logFiltersInput } from '@/shared/console/console-inputs';
-import { unixFromInput } from '@/app-client/format';
+import { unixFromInput } from '@/console-client/format';
 
 export const LOG_FILTER_KEYS = ['statusClass', 'errorCode', 'method', 'path', 'apiKeyId', 'from', 'to', 'requestId'] as const;
 export type LogFilterKey = (typeof LOG_FILTER_KEYS)[number];

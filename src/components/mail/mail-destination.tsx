@@ -2,7 +2,7 @@
 import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Mail } from 'lucide-react';
-import { useTRPC } from '@/app-client/trpc';
+import { useTRPC } from '@/console-client/trpc';
 import { cn } from '@/components/ui/cn';
 
 /**

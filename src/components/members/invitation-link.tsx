@@ -2,8 +2,8 @@
 import * as React from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Link2 } from 'lucide-react';
-import { useTRPC } from '@/app-client/trpc';
-import { useScopeInput } from '@/app-client/scope';
+import { useTRPC } from '@/console-client/trpc';
+import { useScopeInput } from '@/console-client/scope';
 import { Button } from '@/components/ui/button';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';

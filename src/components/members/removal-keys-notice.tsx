@@ -1,7 +1,7 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/app-client/trpc';
-import { useScopeInput } from '@/app-client/scope';
+import { useTRPC } from '@/console-client/trpc';
+import { useScopeInput } from '@/console-client/scope';
 
 /**
  * What removing a member does (access, pending invitations they sent, their API keys), shown in the confirmation (it mounts only

@@ -2,9 +2,9 @@
 import * as React from 'react';
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { useTRPC } from '@/app-client/trpc';
-import { useScope, useScopeInput } from '@/app-client/scope';
-import { dateTime, money } from '@/app-client/format';
+import { useTRPC } from '@/console-client/trpc';
+import { useScope, useScopeInput } from '@/console-client/scope';
+import { dateTime, money } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';

@@ -1,7 +1,7 @@
 'use client';
 import * as React from 'react';
 import { Info, Ban } from 'lucide-react';
-import type { ConsoleOutputs } from '@/app-client/trpc';
+import type { ConsoleOutputs } from '@/console-client/trpc';
 
 export type Availability = ConsoleOutputs['playground']['availability'][number];
 

@@ -1,8 +1,8 @@
 'use client';
 import * as React from 'react';
 import { Download, Loader2, ZoomIn, ZoomOut } from 'lucide-react';
-import type { ConsoleOutputs } from '@/app-client/trpc';
-import { money } from '@/app-client/format';
+import type { ConsoleOutputs } from '@/console-client/trpc';
+import { money } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';

@@ -8,7 +8,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Building2, LogOut, Plus } from 'lucide-react';
 import { createOrganizationInput } from '@/shared/console/console-inputs';
-import { apiErrorOf, useTRPC } from '@/app-client/trpc';
+import { apiErrorOf, useTRPC } from '@/console-client/trpc';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form';
 

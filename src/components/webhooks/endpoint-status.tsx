@@ -1,5 +1,5 @@
 import { Badge } from '@/components/ui/badge';
-import { dateTime } from '@/app-client/format';
+import { dateTime } from '@/console-client/format';
 
 const WHY: Record<string, string> = {
   manual: 'disabled by a member',

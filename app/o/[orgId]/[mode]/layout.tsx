@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/shell/console-shell';
-import { Prefetch } from '@/app-server/prefetch';
-import { requireSessionUser } from '@/app-server/session';
+import { Prefetch } from '@/console-server/prefetch';
+import { requireSessionUser } from '@/console-server/session';
 import { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';
 
 /**

@@ -1,7 +1,7 @@
 import { AuditScreen } from '@/components/audit/audit-screen';
 import { AUDIT_FILTER_KEYS, AUDIT_PAGE_SIZE, auditFilters, type AuditFilterKey } from '@/components/audit/audit-query';
-import { Prefetch } from '@/app-server/prefetch';
-import type { Mode } from '@/app-client/scope';
+import { Prefetch } from '@/console-server/prefetch';
+import type { Mode } from '@/console-client/scope';
 
 export const metadata = { title: 'Audit log · Roomtone console' };
 

@@ -1,7 +1,7 @@
 import { LogsScreen } from '@/components/logs/logs-screen';
 import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters, type LogFilterKey } from '@/components/logs/log-query';
-import { Prefetch } from '@/app-server/prefetch';
-import type { Mode } from '@/app-client/scope';
+import { Prefetch } from '@/console-server/prefetch';
+import type { Mode } from '@/console-client/scope';
 
 export const metadata = { title: 'Request log · Roomtone console' };
 

@@ -1,6 +1,6 @@
 import { OverviewScreen } from '@/components/overview/overview-screen';
-import { Prefetch } from '@/app-server/prefetch';
-import type { Mode } from '@/app-client/scope';
+import { Prefetch } from '@/console-server/prefetch';
+import type { Mode } from '@/console-client/scope';
 
 export const metadata = { title: 'Overview · Roomtone console' };
 
