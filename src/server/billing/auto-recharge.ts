@@ -118,7 +118,12 @@ export async function getAutoRecharge(organizationId: string): Promise<AutoRecha
 const stripeIds = z.object({ customerId: z.string().regex(/^cus_[A-Za-z0-9]+$/), paymentMethodId: z.string().regex(/^pm_[A-Za-z0-9_]+$/) });
 
 /** Store the Stripe customer and saved payment method that auto-recharges are paid with. */
-export async function setPaymentMethod(organizationId: string, input: { customerId: string; paymentMethodId: string }, actor: AuditActor = OPERATOR): Promise<AutoRechargeView> {
+/**
+ * `unlessSaved`: change (and audit) nothing when this card is the organization's already — a
+ * conditional update decides, so two confirmations of one card set-up arriving together (the
+ * browser's return and Stripe's webhook) record it once.
+ */
+export async function setPaymentMethod(organizationId: string, input: { customerId: string; paymentMethodId: string }, actor: AuditActor = OPERATOR, options: { unlessSaved?: boolean } = {}): Promise<AutoRechargeView> {
   const parsed = stripeIds.safeParse(input);
   if (!parsed.success) {
     const param = parsed.error.issues[0]?.path[0] === 'customerId' ? 'customer' : 'payment_method';
@@ -126,9 +131,10 @@ export async function setPaymentMethod(organizationId: string, input: { customer
   }
   await transaction(async (tx) => {
     const updated = await tx.organization.updateMany({
-      where: { id: organizationId },
+      where: { id: organizationId, ...(options.unlessSaved ? { OR: [{ stripePaymentMethodId: null }, { NOT: { stripePaymentMethodId: parsed.data.paymentMethodId } }] } : {}) },
       data: { stripeCustomerId: parsed.data.customerId, stripePaymentMethodId: parsed.data.paymentMethodId },
     });
+    if (updated.count === 0 && options.unlessSaved && (await tx.organization.count({ where: { id: organizationId } })) === 1) return;
     if (updated.count === 0) throw new DomainError('resource_not_found', `No organization ${organizationId}.`, { param: 'organization' });
     await recordAudit(tx, actor, organizationId, { action: 'auto_recharge.payment_method_set', details: { customer: parsed.data.customerId, payment_method: parsed.data.paymentMethodId } });
   });

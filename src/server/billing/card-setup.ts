@@ -55,10 +55,10 @@ export async function confirmCardSetup(organizationId: string, checkoutId: strin
     throw error;
   }
   if (state.status !== 'complete') return { status: state.status };
-  const org = await db().organization.findUniqueOrThrow({ where: { id: organizationId }, select: { stripeCustomerId: true, stripePaymentMethodId: true } });
+  const org = await db().organization.findUniqueOrThrow({ where: { id: organizationId }, select: { stripeCustomerId: true } });
   if (state.organizationId !== organizationId || !state.customerId || state.customerId !== org.stripeCustomerId || !state.paymentMethodId) throw notFound();
-  // A reload of the return page saves nothing twice.
-  if (org.stripePaymentMethodId !== state.paymentMethodId) await setPaymentMethod(organizationId, { customerId: state.customerId, paymentMethodId: state.paymentMethodId }, actor);
+  // A reload of the return page, or the browser and the webhook at once, save (and audit) once.
+  await setPaymentMethod(organizationId, { customerId: state.customerId, paymentMethodId: state.paymentMethodId }, actor, { unlessSaved: true });
   return { status: 'saved', card: state.paymentMethodId };
 }
 
