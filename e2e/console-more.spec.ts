@@ -191,6 +191,12 @@ test('navigation feedback from the click: a link and the user menu show the top 
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   const bar = page.getByRole('status', { name: 'Opening the page' });
   await expect(bar).toHaveCount(0);
+  // A click before React has hydrated the sidebar is a plain link's full load (no bar): CI saw it
+  // once. React marks the nodes it has hydrated with its fiber key.
+  await page.waitForFunction(() => {
+    const link = document.querySelector('nav[aria-label="Console"] a');
+    return link !== null && Object.keys(link).some((key) => key.startsWith('__reactFiber'));
+  });
 
   // A sidebar link whose screen (and its prefetch) is held: the bar shows while the old screen stays.
   const webhooks = await holdScreen(page, 'webhooks');
