@@ -1,13 +1,16 @@
 import type { DbTx } from '@/server/platform/db';
-import { listen } from '@/server/platform/listen';
+import { listen, noticesBarrier } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
 import { clock } from '@/server/platform/clock';
 
 /**
- * A short-lived cache of API key lookups (every /v1 request authenticates). Revocation applies
- * as soon as each process receives its notice: revoking notifies every process (pg_notify in
- * the revoking transaction, delivered after commit, in milliseconds) and the entry is dropped;
- * a request that reaches a process before the notice can still be served (seen under heavy load). The cache only serves while this process is following those notifications;
+ * A short-lived cache of API key lookups (every /v1 request authenticates). A revoked key is
+ * refused by every request that arrives after the revocation committed: revoking notifies every
+ * process (pg_notify in the revoking transaction), and a cache hit is served only after a
+ * barrier on this process's LISTEN connection (one `select 1`, shared by the requests that
+ * arrive together), which PostgreSQL answers only after delivering the notices committed
+ * before it. Without it a request could outrun the notice (seen in CI on a loaded machine: a
+ * key revoked by the CLI still answered 200). The cache only serves while this process is following those notifications;
  * if the LISTEN connection is lost it empties and stops serving until it is back. Entries live
  * 60 s at most, which bounds how long an organization's tier change takes to apply.
  *
@@ -70,7 +73,13 @@ export async function cachedKeyLookup<T>(secretHash: string, load: () => Promise
   follow();
   const now = clock.nowMs();
   const hit = cache.entries.get(secretHash);
-  if (cache.live && hit && hit.expiresAt > now) return hit.value as T;
+  if (cache.live && hit && hit.expiresAt > now) {
+    const fresh = await noticesBarrier().then(
+      () => cache.live && cache.entries.get(secretHash) === hit,
+      () => false,
+    );
+    if (fresh) return hit.value as T;
+  }
   // Only a lookup that began while notices were followed may be stored: one begun before could
   // have missed a notice sent before the LISTEN was in place.
   const ticket: Ticket = { spoiled: !cache.live };

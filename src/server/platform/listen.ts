@@ -18,9 +18,15 @@ interface Subscription {
 }
 
 const state = globalThis as unknown as {
-  roomtoneListen?: { client: Promise<pg.Client> | null; channels: Map<string, Set<Subscription>> };
+  roomtoneListen?: {
+    client: Promise<pg.Client> | null;
+    channels: Map<string, Set<Subscription>>;
+    /** The barrier not sent yet (callers join it) and the one in flight (the next one waits for it). */
+    nextBarrier: Promise<void> | null;
+    barrierInFlight: Promise<void> | null;
+  };
 };
-const shared = (state.roomtoneListen ??= { client: null, channels: new Map() });
+const shared = (state.roomtoneListen ??= { client: null, channels: new Map(), nextBarrier: null, barrierInFlight: null });
 
 function connect(): Promise<pg.Client> {
   if (shared.client) return shared.client;
@@ -73,4 +79,31 @@ export async function listen(channel: string, onMessage: Handler, onLost: () => 
     throw error;
   }
   return () => subs.delete(sub);
+}
+
+/**
+ * Resolves once every notice committed before this call has been handled by this process's
+ * subscribers. PostgreSQL sends a listening session its pending notifications before it runs
+ * that session's next query (the notifier signals the listener at commit, and the listener
+ * handles the signal before reading a command), and pg emits them before that query's result:
+ * so one round trip on the LISTEN connection is the barrier. Callers that arrive together share
+ * one round trip; a caller that arrives while one is in flight waits for the next, since the one
+ * in flight may have been sent before the notice it must see. Rejects if the connection fails.
+ */
+export function noticesBarrier(): Promise<void> {
+  if (shared.nextBarrier) return shared.nextBarrier;
+  const previous = shared.barrierInFlight ?? Promise.resolve();
+  const barrier: Promise<void> = previous
+    .catch(() => undefined)
+    .then(async () => {
+      if (shared.nextBarrier === barrier) shared.nextBarrier = null;
+      shared.barrierInFlight = barrier;
+      const client = await connect();
+      await client.query('select 1');
+    })
+    .finally(() => {
+      if (shared.barrierInFlight === barrier) shared.barrierInFlight = null;
+    });
+  shared.nextBarrier = barrier;
+  return barrier;
 }
