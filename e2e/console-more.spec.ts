@@ -187,6 +187,11 @@ async function holdScreen(page: Page, screen: string): Promise<{ release: () => 
 }
 
 test('navigation feedback from the click: a link and the user menu show the top bar at once, before the next screen arrives', async ({ page, demo }) => {
+  // The next screens are held from the start: once hydrated, the router prefetches the sidebar's
+  // screens (with their loading states), and a click on a prefetched one shows its loading state
+  // at once, which is the other feedback (CI saw it once the test waited for hydration).
+  const webhooks = await holdScreen(page, 'webhooks');
+  const account = await holdScreen(page, 'account');
   await page.goto(`/o/${demo.organizationId}/test/overview`);
   await expect(page.getByRole('heading', { name: 'Overview', level: 1 })).toBeVisible();
   const bar = page.getByRole('status', { name: 'Opening the page' });
@@ -199,7 +204,6 @@ test('navigation feedback from the click: a link and the user menu show the top 
   });
 
   // A sidebar link whose screen (and its prefetch) is held: the bar shows while the old screen stays.
-  const webhooks = await holdScreen(page, 'webhooks');
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Webhooks' }).click();
   await expect(bar).toBeVisible();
   await expect.poll(webhooks.requests).toBeGreaterThan(0);
@@ -212,7 +216,6 @@ test('navigation feedback from the click: a link and the user menu show the top 
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
 
   // A navigation by code (the user menu's "Account and password" calls router.push).
-  const account = await holdScreen(page, 'account');
   await page.getByTestId('user-menu').click();
   await page.getByRole('menuitem', { name: 'Account and password' }).click();
   await expect(bar).toBeVisible();
