@@ -69,6 +69,31 @@ export function redactForLog(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** What the log keeps of each item of a list answer. */
+const LIST_ITEM_FIELDS = ['id', 'object', 'type', 'status'] as const;
+
+/**
+ * What the log keeps of an answer: a list answer (`object: "list"`) keeps each item's id,
+ * object, type and status, not the items whole. A page of 20 generations is ~15 kB, which the
+ * log used to cut to its first 8 kB anyway (a partial item); its ids and statuses say what the
+ * read returned, each item can be opened by id, and every read of a page stops costing a
+ * 15 kB redaction walk and an 8 kB database write (the request log is on the read path:
+ * docs/performance.md). Other answers are kept whole (redacted, cut to MAX_LOGGED_JSON).
+ */
+export function loggedAnswer(value: unknown): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return loggedJson(value);
+  const answer = value as Record<string, unknown>;
+  if (answer.object !== 'list' || !Array.isArray(answer.data)) return loggedJson(value);
+  // All of them: redactForLog cuts the list at MAX_ITEMS with its note of how many more.
+  const items = answer.data.map((item: unknown) => {
+    if (item === null || typeof item !== 'object') return item;
+    const kept: Record<string, unknown> = {};
+    for (const field of LIST_ITEM_FIELDS) if (field in item) kept[field] = (item as Record<string, unknown>)[field];
+    return kept;
+  });
+  return loggedJson({ ...answer, data: items });
+}
+
 /** The JSON text stored for a line (redacted, cut to MAX_LOGGED_JSON), or null when there is nothing. */
 export function loggedJson(value: unknown): string | null {
   if (value === undefined || value === null) return null;
