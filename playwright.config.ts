@@ -23,8 +23,13 @@ export default defineConfig({
   outputDir: 'test-results/e2e',
   use: {
     baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot;
+    // no screencast: its frames cost every test the browser's CPU for the failures' sake.
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
+    // As a user who asked for reduced motion (app/globals.css): loaders stay still instead of
+    // repainting the page every frame while a test waits.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: CHROMIUM_PATH,
       args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

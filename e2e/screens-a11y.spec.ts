@@ -1,6 +1,6 @@
 /**
  * Runs after console.spec.ts (files run in name order), so the screens show data. Every screen, signed out and signed in, in light and dark: no serious or critical axe
- * violation, no console error or uncaught exception, and a full-page screenshot of each in e2e/screenshots/ for a person to look at.
+ * violation, no console error or uncaught exception, and (with E2E_SCREENSHOTS=1) a full-page screenshot of each in e2e/screenshots/ for a person to look at.
  */
 import { collectConsoleErrors, expect, expectAccessible, screenshot, SIGNED_OUT, test } from './fixtures';
 

@@ -169,8 +169,6 @@ test('an endpoint added in the console receives a signed delivery; log, resend, 
     await page.keyboard.press('Escape');
     await page.getByRole('checkbox', { name: 'Failed only' }).click();
     receiver.answer(200);
-    // A toast fading out is half transparent: axe would measure it mid-animation.
-    await expect(page.locator('[data-sonner-toast][data-removed="true"]')).toHaveCount(0);
     await scan(page, 'webhook-endpoint');
 
     // Edit: a refused URL is named on its field; description and events change, the URL stays.
