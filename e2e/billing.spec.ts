@@ -102,13 +102,13 @@ test('giving up on the payment page credits nothing and says so', async ({ page,
 });
 
 for (const theme of ['light', 'dark'] as const) {
-  test(`billing fits a 390 px phone and passes axe (${theme})`, async ({ page, demo }) => {
+  test(`billing fits a 390 px phone and passes axe (${theme}: ${theme === 'light' ? 'every rule' : 'the colour rules'})`, async ({ page, demo }) => {
     await page.emulateMedia({ colorScheme: theme });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`/o/${demo.organizationId}/test/billing`);
     await expect(page.getByRole('button', { name: 'Add credit' })).toBeVisible();
     await expect(page.locator('[role="status"][aria-label^="Loading"]')).toHaveCount(0);
-    await expectAccessible(page, `billing (${theme}, 390 px)`);
+    await expectAccessible(page, `billing (${theme}, 390 px)`, theme === 'light' ? 'all' : 'colours');
     for (const part of ['Auto-recharge settings', 'Purchases and receipts'] as const) {
       const region = part === 'Auto-recharge settings' ? page.getByRole('form', { name: part }) : page.locator('section', { has: page.getByRole('heading', { name: part }) });
       await expectInsideWindow(page, region, `${part} at 390 px`);
@@ -116,7 +116,7 @@ for (const theme of ['light', 'dark'] as const) {
     await page.getByRole('button', { name: 'Add credit' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectInsideWindow(page, page.getByRole('dialog'), 'add credit dialog at 390 px');
-    await expectAccessible(page, `add credit dialog (${theme}, 390 px)`);
+    await expectAccessible(page, `add credit dialog (${theme}, 390 px)`, theme === 'light' ? 'all' : 'colours');
     await page.keyboard.press('Escape');
   });
 }

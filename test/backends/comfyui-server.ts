@@ -68,7 +68,8 @@ export const INTERRUPT_STOP_MS = 1_500;
 
 /**
  * `holdAtStep`: a slow run stops at that sampler step until `POST /test/release` (a route of
- * this stand-in only): a browser test can look at a run in progress for as long as it needs.
+ * this stand-in only), which lets through every run queued before it, also one that has not
+ * reached the step yet: a browser test can look at a run in progress for as long as it needs.
  */
 export async function startFakeComfy(certs: TestCertificates, options: { slowMs?: number; defaultBehaviour?: ComfyBehaviour; holdAtStep?: number } = {}): Promise<FakeComfy> {
   const prompts: FakePrompt[] = [];
@@ -83,6 +84,8 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
   const slowMs = options.slowMs ?? SLOW_MS;
   let release: () => void = () => undefined;
   let released = new Promise<void>((resolve) => (release = resolve));
+  /** Runs queued before the last `POST /test/release` (prompts[0 … releasedUpTo − 1]) pass their hold. */
+  let releasedUpTo = 0;
 
   const send = (p: FakePrompt, message: unknown) => {
     for (const ws of sockets.get(p.clientId ?? '') ?? []) ws.send(JSON.stringify(message));
@@ -97,7 +100,10 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
       // The sampler's steps, each a progress message to the submitting client, as ComfyUI sends them.
       for (let step = 1; step <= STEPS; step++) {
         await new Promise((r) => setTimeout(r, slowMs / STEPS));
-        if (step === options.holdAtStep) await released;
+        // Held until a release sent after this run was queued: one sent before it reached this
+        // step counts (a test releases once it has seen what it needed), one sent before it was
+        // queued does not (other tests' runs may be holding too).
+        if (step === options.holdAtStep) while (prompts.indexOf(p) >= releasedUpTo) await released;
         if (p.state !== 'running') return;
         p.progressSent.push({ value: step, max: STEPS });
         send(p, { type: 'progress', data: { value: step, max: STEPS, prompt_id: p.id, node: sampler } });
@@ -197,6 +203,7 @@ export async function startFakeComfy(certs: TestCertificates, options: { slowMs?
         return;
       }
       if (req.method === 'POST' && url.pathname === '/test/release') {
+        releasedUpTo = prompts.length;
         release();
         released = new Promise<void>((resolve) => (release = resolve));
         res.writeHead(204).end();
