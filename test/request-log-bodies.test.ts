@@ -70,18 +70,19 @@ describe('request log bodies', () => {
     expect(line.generation_id).toBeNull();
   });
 
-  it('keeps the query of a read served by the fast read path, and a list answer as its items\' ids, types and statuses', async () => {
+  it('keeps the query and the whole answer of a read served by the fast read path, its signed URLs redacted', async () => {
     await api('/v1/upscales', { key: org.testKey, ip, body: { image, scale: 'x2' } });
-    const listed = await api<{ data: { id: string; object: string; type: string; status: string }[]; has_more: boolean }>('/v1/generations?limit=3&status=succeeded', { key: org.testKey, ip });
+    const listed = await api<{ data: { id: string; output: { url: string }[] }[] }>('/v1/generations?limit=3&status=succeeded', { key: org.testKey, ip });
     expect(listed.status).toBe(200);
     expect(listed.body.data.length).toBeGreaterThan(0);
     const line = await detail(listed.headers.get('request-id')!);
     expect(line.request_params).toEqual({ query: { limit: '3', status: 'succeeded' } });
-    expect(line.response_body).toEqual({
-      object: 'list',
-      data: listed.body.data.map((g) => ({ id: g.id, object: 'generation', type: g.type, status: 'succeeded' })),
-      has_more: listed.body.has_more,
-    });
+    const logged = line.response_body as { object: string; data: { id: string; output: { url: string }[] }[] };
+    expect(logged.object).toBe('list');
+    expect(logged.data.map((g) => g.id)).toEqual(listed.body.data.map((g) => g.id));
+    const url = listed.body.data[0]!.output[0]!.url;
+    expect(logged.data[0]!.output[0]!.url).toBe(`${url.slice(0, url.indexOf('?'))}?[query redacted]`);
+    expect(JSON.stringify(logged)).not.toContain('signature=');
   });
 
   it('an idempotent repeat links the generation of its first request', async () => {

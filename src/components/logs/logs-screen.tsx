@@ -192,22 +192,16 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
     ) : null}
     <DetailList rows={rows} termWidth="8rem" />
     <LoggedJson title="Request parameters" value={l.request_params} empty="No parameters (or not kept for this request)." />
-    <LoggedJson title="Response body" value={l.response_body} empty="No body kept for this request." note={isListBody(l.response_body) ? "A list answer is kept as each item's id, object, type and status." : undefined} />
+    <LoggedJson title="Response body" value={l.response_body} empty="No body kept for this request." />
     </div>
   );
 }
 
-/** The log keeps list answers as their items' ids and statuses (server/requestlog/redact.ts). */
-function isListBody(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && (value as { object?: unknown }).object === 'list';
-}
-
 /** A logged body, pretty-printed; secrets and images were redacted before it was stored. */
-function LoggedJson({ title, value, empty, note }: { title: string; value: unknown; empty: string; note?: string | undefined }) {
+function LoggedJson({ title, value, empty }: { title: string; value: unknown; empty: string }) {
   return (
     <section aria-label={title} className="flex flex-col gap-1 text-sm">
       <h3 className="font-medium">{title}</h3>
-      {note ? <p className="text-muted-foreground">{note}</p> : null}
       {value === null || value === undefined ? (
         <p className="text-muted-foreground">{empty}</p>
       ) : (

@@ -6,7 +6,7 @@ import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
 import { tierOf } from '@/server/billing/pricing';
 import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
-import { loggedAnswer, loggedJson } from '@/server/requestlog/redact';
+import { loggedJson } from '@/server/requestlog/redact';
 import { requestRateHeaders } from './rate-headers';
 import type { RequestHead } from './request-head';
 
@@ -147,5 +147,5 @@ function loggedBodies(line: { requestParams?: unknown; responseBody?: string | n
       answer = { text: line.responseBody.slice(0, 500) };
     }
   }
-  return { requestParams: loggedJson(line.requestParams), responseBody: loggedAnswer(answer) };
+  return { requestParams: loggedJson(line.requestParams), responseBody: loggedJson(answer) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loggedAnswer, loggedJson, MAX_LOGGED_JSON, redactForLog } from './redact';
+import { loggedJson, MAX_LOGGED_JSON, redactForLog } from './redact';
 
 describe('request log redaction', () => {
   it('hides secrets by field name, image data, uploaded files and URL queries', () => {
@@ -32,23 +32,34 @@ describe('request log redaction', () => {
     expect(loggedJson(null)).toBeNull();
   });
 
-  it('keeps a list answer as each item\'s id, object, type and status, and other answers whole', () => {
-    const generation = (i: number) => ({ object: 'generation', id: `gen_${i}`, type: 'upscale', status: 'succeeded', output: [{ url: `http://x/files/${i}.webp?sig=s${i}` }], metadata: { api_key: 'k' } });
-    expect(JSON.parse(loggedAnswer({ object: 'list', data: [generation(1), generation(2)], has_more: true })!)).toEqual({
-      object: 'list',
-      data: [
-        { id: 'gen_1', object: 'generation', type: 'upscale', status: 'succeeded' },
-        { id: 'gen_2', object: 'generation', type: 'upscale', status: 'succeeded' },
-      ],
-      has_more: true,
-    });
-    const long = JSON.parse(loggedAnswer({ object: 'list', data: Array.from({ length: 103 }, (_, i) => ({ id: `sty_${i}` })), has_more: false })!) as { data: unknown[] };
-    expect(long.data).toHaveLength(101);
-    expect(long.data.at(-1)).toBe('[3 more items]');
-    // Not a list: whole and redacted, as loggedJson keeps it.
-    expect(loggedAnswer(generation(3))).toBe(loggedJson(generation(3)));
-    expect(JSON.parse(loggedAnswer(generation(3))!)).toMatchObject({ output: [{ url: 'http://x/files/3.webp?[query redacted]' }], metadata: { api_key: '[redacted]' } });
-    expect(loggedAnswer({ object: 'list', data: 'not an array' })).toBe(loggedJson({ object: 'list', data: 'not an array' }));
-    expect(loggedAnswer(null)).toBeNull();
+  it('redacts a URL as URL would parse it, whether or not it takes the path without parsing', () => {
+    // The reference: what the parser gives (origin, path, a note for a non-empty query).
+    const parsed = (value: string) => {
+      const url = new URL(value);
+      return `${url.origin}${url.pathname}${url.search ? '?[query redacted]' : ''}`;
+    };
+    const urls = [
+      'http://localhost:3000/files/out/gen_1.webp?expires=1&sig=zz',
+      'https://images.example.com/room.jpg?X-Amz-Signature=abc&token=1',
+      'https://images.example.com/a%20b/c(1).png#frag?not-a-query',
+      'https://images.example.com/room.jpg?',
+      'https://images.example.com/',
+      'https://images.example.com:443/room.jpg?a=1',
+      'http://images.example.com:80/room.jpg',
+      'https://images.example.com:8443/room.jpg?a=1',
+      'https://IMAGES.example.com/room.jpg',
+      'HTTPS://images.example.com/room.jpg',
+      'https://images.example.com/a/../b/./c.png?x',
+      'https://images.example.com/a/..',
+      'https://127.0.0.1:8080/x.png?y=1',
+      'https://127.1/x.png',
+      'https://0x7f.0.0.1/x.png',
+      'https://images.example.com/a b.png',
+      'https://images.example.com/a"b.png',
+      'https://images.example.com\\evil.png',
+      'https://xn--bcher-kva.example/x.png?q',
+    ];
+    for (const url of urls) expect(redactForLog(url), url).toBe(parsed(url));
   });
 });
+
