@@ -31,35 +31,4 @@ describe('request log redaction', () => {
     expect(JSON.parse(text)).toMatchObject({ truncated: true });
     expect(loggedJson(null)).toBeNull();
   });
-
-  it('redacts a URL as URL would parse it, whether or not it takes the path without parsing', () => {
-    // The reference: what the parser gives (origin, path, a note for a non-empty query).
-    const parsed = (value: string) => {
-      const url = new URL(value);
-      return `${url.origin}${url.pathname}${url.search ? '?[query redacted]' : ''}`;
-    };
-    const urls = [
-      'http://localhost:3000/files/out/gen_1.webp?expires=1&sig=zz',
-      'https://images.example.com/room.jpg?X-Amz-Signature=abc&token=1',
-      'https://images.example.com/a%20b/c(1).png#frag?not-a-query',
-      'https://images.example.com/room.jpg?',
-      'https://images.example.com/',
-      'https://images.example.com:443/room.jpg?a=1',
-      'http://images.example.com:80/room.jpg',
-      'https://images.example.com:8443/room.jpg?a=1',
-      'https://IMAGES.example.com/room.jpg',
-      'HTTPS://images.example.com/room.jpg',
-      'https://images.example.com/a/../b/./c.png?x',
-      'https://images.example.com/a/..',
-      'https://127.0.0.1:8080/x.png?y=1',
-      'https://127.1/x.png',
-      'https://0x7f.0.0.1/x.png',
-      'https://images.example.com/a b.png',
-      'https://images.example.com/a"b.png',
-      'https://images.example.com\\evil.png',
-      'https://xn--bcher-kva.example/x.png?q',
-    ];
-    for (const url of urls) expect(redactForLog(url), url).toBe(parsed(url));
-  });
 });
-

@@ -15,22 +15,6 @@ const MAX_ITEMS = 100;
 /** First characters of the short strings redactString may change (m: multipart-file:, d/D: data:, h/H: http(s)://). */
 const MAY_REDACT_SHORT = new Set([109, 100, 68, 104, 72]);
 
-/** scheme, host[:port] (no credentials), path of URL-safe characters, query, fragment. */
-const PLAIN_URL = /^(https?):\/\/([a-z0-9.-]+(?::[1-9]\d{0,4})?)(\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*)(\?[^#]*)?(#.*)?$/;
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
-
-const DOTTED_QUAD = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
-
-/** A host URL keeps as written: a name whose last label starts with a letter, or a dotted quad (not 127.1, 0x7f.1). */
-function isPlainHost(scheme: string, hostAndPort: string): boolean {
-  const colon = hostAndPort.indexOf(':');
-  const host = colon === -1 ? hostAndPort : hostAndPort.slice(0, colon);
-  const port = colon === -1 ? '' : hostAndPort.slice(colon + 1);
-  if ((scheme === 'https' && port === '443') || (scheme === 'http' && port === '80')) return false;
-  const last = host.slice(host.lastIndexOf('.') + 1);
-  return /^[a-z]/.test(last) ? !host.startsWith('.') && !host.includes('..') : DOTTED_QUAD.test(host);
-}
-
 function redactString(value: string): string {
   // Most strings of a body are short names and values that none of the rules below touch:
   // one character code decides it (the request log redacts every answer it keeps).
@@ -38,13 +22,6 @@ function redactString(value: string): string {
   if (value.startsWith('multipart-file:')) return '[uploaded file]';
   if (/^data:/i.test(value)) return '[image data redacted]';
   if (/^https?:\/\//i.test(value)) {
-    const plain = PLAIN_URL.exec(value);
-    if (plain && !DOT_SEGMENT.test(plain[3]!) && isPlainHost(plain[1]!, plain[2]!)) {
-      // Already in the form URL would give back (lowercase host, no credentials, no dot
-      // segments, no default port): cut the query without parsing (a list page has one per output).
-      const redacted = `${plain[1]}://${plain[2]}${plain[3]}${plain[4] && plain[4].length > 1 ? '?[query redacted]' : ''}`;
-      return redacted.length > MAX_STRING ? `${redacted.slice(0, MAX_STRING)}…` : redacted;
-    }
     try {
       const url = new URL(value);
       if (url.username || url.password) {
