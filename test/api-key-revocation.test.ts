@@ -6,10 +6,10 @@
  * - the per-process key cache never stores a lookup that raced a revocation (the interleaving
  *   is forced here, in this process, on the real database and LISTEN connection).
  */
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { databaseUrl, db } from '@/server/platform/db';
 import { authenticateBearer, createApiKey, hashSecret, revokeApiKey } from '@/server/keys/keys';
-import pg from 'pg';
 import { cachedKeyLookup, KEY_EVENTS_CHANNEL } from '@/server/keys/cache';
 import { waitFor } from './server-processes';
 import { api, createTestOrg, testIp } from './support';
@@ -103,6 +103,29 @@ async function readKeyRow(secretHash: string): Promise<KeyRow | null> {
   return rows[0] ?? null;
 }
 
+/** Lookups of one key through this process's cache, counting the database reads behind them. */
+function countedLookups(secretHash: string): { loads: number; lookup: () => Promise<KeyRow | null> } {
+  const counted = {
+    loads: 0,
+    lookup: () =>
+      cachedKeyLookup(secretHash, async () => {
+        counted.loads += 1;
+        return readKeyRow(secretHash);
+      }),
+  };
+  return counted;
+}
+
+/** Until a lookup of the key is served from the cache (it follows revocations and holds the key). */
+async function untilCached(key: ReturnType<typeof countedLookups>): Promise<void> {
+  await key.lookup();
+  await waitFor('the key cache to serve', async () => {
+    const before = key.loads;
+    await key.lookup();
+    return key.loads === before;
+  });
+}
+
 describe('the key cache and revocation', () => {
   it('a cached key is refused by the first lookup after its revocation committed elsewhere', async () => {
     const org = await createTestOrg();
@@ -113,28 +136,14 @@ describe('the key cache and revocation', () => {
       for (let i = 0; i < 20; i += 1) {
         const key = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
         const hash = hashSecret(key.secret);
-        let loads = 0;
-        const load = async () => {
-          loads += 1;
-          return readKeyRow(hash);
-        };
-        if (i === 0) {
-          await waitFor('the key cache to serve', async () => {
-            const before = loads;
-            await cachedKeyLookup(hash, load);
-            return loads === before;
-          });
-        } else {
-          await cachedKeyLookup(hash, load);
-          await cachedKeyLookup(hash, load);
-          expect(loads).toBe(1); // served from the cache
-        }
+        const lookups = countedLookups(hash);
+        await untilCached(lookups);
         await elsewhere.query('begin');
         await elsewhere.query('update "ApiKey" set "revokedAt" = now() where id = $1', [key.id]);
         await elsewhere.query('select pg_notify($1, $2)', [KEY_EVENTS_CHANNEL, hash]);
         await elsewhere.query('commit');
         // Straight after the commit: the notice may not have reached this process yet.
-        const seen = await cachedKeyLookup(hash, load);
+        const seen = await lookups.lookup();
         expect(seen?.revokedAt).not.toBeNull();
       }
     } finally {
@@ -150,16 +159,8 @@ describe('the key cache and revocation', () => {
     const probeHash = hashSecret(probe.secret);
 
     // The cache follows revocations (LISTEN in place) once a lookup of the probe is served from it.
-    let probeLoads = 0;
-    const loadProbe = async () => {
-      probeLoads += 1;
-      return readKeyRow(probeHash);
-    };
-    await waitFor('the key cache to serve', async () => {
-      const before = probeLoads;
-      await cachedKeyLookup(probeHash, loadProbe);
-      return probeLoads === before;
-    });
+    const probeLookups = countedLookups(probeHash);
+    await untilCached(probeLookups);
 
     // 1. A lookup of the target reads the row (not revoked yet) and is held before it returns.
     let release!: () => void;
@@ -182,9 +183,9 @@ describe('the key cache and revocation', () => {
       await revokeApiKey(tx, probe.id);
     });
     await waitFor('the revocation notices to be handled', async () => {
-      const before = probeLoads;
-      await cachedKeyLookup(probeHash, loadProbe);
-      return probeLoads > before;
+      const before = probeLookups.loads;
+      await probeLookups.lookup();
+      return probeLookups.loads > before;
     });
 
     // 3. The stale lookup finishes: its caller gets what it read, but the cache must not keep it.
@@ -194,14 +195,9 @@ describe('the key cache and revocation', () => {
 
     // A lookup with no revocation in between is stored as before.
     const fresh = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
-    const freshHash = hashSecret(fresh.secret);
-    let freshLoads = 0;
-    const loadFresh = async () => {
-      freshLoads += 1;
-      return readKeyRow(freshHash);
-    };
-    await cachedKeyLookup(freshHash, loadFresh);
-    await cachedKeyLookup(freshHash, loadFresh);
-    expect(freshLoads).toBe(1);
+    const freshLookups = countedLookups(hashSecret(fresh.secret));
+    await freshLookups.lookup();
+    await freshLookups.lookup();
+    expect(freshLookups.loads).toBe(1);
   });
 });
