@@ -8,8 +8,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { CHROMIUM_CANDIDATES, chromiumPath } from './chromium-path.mjs';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = chromiumPath();
+const browserFound = chromium !== null && fs.existsSync(chromium);
 const ci = process.env.CI === 'true' || process.env.CI === '1';
 const suites = (process.env.TEST_SUITES ?? 'vitest,e2e').split(',').map((s) => s.trim());
 const unknown = suites.filter((s) => s !== 'vitest' && s !== 'e2e');
@@ -23,12 +25,12 @@ const vitest = suites.includes('vitest') ? run('npx', ['vitest', 'run', ...proce
 
 let e2e = null;
 if (suites.includes('e2e')) {
-  if (fs.existsSync(chromium)) {
+  if (browserFound) {
     e2e = run('npx', ['playwright', 'test']);
   } else {
     const bar = '!'.repeat(78);
-    console.error(`\n${bar}\n!! SKIPPED the browser (e2e) tests: no Chromium at ${chromium}.`);
-    console.error('!! Install it with:  sudo apt-get update && sudo apt-get install -y chromium');
+    console.error(`\n${bar}\n!! SKIPPED the browser (e2e) tests: no Chromium at ${chromium ?? CHROMIUM_CANDIDATES.join(' or ')}.`);
+    console.error('!! Install it with:  sudo apt-get update && sudo apt-get install -y chromium-headless-shell');
     console.error('!! (or set CHROMIUM_PATH), then run:  npm run test:e2e');
     console.error(`${bar}\n`);
     if (ci) {
@@ -38,6 +40,6 @@ if (suites.includes('e2e')) {
   }
 }
 const said = (status) => (status === 0 ? 'passed' : 'FAILED');
-const e2eSaid = !suites.includes('e2e') ? 'not asked (TEST_SUITES)' : fs.existsSync(chromium) ? said(e2e) : ci ? 'MISSING (CI)' : 'skipped (no Chromium)';
+const e2eSaid = !suites.includes('e2e') ? 'not asked (TEST_SUITES)' : browserFound ? said(e2e) : ci ? 'MISSING (CI)' : 'skipped (no Chromium)';
 console.log(`\nnpm test: vitest ${vitest === null ? 'not asked (TEST_SUITES)' : said(vitest)}; e2e ${e2eSaid}`);
 process.exit(vitest ? vitest : (e2e ?? 0));
