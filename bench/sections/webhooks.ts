@@ -142,7 +142,7 @@ export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput>
   worker.stderr.on('data', (d: Buffer) => (output = (output + d.toString()).slice(-8000)));
   /** SIGTERM drains: the worker waits for its deliveries in flight (a tarpit's up to its 10 s timeout). */
   const stopWorker = async (signal: NodeJS.Signals = 'SIGTERM') => {
-    if (worker.exitCode !== null) return;
+    if (worker.exitCode !== null || worker.signalCode !== null) return;
     const exited = new Promise((r) => worker.once('exit', r));
     worker.kill(signal);
     await Promise.race([exited, sleep(15_000)]);
