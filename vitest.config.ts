@@ -14,25 +14,32 @@ const ALONE: Record<string, string> = {
   // Delivers every due delivery of the database with the clock moved days ahead, and counts
   // what its receivers get: other files' deliveries would be sent (and counted) too.
   'test/webhooks.test.ts': 'moves the clock and delivers every due webhook of the database',
-  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads).
+  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads; the
+  // webhooks file makes none, so the two run side by side).
   'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
+};
+
+/** Files that need the machine to themselves, not only the server: they run first, by themselves. */
+const MACHINE_ALONE: Record<string, string> = {
   // Takes both cores with spinning processes and floods a server of its own, then asserts a
   // deadline within seconds: beside other files it slows them and measures their load too.
   'test/download-deadline.test.ts': 'busies both cores on purpose and asserts a deadline in seconds',
 };
 
 /**
- * Three vitest projects, one `npm test` (docs/testing.md):
+ * Four vitest projects, one `npm test` (docs/testing.md):
  * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**) and the
- *   scripts' (scripts/**), no server;
+ *   scripts' (scripts/**), no server and no shared database;
  * - integration: test/** against the real production server and PostgreSQL that
- *   test/global-setup.ts starts (once per run, whichever of the two integration projects run);
- * - alone: the ALONE files above, against the same server, one at a time.
- * `alone` is group 1 and runs first, by itself (a group 0 of one worker would run last: vitest
- * puts such projects after all others); then group 2, unit and integration together, three
- * files at a time (integration files mostly wait on the server, a separate process, so three
- * share the two cores; `VITEST_MAX_WORKERS=1` runs one at a time). vitest orders each group's
- * files longest first by the last run's durations. Run one project with `--project unit`.
+ *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
+ * - alone: the ALONE files above, against the same server, with no integration file beside them;
+ * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
+ * Sequence groups run one after the other: 1 machine-alone, one file; 2 alone and unit together
+ * (the alone files mostly wait on the server, and the unit files touch neither it nor its
+ * database); 3 integration. Three files at a time in groups 2 and 3 (integration files mostly
+ * wait on the server, a separate process, so three share the two cores; `VITEST_MAX_WORKERS=1`
+ * runs one at a time). vitest orders each group's files longest first by the last run's
+ * durations. Run one project with `--project unit`.
  */
 const integration = {
   globalSetup: ['test/global-setup.ts'],
@@ -53,7 +60,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'alone', include: Object.keys(ALONE), ...integration, maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'machine-alone', include: Object.keys(MACHINE_ALONE), ...integration, maxWorkers: 1, sequence: { groupOrder: 1 } },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'alone', include: Object.keys(ALONE), ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
       },
       {
         resolve: { alias },
@@ -75,7 +86,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: Object.keys(ALONE), ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...Object.keys(ALONE), ...Object.keys(MACHINE_ALONE)], ...integration, maxWorkers: 3, sequence: { groupOrder: 3 } },
       },
     ],
   },
