@@ -19,15 +19,19 @@ export default defineConfig({
   timeout: 300_000,
   // Shared 2-core machines run several servers at once: pages can take seconds.
   expect: { timeout: 30_000 },
-  retries: 0,
+  // A test that fails runs once more, recording its trace (below), and the run fails all the
+  // same: a test that passes only on its retry is flaky, and flaky fails (failOnFlakyTests).
+  retries: 1,
+  failOnFlakyTests: true,
   // Every test that did not run is listed; under CI one skipped without a reason fails the run.
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }], ['./scripts/e2e-skipped-tests-reporter.ts']],
   outputDir: 'test-results/e2e',
   use: {
     baseURL: `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`,
-    // A failed test keeps its trace (actions, DOM snapshots, network, console) and a screenshot;
-    // no screencast: its frames cost every test the browser's CPU for the failures' sake.
-    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    // A failed test's retry records a trace (actions, DOM snapshots, network, console); every
+    // failure keeps a screenshot. Recording a trace for every test, to keep the failures' only,
+    // cost a sixth of the suite's CPU (docs/testing.md); no screencast either way.
+    trace: { mode: 'on-first-retry', screenshots: false, snapshots: true, sources: true },
     screenshot: 'only-on-failure',
     // As a user who asked for reduced motion (app/globals.css): loaders stay still instead of
     // repainting the page every frame while a test waits.
