@@ -19,10 +19,11 @@ export default defineConfig({
   timeout: 300_000,
   // Shared 2-core machines run several servers at once: pages can take seconds.
   expect: { timeout: 30_000 },
-  // A test that fails runs once more, recording its trace (below), and the run fails all the
-  // same: a test that passes only on its retry is flaky, and flaky fails (failOnFlakyTests).
+  // A test that fails runs once more, recording its trace (below). One that fails twice fails
+  // the run; one that passes on its retry is listed as flaky at the end of the run, with its
+  // first failure and the retry's trace, and does not fail it (the flakes seen so far and what
+  // is known of them: docs/testing.md).
   retries: 1,
-  failOnFlakyTests: true,
   // Every test that did not run is listed; under CI one skipped without a reason fails the run.
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e-report.json' }], ['./scripts/e2e-skipped-tests-reporter.ts']],
   outputDir: 'test-results/e2e',
