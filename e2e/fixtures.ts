@@ -120,6 +120,10 @@ export async function expectAccessible(page: Page, context: string, scope: 'all'
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-sonner-toast]')].every((toast) => toast.getAttribute('data-removed') !== 'true' && getComputedStyle(toast).opacity === '1'),
   );
+  // After a client-side navigation the page's <title> comes with its streamed metadata, a moment
+  // after the content (CI once scanned the account screen in between: document-title). A page
+  // that never gets a title still fails, here, after the expect timeout.
+  await expect.poll(() => page.title(), { message: `${context}: the page has a <title>` }).not.toBe('');
   const builder = new AxeBuilder({ page });
   const results = await (scope === 'colours' ? builder.withRules(THEME_RULES) : builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
