@@ -34,7 +34,8 @@ const MACHINE_ALONE: Record<string, string> = {
  *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
  * - alone: the ALONE files above, against the same server, with no integration file beside them;
  * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
- * Sequence groups run one after the other: 1 machine-alone, one file; 2 alone and unit together
+ * Sequence groups run one after the other (groups start at 1: a group 0 of one worker would run
+ * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 alone and unit together
  * (the alone files mostly wait on the server, and the unit files touch neither it nor its
  * database); 3 integration. Three files at a time in groups 2 and 3 (integration files mostly
  * wait on the server, a separate process, so three share the two cores; `VITEST_MAX_WORKERS=1`
