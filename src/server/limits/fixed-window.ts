@@ -24,6 +24,11 @@ export interface Lease {
   total: number;
   /** Milliseconds until the store's window ends, as the store saw it when it answered. */
   endsInMs: number;
+  /**
+   * When the store's window started, on the store's clock: tells a process whether a lease is of
+   * the window it knows (the answer's transit time cannot, under load it can exceed a second).
+   */
+  windowStartMs: number;
 }
 
 /** Largest slice one lease takes, whatever the limit (bounds what one process can hold unspent). */
@@ -71,7 +76,7 @@ export class FixedWindowLimiter {
     const window = this.window(key, now);
     const granted = allowanceSlice(want, window.count, limit);
     window.count += granted;
-    return { granted, total: window.count, endsInMs: window.startedAt + WINDOW_MS - now };
+    return { granted, total: window.count, endsInMs: window.startedAt + WINDOW_MS - now, windowStartMs: window.startedAt };
   }
 
   private window(key: string, now: number): Window {

@@ -105,6 +105,28 @@ describe('LeasedLimiter', () => {
     expect(await limiter.hit('ip', 'k', 3)).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
   });
 
+  it('an answer delayed by more than a second keeps the slice: one process still spends the whole limit', async () => {
+    clock.set(new Date(Date.UTC(2026, 0, 1)));
+    const { source } = sharedStore();
+    let leases = 0;
+    // Every third answer spends 1.5 s in transit (a loaded machine): it arrives later than the
+    // others, but is of the same window.
+    const slow: LeaseSource = async (requests) => {
+      const answers = await source(requests);
+      if (++leases % 3 === 0) clock.advance(1500);
+      return answers;
+    };
+    const limiter = processOf(slow);
+    let allowed = 0;
+    for (let i = 0; i < 1100; i++) {
+      if ((await limiter.hit('ip', 'k', 1000)).allowed) allowed += 1;
+      // Requests arrive in later turns of the event loop: a slice is renewed before it is spent.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(leases).toBeGreaterThan(30);
+    expect(allowed).toBe(1000);
+  });
+
   it('a store that fails: the waiting hits are counted in the process alone (still within the limit there)', async () => {
     const limiter = processOf(async () => {
       throw new Error('connection refused');

@@ -40,6 +40,8 @@ interface Slot {
   storeLeft: number;
   /** Local clock time at which the store's window ends (0: no window yet). */
   endsAt: number;
+  /** The store's start of the window this process's slice belongs to (0: none yet). */
+  windowStartMs: number;
   /** The store answered 0: refuse until the window ends. */
   exhausted: boolean;
   leasing: boolean;
@@ -69,7 +71,7 @@ export class LeasedLimiter {
     const subject = `${limiter}:${key}`;
     let slot = this.slots.get(subject);
     if (!slot) {
-      slot = { limiter, key, limit, available: 0, storeLeft: limit, endsAt: 0, exhausted: false, leasing: false, waiters: [], lastSlice: 0, leasedAt: now, spentSinceLease: 0 };
+      slot = { limiter, key, limit, available: 0, storeLeft: limit, endsAt: 0, windowStartMs: 0, exhausted: false, leasing: false, waiters: [], lastSlice: 0, leasedAt: now, spentSinceLease: 0 };
       this.slots.set(subject, slot);
     }
     if (slot.limit !== limit) {
@@ -112,6 +114,7 @@ export class LeasedLimiter {
     slot.exhausted = false;
     slot.storeLeft = slot.limit;
     slot.endsAt = 0;
+    slot.windowStartMs = 0;
   }
 
   private requestLease(slot: Slot, now: number): void {
@@ -143,10 +146,13 @@ export class LeasedLimiter {
 
   private apply(slot: Slot, lease: Lease, now: number): void {
     slot.leasing = false;
-    const endsAt = now + lease.endsInMs;
     // A lease of a window that started after the one this process knew: the old slice is void.
-    if (slot.endsAt !== 0 && endsAt > slot.endsAt + 1000) slot.available = 0;
-    slot.endsAt = endsAt;
+    // (Told by the store's start of the window, not by when the answer arrived: a loaded
+    // machine can delay one answer by more than a second, and a slice voided by mistake is
+    // allowance no process can spend in this window.)
+    if (lease.windowStartMs !== slot.windowStartMs) slot.available = 0;
+    slot.windowStartMs = lease.windowStartMs;
+    slot.endsAt = now + lease.endsInMs;
     slot.available += lease.granted;
     slot.storeLeft = Math.max(0, slot.limit - lease.total);
     // Nothing granted: once this process's slice is spent, refuse without asking until the window ends.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { FixedWindowLimiter, SHARED_LIMITS_ENV, serveRateLimits, type RateDecision } from './request-rate';
+import { FixedWindowLimiter, SHARED_LIMITS_ENV, hitRateLimit, serveRateLimits, type RateDecision } from './request-rate';
 import { clock } from '@/server/platform/clock';
 
 interface Report {
@@ -25,7 +25,7 @@ async function webProcess(answer: boolean): Promise<Worker> {
   return forked;
 }
 
-function ask(w: Worker, hits: number, limit: number): Promise<Report> {
+function ask(w: Worker, hits: number, limit: number, options: { key?: string; blockMs?: number } = {}): Promise<Report> {
   return new Promise((resolve) => {
     // The web process also sends its hits to the primary on this channel: wait for the report.
     const onMessage = (message: Report | { roomtone: string }) => {
@@ -34,7 +34,7 @@ function ask(w: Worker, hits: number, limit: number): Promise<Report> {
       resolve(message);
     };
     w.on('message', onMessage);
-    w.send({ hits, limit, key: '198.51.100.7' });
+    w.send({ hits, limit, key: options.key ?? '198.51.100.7', blockMs: options.blockMs });
   });
 }
 
@@ -45,6 +45,17 @@ describe('request-rate counters over IPC (several web processes)', () => {
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     expect(decisions.map((d) => d.remaining).slice(0, 10)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
     expect(decisions.slice(10).every((d) => !d.allowed)).toBe(true);
+  });
+
+  it('an answer that waits unread while the web process is blocked past the timeout is used, not lost', async () => {
+    worker = await webProcess(true);
+    const key = '198.51.100.8';
+    const { decisions } = await ask(worker, 12, 10, { key, blockMs: 600 });
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+    // Every allowed hit was granted by the primary (this process): its window is spent. Had the
+    // late answer been dropped, the web process would have counted on its own and the
+    // primary would still have allowance left.
+    expect(await hitRateLimit('ip', key, 10)).toMatchObject({ allowed: false, remaining: 0 });
   });
 
   it('a primary that stops answering: each hit is counted in the web process after the timeout (no hang)', async () => {

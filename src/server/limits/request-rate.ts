@@ -53,8 +53,13 @@ const leaseFromPrimary: LeaseSource = (requests) => {
   return new Promise((resolve, reject) => {
     if (!process.send || !process.connected) return reject(new Error('no IPC channel to the primary'));
     const timer = setTimeout(() => {
-      pendingLeases.delete(id);
-      reject(new Error('the primary did not answer in time'));
+      // Timers run before the event loop reads its sockets: after a long block (a route's first
+      // load under load) the answer may be waiting unread. Give it that read before giving up,
+      // or the slice the primary granted is lost to this window.
+      setImmediate(() => {
+        if (!pendingLeases.delete(id)) return;
+        reject(new Error('the primary did not answer in time'));
+      });
     }, config().RATE_LIMIT_IPC_TIMEOUT_MS);
     timer.unref();
     pendingLeases.set(id, (leases) => {

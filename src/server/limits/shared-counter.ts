@@ -62,7 +62,7 @@ export async function leaseShared(requests: LeaseRequest[]): Promise<Lease[]> {
     const given = handedOut.get(subject) ?? 0;
     const granted = Math.max(0, Math.min(r.want, row.count - row.base - given));
     handedOut.set(subject, given + granted);
-    return { granted, total: row.count, endsInMs: Number(row.windowStartMs) + WINDOW_MS - Number(row.nowMs) };
+    return { granted, total: row.count, endsInMs: Number(row.windowStartMs) + WINDOW_MS - Number(row.nowMs), windowStartMs: Number(row.windowStartMs) };
   });
 }
 
