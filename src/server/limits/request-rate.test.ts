@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
-import { FixedWindowLimiter, SHARED_LIMITS_ENV, hitRateLimit, serveRateLimits, type RateDecision } from './request-rate';
+import { FixedWindowLimiter, SHARED_LIMITS_ENV, serveRateLimits, type RateDecision } from './request-rate';
 import { clock } from '@/server/platform/clock';
 
 interface Report {
@@ -10,10 +10,12 @@ interface Report {
 }
 
 let worker: Worker | null = null;
+let other: Worker | null = null;
 
 afterEach(() => {
   worker?.kill();
-  worker = null;
+  other?.kill();
+  worker = other = null;
 });
 
 /** A web process as `npm start` forks it (counters in the primary: this test process). */
@@ -52,10 +54,12 @@ describe('request-rate counters over IPC (several web processes)', () => {
     const key = '198.51.100.8';
     const { decisions } = await ask(worker, 12, 10, { key, blockMs: 600 });
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
-    // Every allowed hit was granted by the primary (this process): its window is spent. Had the
-    // late answer been dropped, the web process would have counted on its own and the
-    // primary would still have allowance left.
-    expect(await hitRateLimit('ip', key, 10)).toMatchObject({ allowed: false, remaining: 0 });
+    // Every allowed hit was granted by the primary (this process): its window is spent, and a
+    // second web process is refused. Had the late answer been dropped, the first would have
+    // counted on its own and the primary would still have allowance to lease.
+    other = await webProcess(true);
+    const second = await ask(other, 1, 10, { key });
+    expect(second.decisions[0]).toMatchObject({ allowed: false, remaining: 0 });
   });
 
   it('a primary that stops answering: each hit is counted in the web process after the timeout (no hang)', async () => {
