@@ -41,8 +41,8 @@ const state = globalThis as unknown as {
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
 const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
-  select * from jsonb_to_recordset($1::jsonb) as line(id text, "organizationId" text, "apiKeyId" text, mode "Mode", method text, path text, status int, "errorCode" text,
-    "durationMs" int, ip text, "createdAt" timestamp(3), "errorMessage" text, "requestParams" jsonb, "responseBody" jsonb)
+  select * from json_to_recordset($1::json) as line(id text, "organizationId" text, "apiKeyId" text, mode "Mode", method text, path text, status int, "errorCode" text,
+    "durationMs" int, ip text, "createdAt" timestamp(3), "errorMessage" text, "requestParams" json, "responseBody" json)
   on conflict (id) do nothing`;
 
 /**
