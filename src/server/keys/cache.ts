@@ -7,7 +7,7 @@ import { clock } from '@/server/platform/clock';
  * A short-lived cache of API key lookups (every /v1 request authenticates). A revoked key is
  * refused by every request that arrives after the revocation committed: revoking notifies every
  * process (pg_notify in the revoking transaction), and a cache hit is served only after a
- * barrier on this process's LISTEN connection (one `select 1`, shared by the requests that
+ * barrier on this process's LISTEN connection (one bare protocol Sync, shared by the requests that
  * arrive together), which PostgreSQL answers only after delivering the notices committed
  * before it. Without it a request could outrun the notice (seen in CI on a loaded machine: a
  * key revoked by the CLI still answered 200). The cache only serves while this process is following those notifications;

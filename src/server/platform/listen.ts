@@ -82,11 +82,28 @@ export async function listen(channel: string, onMessage: Handler, onLost: () => 
 }
 
 /**
+ * A bare protocol Sync and its ReadyForQuery: the cheapest round trip there is (PostgreSQL
+ * parses, plans and runs nothing; pg parses one 5-byte answer), queued on the client like any
+ * query (a pg "submittable", the interface pg-cursor uses), so it never interleaves with one.
+ */
+function syncRoundTrip(client: pg.Client): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const roundTrip: pg.Submittable & { handleReadyForQuery(): void; handleError(error: Error): void } = {
+      submit: (connection) => connection.sync(),
+      handleReadyForQuery: () => resolve(),
+      handleError: (error) => reject(error),
+    };
+    client.query(roundTrip);
+  });
+}
+
+/**
  * Resolves once every notice committed before this call has been handled by this process's
- * subscribers. PostgreSQL sends a listening session its pending notifications before it runs
- * that session's next query (the notifier signals the listener at commit, and the listener
- * handles the signal before reading a command), and pg emits them before that query's result:
- * so one round trip on the LISTEN connection is the barrier. Callers that arrive together share
+ * subscribers. The notifier signals every listener at commit, before its COMMIT is answered;
+ * a listening session sends the notifications it was signalled for before its next
+ * ReadyForQuery (postgres.c, at the end of every message cycle), and pg emits them before
+ * it handles that ReadyForQuery: so one round trip on the LISTEN connection that ends in a
+ * ReadyForQuery, a bare Sync, is the barrier. Callers that arrive together share
  * one round trip; a caller that arrives while one is in flight waits for the next, since the one
  * in flight may have been sent before the notice it must see. Rejects if the connection fails.
  */
@@ -99,7 +116,7 @@ export function noticesBarrier(): Promise<void> {
       if (shared.nextBarrier === barrier) shared.nextBarrier = null;
       shared.barrierInFlight = barrier;
       const client = await connect();
-      await client.query('select 1');
+      await syncRoundTrip(client);
     })
     .finally(() => {
       if (shared.barrierInFlight === barrier) shared.barrierInFlight = null;
