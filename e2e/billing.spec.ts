@@ -20,6 +20,9 @@ test('an owner adds credit through Stripe Checkout, sees the receipt and sets up
   const billing = `/o/${demo.organizationId}/live/billing`;
   await page.goto(billing);
   const before = await balance(page);
+  // An amount per attempt: a retry of this test must find its own purchase, not the failed attempt's.
+  const bought = 25.5 + test.info().retry;
+  const boughtText = `€${bought.toFixed(2)}`;
 
   // By keyboard: the dialog opens, the amount is typed, Enter submits.
   await page.getByRole('button', { name: 'Add credit' }).focus();
@@ -31,28 +34,29 @@ test('an owner adds credit through Stripe Checkout, sees the receipt and sets up
   await amount.fill('2');
   await amount.press('Enter');
   await expect(dialog.getByRole('alert')).toContainText('€5.00');
-  await amount.fill('25.50');
+  await amount.fill(bought.toFixed(2));
   await amount.press('Enter');
 
   // Stripe's hosted page (the stand-in), then back to Billing.
   await page.waitForURL(/\/c\/pay\/cs_test_/);
-  await expect(page.getByText('Roomtone credit €25.50')).toBeVisible();
-  await page.getByRole('button', { name: 'Pay €25.50' }).click();
+  await expect(page.getByText(`Roomtone credit ${boughtText}`)).toBeVisible();
+  await page.getByRole('button', { name: `Pay ${boughtText}` }).click();
   await page.waitForURL((url) => url.pathname === billing);
-  await expect(page.getByText('€25.50 added to your balance.')).toBeVisible();
-  await expect.poll(() => balance(page)).toBeCloseTo(before + 25.5, 2);
+  await expect(page.getByText(`${boughtText} added to your balance.`)).toBeVisible();
+  await expect.poll(() => balance(page)).toBeCloseTo(before + bought, 2);
   await expect(page).toHaveURL((url) => !url.search.includes('purchase='));
 
   const receipts = page.getByRole('table', { name: 'Purchases and receipts' });
-  const row = receipts.getByRole('row').filter({ hasText: '€25.50' });
+  const row = receipts.getByRole('row').filter({ hasText: boughtText });
   await expect(row).toContainText('paid');
   await expect(row.getByRole('link', { name: /Receipt/ })).toHaveAttribute('href', /\/receipts\/ch_/);
-  await expect(page.getByRole('table', { name: 'Transactions' }).getByRole('row').filter({ hasText: 'Credit purchase' }).first()).toContainText('€25.50');
+  await expect(page.getByRole('table', { name: 'Transactions' }).getByRole('row').filter({ hasText: 'Credit purchase' }).first()).toContainText(boughtText);
 
   // Auto-recharge with the card the purchase saved.
   await expect(page.getByTestId('recharge-card')).toContainText('pm_card_visa');
   const settings = page.getByRole('form', { name: 'Auto-recharge settings' });
-  await settings.getByRole('switch', { name: 'Recharge automatically' }).click();
+  // check(), not click(): a retry finds the switch as the failed attempt left it.
+  await settings.getByRole('switch', { name: 'Recharge automatically' }).check();
   await settings.getByRole('textbox', { name: 'When the balance falls below (EUR)' }).fill('10');
   await settings.getByRole('textbox', { name: 'Add (EUR)' }).fill('40');
   await settings.getByRole('button', { name: 'Save auto-recharge' }).click();
@@ -60,11 +64,24 @@ test('an owner adds credit through Stripe Checkout, sees the receipt and sets up
   await page.reload();
   await expect(settings.getByRole('switch', { name: 'Recharge automatically' })).toBeChecked();
   await expect(settings.getByRole('textbox', { name: 'Add (EUR)' })).toHaveValue('40.00');
-  // Changed again, then off.
+  // Changed again, then off. The switch is flipped while the save's refetch of the settings is
+  // held on its way: when it lands, the form keeps what the user changed since.
+  let releaseRefetch!: () => void;
+  const refetchHeld = new Promise<void>((resolve) => (releaseRefetch = resolve));
+  await page.route(/\/api\/trpc\/[^?]*billing\.get/, async (route) => {
+    await refetchHeld;
+    await route.continue();
+  });
   await settings.getByRole('textbox', { name: 'Add (EUR)' }).fill('60');
   await settings.getByRole('button', { name: 'Save auto-recharge' }).click();
   await expect(page.getByText('Auto-recharge on: €60.00 when the balance falls below €10.00.')).toBeVisible();
-  await settings.getByRole('switch', { name: 'Recharge automatically' }).click();
+  await settings.getByRole('switch', { name: 'Recharge automatically' }).uncheck();
+  const refetched = page.waitForResponse(/\/api\/trpc\/[^?]*billing\.get/);
+  releaseRefetch();
+  await refetched;
+  await page.unroute(/\/api\/trpc\/[^?]*billing\.get/);
+  await expect(settings.getByRole('switch', { name: 'Recharge automatically' })).not.toBeChecked();
+  await expect(settings.getByRole('textbox', { name: 'Add (EUR)' })).toHaveValue('60.00');
   await settings.getByRole('button', { name: 'Save auto-recharge' }).click();
   await expect(page.getByText('Auto-recharge off.')).toBeVisible();
 
@@ -84,7 +101,7 @@ test('an owner adds credit through Stripe Checkout, sees the receipt and sets up
   await page.getByRole('link', { name: 'Back to Roomtone' }).click();
   await page.waitForURL((url) => url.pathname === billing);
   await expect(page.getByTestId('recharge-card')).toContainText('pm_card_mastercard');
-  await expect(balance(page)).resolves.toBeCloseTo(before + 25.5, 2);
+  await expect(balance(page)).resolves.toBeCloseTo(before + bought, 2);
 });
 
 test('giving up on the payment page credits nothing and says so', async ({ page, demo }) => {

@@ -19,6 +19,14 @@ type Billing = ConsoleOutputs['billing']['get'];
 type Values = z.input<typeof autoRechargeForm>;
 
 const euros = (cents: number | null) => (cents === null ? '' : (cents / 100).toFixed(2));
+const sameValues = (a: Values, b: Partial<Values> | undefined) => a.enabled === b?.enabled && a.threshold === b.threshold && a.amount === b.amount;
+
+/** The form's values for settings as the server has them (defaults shown while off and never set). */
+const formValues = (enabled: boolean, thresholdCents: number | null, amountCents: number | null): Values => ({
+  enabled,
+  threshold: euros(thresholdCents ?? 1_000),
+  amount: euros(amountCents ?? 5_000),
+});
 
 /** Auto-recharge: on/off, threshold and amount, and the card that pays it (saved by the first purchase through Stripe, changed on Stripe's page). */
 export function AutoRechargeForm({ billing }: { billing: Billing }) {
@@ -26,14 +34,24 @@ export function AutoRechargeForm({ billing }: { billing: Billing }) {
   const input = useScopeInput();
   const queryClient = useQueryClient();
   const { auto_recharge: current, payment } = billing;
-  const form = useForm<Values, unknown, z.output<typeof autoRechargeForm>>({
-    resolver: zodResolver(autoRechargeForm),
-    defaultValues: { enabled: current.enabled, threshold: euros(current.threshold_cents ?? 1_000), amount: euros(current.amount_cents ?? 5_000) },
-  });
+  const serverValues = React.useMemo(
+    () => formValues(current.enabled, current.threshold_cents, current.amount_cents),
+    [current.enabled, current.threshold_cents, current.amount_cents],
+  );
+  const form = useForm<Values, unknown, z.output<typeof autoRechargeForm>>({ resolver: zodResolver(autoRechargeForm), defaultValues: serverValues });
+  // New settings from the server (a save's refetch, auto-recharge turned off after a failed
+  // payment) show in the form unless the user is editing it, that is unless its values differ
+  // from what it last started from: remounting the form on new data took back a switch
+  // flipped while a save's refetch was on its way.
+  React.useEffect(() => {
+    if (sameValues(form.getValues(), form.formState.defaultValues)) form.reset(serverValues);
+  }, [serverValues, form]);
   const save = useMutation(
     trpc.billing.setAutoRecharge.mutationOptions({
       onSuccess: (saved) => {
         toast.success(saved.enabled ? `Auto-recharge on: ${money(saved.amount ?? 0)} when the balance falls below ${money(saved.threshold ?? 0)}.` : 'Auto-recharge off.');
+        // What was saved is the form's new starting point (amounts as the server keeps them).
+        form.reset(formValues(saved.enabled, saved.threshold, saved.amount));
         void queryClient.invalidateQueries({ queryKey: trpc.billing.get.queryKey() });
       },
     }),

@@ -89,7 +89,7 @@ export function BillingScreen() {
               <CardTitle>Auto-recharge</CardTitle>
             </CardHeader>
             <CardContent>
-              {billing.data ? <AutoRechargeForm key={JSON.stringify(billing.data.auto_recharge)} billing={billing.data} /> : <Skeleton className="h-8 w-full" />}
+              {billing.data ? <AutoRechargeForm billing={billing.data} /> : <Skeleton className="h-8 w-full" />}
             </CardContent>
           </Card>
           {billing.data && billing.data.expiring_credits.length > 0 ? (
