@@ -48,9 +48,14 @@ test('keys: created with an expiry, renamed by keyboard', async ({ page, demo })
 });
 
 test('organizations: another one created from the switcher; an invitation resent and its link copied', async ({ page, demo }) => {
+  // The dialog's mail line is fetched with the screen, before the dialog opens: arriving after,
+  // it moved "Send invitation" under the click.
+  const mailLineFetched = page.waitForResponse((r) => r.url().includes('auth.mailDelivery'), { timeout: 15_000 });
   await page.goto(`/o/${demo.organizationId}/test/members`);
+  await mailLineFetched;
   const email = `resend-${Date.now()}@example.com`;
   await page.getByRole('button', { name: 'Invite member' }).click();
+  await expect(page.getByRole('dialog').getByTestId('mail-destination')).toBeVisible();
   await page.getByRole('dialog').getByRole('textbox', { name: 'E-mail', exact: true }).fill(email);
   await page.getByRole('dialog').getByRole('button', { name: 'Send invitation' }).click();
   const pending = page.locator('section', { has: page.getByRole('heading', { name: 'Pending invitations' }) });

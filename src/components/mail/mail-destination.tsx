@@ -10,8 +10,7 @@ import { cn } from '@/components/ui/cn';
  * `kind`: access mail (links that let someone in) or a notice.
  */
 export function MailDestination({ kind = 'access', className }: { kind?: 'access' | 'notification'; className?: string }) {
-  const trpc = useTRPC();
-  const delivery = useQuery(trpc.auth.mailDelivery.queryOptions(undefined, { staleTime: Infinity }));
+  const delivery = useMailDelivery();
   if (!delivery.data) return null;
   return (
     <p className={cn('flex gap-1.5 text-xs text-muted-foreground', className)} data-testid="mail-destination">
@@ -19,4 +18,14 @@ export function MailDestination({ kind = 'access', className }: { kind?: 'access
       <span>{delivery.data[kind]}</span>
     </p>
   );
+}
+
+/**
+ * Where this installation's mail goes (fetched once). A dialog that shows MailDestination calls
+ * this where its trigger is, so the line is there when the dialog opens: arriving later, it
+ * moved the dialog's buttons under a click (seen in CI: "Send invitation" clicked, nothing sent).
+ */
+export function useMailDelivery() {
+  const trpc = useTRPC();
+  return useQuery(trpc.auth.mailDelivery.queryOptions(undefined, { staleTime: Infinity }));
 }

@@ -21,7 +21,7 @@ import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { InvitationLinkDialog } from './invitation-link';
-import { MailDestination } from '@/components/mail/mail-destination';
+import { MailDestination, useMailDelivery } from '@/components/mail/mail-destination';
 import { RemovalKeysNotice } from './removal-keys-notice';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
@@ -249,6 +249,7 @@ function InviteDialog({ onInvited }: { onInvited: () => void }) {
   const scope = useScope();
   const input = useScopeInput();
   const [open, setOpen] = React.useState(false);
+  useMailDelivery(); // before the dialog opens: its line must not arrive under a click
   const form = useForm({ resolver: zodResolver(inviteInput), defaultValues: { email: '', role: 'developer' as Role } });
   const invite = useMutation(
     trpc.members.invite.mutationOptions({
