@@ -85,6 +85,21 @@ describe('request log bodies', () => {
     expect(JSON.stringify(logged)).not.toContain('signature=');
   });
 
+  it('keeps each line its own bodies, byte for byte, when lines with multi-byte characters share a batch', async () => {
+    // The batch carries its bodies back to back in one bytea, located by byte offsets (requestlog.ts):
+    // an offset counted in characters would shift every body after the first non-ASCII one.
+    const notes = ['canapé vert', '🛋️ sofa', '沙发 and ü', 'plain'];
+    const sent = await Promise.all(
+      notes.map((note) => api<{ error: { code: string } }>('/v1/upscales', { key: org.testKey, ip, body: { image, scale: 'x9', metadata: { note } } })),
+    );
+    for (const [i, res] of sent.entries()) {
+      expect(res.status).toBe(400);
+      const line = await detail(res.headers.get('request-id')!);
+      expect(line.request_params).toEqual({ body: { image, scale: 'x9', metadata: { note: notes[i] } } });
+      expect(line.response_body).toMatchObject({ error: { code: 'parameter_invalid', param: 'scale' } });
+    }
+  });
+
   it('an idempotent repeat links the generation of its first request', async () => {
     const headers = { 'idempotency-key': `log-repeat-${Date.now()}` };
     const first = await api<{ id: string }>('/v1/upscales', { key: org.testKey, ip, body: { image, scale: 'x2' }, headers });

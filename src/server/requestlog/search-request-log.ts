@@ -120,7 +120,8 @@ export async function getRequestLogLine(scope: Scope, id: string): Promise<LogDe
   if (!row) throw notFound(`No request ${id} in this mode's log.`, 'id');
   const [generation, bodies] = await Promise.all([
     sql<{ id: string }>(`select id from "Generation" where "requestId" = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]),
-    sql<{ requestParams: unknown; responseBody: unknown }>(`select "requestParams", "responseBody" from "RequestLog" where id = $1`, [id]),
+    // Stored as text (requestlog.ts); read back as JSON here, the only reader.
+    sql<{ requestParams: unknown; responseBody: unknown }>(`select "requestParams"::json, "responseBody"::json from "RequestLog" where id = $1`, [id]),
   ]);
   const created = generation[0]?.id ?? null;
   const answered = answeredGeneration(bodies[0]?.responseBody);
