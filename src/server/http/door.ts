@@ -6,7 +6,7 @@ import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
 import { tierOf } from '@/server/billing/pricing';
 import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
-import { loggedJson } from '@/server/requestlog/redact';
+import { loggedAnswerJson, loggedJson } from '@/server/requestlog/redact';
 import { requestRateHeaders } from './rate-headers';
 import type { RequestHead } from './request-head';
 
@@ -138,14 +138,15 @@ export function logRequest(
 
 /** The redacted parameters and answer of a line; only lines of an identified organization keep them (nobody else reads them). */
 function loggedBodies(line: { requestParams?: unknown; responseBody?: string | null; responseValue?: unknown }): { requestParams: string | null; responseBody: string | null } {
-  let answer: unknown = null;
-  if (line.responseBody && line.responseValue !== undefined) answer = line.responseValue;
-  else if (line.responseBody) {
-    try {
-      answer = JSON.parse(line.responseBody);
-    } catch {
-      answer = { text: line.responseBody.slice(0, 500) };
-    }
+  const requestParams = loggedJson(line.requestParams);
+  if (!line.responseBody) return { requestParams, responseBody: null };
+  // The door's own answers come with the value they are the JSON of (the common case, and a cheap one).
+  if (line.responseValue !== undefined) return { requestParams, responseBody: loggedAnswerJson(line.responseBody, line.responseValue) };
+  let answer: unknown;
+  try {
+    answer = JSON.parse(line.responseBody);
+  } catch {
+    answer = { text: line.responseBody.slice(0, 500) };
   }
-  return { requestParams: loggedJson(line.requestParams), responseBody: loggedJson(answer) };
+  return { requestParams, responseBody: loggedJson(answer) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loggedJson, MAX_LOGGED_JSON, redactForLog } from './redact';
+import { loggedAnswerJson, loggedJson, MAX_LOGGED_JSON, redactForLog } from './redact';
 
 describe('request log redaction', () => {
   it('hides secrets by field name, image data, uploaded files and URL queries', () => {
@@ -30,5 +30,63 @@ describe('request log redaction', () => {
     expect(text.length).toBeLessThan(MAX_LOGGED_JSON + 200);
     expect(JSON.parse(text)).toMatchObject({ truncated: true });
     expect(loggedJson(null)).toBeNull();
+  });
+
+  describe('an answer redacted on its JSON text', () => {
+    const generation = (i: number, extra: Record<string, unknown> = {}) => ({
+      object: 'generation',
+      id: `gen_${i}`,
+      status: i % 2 ? 'succeeded' : 'in_progress',
+      input: { image: 'https://Images.Example.com/room.jpg?X-Amz-Signature=abc', style: 'scandinavian' },
+      output: i % 2 ? [{ url: `http://localhost:3000/files/outputs/gen_${i}/0.webp?expires=17&signature=zz${i}`, width: 64 }] : [],
+      metadata: { room: 'living' },
+      ...extra,
+    });
+    const page = { object: 'list', data: Array.from({ length: 20 }, (_, i) => generation(i)), has_more: false };
+    /** The stored text both ways: on the answer's text, and by the walk of its value. */
+    const bothWays = (value: unknown) => [loggedAnswerJson(JSON.stringify(value), value), loggedJson(value)];
+
+    it('redacts URL queries as the walk does, without parsing the text back', () => {
+      const [text, walked] = bothWays(page);
+      expect(text).toBe(walked);
+      expect(text).not.toContain('signature=');
+      expect(text).not.toContain('X-Amz-Signature');
+      expect(JSON.parse(text!).data[1].output[0].url).toBe('http://localhost:3000/files/outputs/gen_1/0.webp?[query redacted]');
+    });
+
+    it('keeps the nesting of an answer it redacts on the text (the walk stops at 8 levels)', () => {
+      let deep: unknown = { url: 'https://x.example/a.png?sig=1' };
+      for (let i = 0; i < 10; i++) deep = { level: deep };
+      const text = loggedAnswerJson(JSON.stringify(deep), deep)!;
+      expect(text).toContain('"url":"https://x.example/a.png?[query redacted]"');
+      expect(text).not.toContain('sig=1');
+      expect(loggedJson(deep)).toContain('[nested too deep]');
+    });
+
+    it('takes the walk for secret-like names, image data, uploads, long strings and escapes, with the same result', () => {
+      for (const extra of [
+        { metadata: { api_key: 'rt_live_xyz' } },
+        { webhook_secret: null },
+        { input: { element: 'data:image/png;base64,iVBORw0KGgo=' } },
+        { input: { mask: 'multipart-file:abc123:mask' } },
+        { input: { blob: 'A'.repeat(500) } },
+        { input: { prompt: 'a sofa, '.repeat(400) } },
+        { input: { prompt: 'a "green" sofa', image: 'https://x.example/a.png?token=1' } },
+        { input: { image: 'https://u:p@x.example/e.png' } },
+        { note: 'tokens are hidden' },
+      ]) {
+        const [text, walked] = bothWays({ ...page, data: [generation(1, extra), ...page.data] });
+        expect(text).toBe(walked);
+      }
+      expect(loggedAnswerJson(JSON.stringify({ metadata: { password: 'pw' } }), { metadata: { password: 'pw' } })).toBe('{"metadata":{"password":"[redacted]"}}');
+    });
+
+    it('cuts a long answer like any line', () => {
+      const long = { data: Array.from({ length: 100 }, (_, i) => generation(i)) };
+      const [text, walked] = bothWays(long);
+      expect(text).toBe(walked);
+      expect(JSON.parse(text!)).toMatchObject({ truncated: true });
+      expect(loggedAnswerJson('null', null)).toBeNull();
+    });
   });
 });
