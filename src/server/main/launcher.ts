@@ -3,12 +3,12 @@
  * (unless DATABASE_URL), migrations, reference data, a demo organization on first run, the
  * production build (built if missing or stale), the web server and the job workers.
  *
- * Processes: with WEB_PROCESSES = 1, everything runs in this one process. With more (default:
- * one per core), this process is the primary: it prepares the runtime, forks the web processes
- * (node:cluster; they share the port), runs the job workers and holds the request-rate
- * counters the web processes ask over IPC. One Node thread per core is what lets the /v1
- * read path use the machine (bench/: the web process's single thread was the limit). Each web
- * process runs the edge server (http/edge-server.ts) with Next.js inside it.
+ * Processes: with WEB_PROCESSES = 1, everything runs in this one process. Otherwise (default:
+ * one per core but one, at least one: defaultWebProcesses), this process is the primary: it
+ * prepares the runtime, forks the web processes (node:cluster; they share the port), runs the
+ * job workers and holds the request-rate counters the web processes lease slices of over IPC.
+ * The job workers then never share an event loop with the API. Each web process runs the edge
+ * server (http/edge-server.ts) with Next.js inside it.
  */
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
@@ -110,6 +110,17 @@ async function forkWebProcesses(count: number): Promise<WebFleet> {
   };
 }
 
+/**
+ * Web processes when WEB_PROCESSES is 0: one per core but one, at least one, at most 4. The
+ * core left is the primary's (job workers, the rate-limit store) and PostgreSQL's. Measured on
+ * 2 cores (bench/, docs/performance.md): one web process served the /v1 reads at the
+ * framework-free baseline's rate for 1.35× its CPU per request; two spent 1.7–2.1× on the same
+ * requests (four busy processes on two cores: fewer requests per wake-up, more switches).
+ */
+function defaultWebProcesses(): number {
+  return Math.max(1, Math.min(4, os.availableParallelism() - 1));
+}
+
 async function main(root: string): Promise<void> {
   process.chdir(root);
   // Next.js runs inside this launcher's web processes: its instrumentation must not start a
@@ -124,9 +135,10 @@ async function main(root: string): Promise<void> {
   const demo = await startupChecks();
   if (c.SKIP_BUILD !== '1') ensureProductionBuild(root);
 
-  const webProcesses = c.WEB_PROCESSES || Math.min(4, os.availableParallelism());
-  const server = webProcesses === 1 ? await startEdgeServer({ root, port: c.PORT, host: c.HOST }) : null;
-  const fleet = webProcesses === 1 ? null : await forkWebProcesses(webProcesses);
+  const single = c.WEB_PROCESSES === 1;
+  const webProcesses = c.WEB_PROCESSES || defaultWebProcesses();
+  const server = single ? await startEdgeServer({ root, port: c.PORT, host: c.HOST }) : null;
+  const fleet = single ? null : await forkWebProcesses(webProcesses);
 
   let workers: { stop(): Promise<void> } | null = null;
   if (c.WORKERS_IN_PROCESS) {
@@ -134,7 +146,7 @@ async function main(root: string): Promise<void> {
     workers = await startWorkers();
   }
 
-  process.stdout.write(startupBanner({ processes: `${webProcesses} web process${webProcesses > 1 ? 'es' : ''}`, runtime, demo }));
+  process.stdout.write(startupBanner({ processes: single ? 'one process' : `${webProcesses} web process${webProcesses > 1 ? 'es' : ''}`, runtime, demo }));
 
   let stopping = false;
   const stop = async (signal: string) => {
