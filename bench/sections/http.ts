@@ -107,6 +107,12 @@ const SCENARIOS: Scenario[] = [
   { key: 'B', title: 'GET /v1/generations?limit=20', paths: () => ['/v1/generations?limit=20'] },
 ];
 
+/** BENCH_HTTP_SCENARIOS=A or B: one scenario only (a profile of one read, BENCH_CPU_PROF=1); default both. */
+function selectedScenarios(): Scenario[] {
+  const only = process.env.BENCH_HTTP_SCENARIOS?.split(',').map((key) => key.trim().toUpperCase());
+  return only ? SCENARIOS.filter((scenario) => only.includes(scenario.key)) : SCENARIOS;
+}
+
 /** One autocannon run plus CPU time per request of each side (from /proc; NaN elsewhere). */
 type Run = LoadFigures & { cpuMsPerRequest: { server: number; postgres: number; loadGenerator: number } };
 
@@ -273,7 +279,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
   }
 
   const results: ScenarioResult[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of selectedScenarios()) {
     const paths = scenario.paths(fixtures);
     const load = async (server: ChildServer, durationSec: number, overallRate?: number): Promise<Run> => {
       const [server0, pg0] = treeCpuMs([server.pid, database.postmasterPid]);
