@@ -60,6 +60,8 @@ describe('removing a member revokes the keys they created', () => {
         expect(res.body).toMatchObject({ error: { code: 'api_key_invalid' } });
       }
     }
+    // A route other than the two direct reads relies on the cache's barrier alone.
+    expect((await api('/v1/styles', { key: devLive.data.secret, ip })).body).toMatchObject({ error: { code: 'api_key_invalid' } });
     expect((await api('/v1/styles', { key: ownerKey.data.secret, ip })).status).toBe(200);
     expect((await api('/v1/styles', { key: org.testKey, ip })).status).toBe(200); // made by the CLI: no creator
     const rows = await db().apiKey.findMany({ where: { id: { in: [devTest.data.id, devLive.data.id, revokedEarlier.data.id] } } });
@@ -68,6 +70,21 @@ describe('removing a member revokes the keys they created', () => {
     // The removed member's session creates nothing here any more.
     expect((await mutate('keys.create', { ...test, name: 'After', permissions: ['renders'] }, devCookie)).error?.code).toBe('resource_not_found');
     expect(await db().apiKey.count({ where: { organizationId: org.id, createdByUserId: developer.id, revokedAt: null } })).toBe(0);
+  });
+
+  it('the direct reads refuse a key revoked in the database even before any notice reaches the server', async () => {
+    const org = await createTestOrg({ tier: 1 });
+    // Warm in the cache of every web process (the reads take a cached key without the barrier).
+    for (let i = 0; i < 8; i++) expect((await api('/v1/generations', { key: org.testKey, ip })).status).toBe(200);
+    // No pg_notify: only the read's own query can know (http/v1-reads.ts).
+    await db().$executeRaw`update "ApiKey" set "revokedAt" = now() where id = ${org.keyIds.test}`;
+    const answers = await Promise.all(
+      ['/v1/generations', '/v1/generations?limit=abc', '/v1/generations/gen_doesnotexist', '/v1/generations', '/v1/generations'].map((path) => api(path, { key: org.testKey, ip })),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: { code: 'api_key_invalid' } });
+    }
   });
 
   it('another organization cannot see which keys a member of this one created', async () => {

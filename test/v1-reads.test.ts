@@ -7,6 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callerFromKey, type Caller } from '@/server/access/caller';
 import { directRead } from '@/server/http/v1-reads';
+import type { AuthenticatedKey } from '@/server/keys/keys';
+import { sql } from '@/server/platform/db';
 import { callOpenApi } from '@/server/http/openapi-adapter';
 import { FileParts } from '@/server/creations/images';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
@@ -42,11 +44,11 @@ async function viaAdapter(path: string, caller: Caller): Promise<Answer> {
   return { status: result.status, body: unsigned(JSON.parse(result.body)) };
 }
 
-async function viaDirectRead(path: string, caller: Caller): Promise<Answer> {
+async function viaDirectRead(path: string, caller: Caller, key: AuthenticatedKey): Promise<Answer> {
   const read = directRead(new URL(`http://roomtone.test${path}`));
   if (!read) throw new Error(`${path} is not served directly`);
   try {
-    return { status: 200, body: unsigned(await read(caller)) };
+    return { status: 200, body: unsigned(await read(caller, key)) };
   } catch (error) {
     const apiError = apiErrorFromUnknown(error);
     return { status: apiError.status, body: apiError.toBody() };
@@ -56,13 +58,15 @@ async function viaDirectRead(path: string, caller: Caller): Promise<Answer> {
 describe('generation reads without the tRPC layers answer as the procedures do', () => {
   let org: TestOrg;
   let caller: Caller;
+  let key: AuthenticatedKey;
   let ids: string[] = [];
   let foreign: string;
 
   beforeAll(async () => {
     org = await createTestOrg();
     const other = await createTestOrg();
-    caller = callerFromKey({ keyId: org.keyIds.test, organizationId: org.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 });
+    key = { keyId: org.keyIds.test, organizationId: org.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 };
+    caller = callerFromKey(key);
     ids = [];
     for (let i = 0; i < 7; i++) {
       const status = (['succeeded', 'failed', 'canceled', 'in_progress'] as const)[i % 4];
@@ -96,15 +100,42 @@ describe('generation reads without the tRPC layers answer as the procedures do',
 
   it('the same status and body for every request', async () => {
     for (const path of paths()) {
-      const [direct, adapter] = await Promise.all([viaDirectRead(path, caller), viaAdapter(path, caller)]);
+      const [direct, adapter] = await Promise.all([viaDirectRead(path, caller, key), viaAdapter(path, caller)]);
       expect({ path, ...direct }).toStrictEqual({ path, ...adapter });
     }
+  });
+
+  it('a key the cache served without its revocation barrier: the same answers while it is unrevoked', async () => {
+    const unchecked = { ...key, revocationUnchecked: true };
+    for (const path of paths()) {
+      const [direct, adapter] = await Promise.all([viaDirectRead(path, caller, unchecked), viaAdapter(path, caller)]);
+      expect({ path, ...direct }).toStrictEqual({ path, ...adapter });
+    }
+  });
+
+  it('a key the cache served without its revocation barrier, revoked since: 401 on every path, found, missing, empty or malformed', async () => {
+    const revokedOrg = await createTestOrg();
+    const revokedKey: AuthenticatedKey = { keyId: revokedOrg.keyIds.test, organizationId: revokedOrg.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 };
+    const one = (await insertGeneration({ organizationId: revokedOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
+    // Revoked in the database only, with no notice: the read's own query must see it.
+    await sql('update "ApiKey" set "revokedAt" = now() where id = $1', [revokedKey.keyId]);
+    const revokedCaller = callerFromKey(revokedKey);
+    const noPermission = { ...revokedCaller, permissions: new Set<Permission>() };
+    const answers = await Promise.all([
+      ...[`/v1/generations/${one}`, '/v1/generations', '/v1/generations?status=canceled', '/v1/generations/gen_doesnotexist', '/v1/generations?limit=abc'].map((path) =>
+        viaDirectRead(path, revokedCaller, { ...revokedKey, revocationUnchecked: true }),
+      ),
+      viaDirectRead('/v1/generations', noPermission, { ...revokedKey, revocationUnchecked: true }),
+    ]);
+    for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+    // Without the flag the key is taken as checked (the barrier's way): the read answers.
+    expect((await viaDirectRead(`/v1/generations/${one}`, revokedCaller, revokedKey)).status).toBe(200);
   });
 
   it('a key without generations_read: the same 403 on both paths', async () => {
     const limited = { ...caller, permissions: new Set<Permission>(PERMISSIONS.filter((p) => p !== 'generations_read')) };
     for (const path of [`/v1/generations/${ids[0]}`, '/v1/generations', '/v1/generations?limit=nope']) {
-      const [direct, adapter] = await Promise.all([viaDirectRead(path, limited), viaAdapter(path, limited)]);
+      const [direct, adapter] = await Promise.all([viaDirectRead(path, limited, key), viaAdapter(path, limited)]);
       expect(direct.status).toBe(403);
       expect(direct).toStrictEqual(adapter);
     }
@@ -113,7 +144,7 @@ describe('generation reads without the tRPC layers answer as the procedures do',
   it('what is served directly matches the routes\' output schemas (the adapter validates them, this path does not)', async () => {
     let checked = 0;
     for (const path of paths()) {
-      const body = await directRead(new URL(`http://roomtone.test${path}`))?.(caller).catch(() => null);
+      const body = await directRead(new URL(`http://roomtone.test${path}`))?.(caller, key).catch(() => null);
       if (!body) continue;
       const schema = path.startsWith('/v1/generations?') || path === '/v1/generations' ? listSchema(apiGenerationSchema, 'GenerationList') : apiGenerationSchema;
       expect(schema.parse(body)).toStrictEqual(body);

@@ -16,13 +16,24 @@ import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGene
 export interface Scope {
   organizationId: string;
   mode: Mode;
+  /**
+   * An API key the read must find unrevoked: rows come back only while that key has no
+   * revokedAt in the read's own snapshot. http/v1-reads.ts sets it for a key the cache served
+   * without its revocation barrier, and confirms the key itself when nothing comes back.
+   */
+  unrevokedKeyId?: string | undefined;
 }
+
+/** The condition of Scope.unrevokedKeyId, on parameter `param`. */
+const keyUnrevoked = (param: number) => `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null)`;
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
 
 export async function getGeneration(scope: Scope, id: string): Promise<GenerationView> {
-  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]);
+  const values: unknown[] = [id, scope.organizationId, scope.mode];
+  const keyCheck = scope.unrevokedKeyId ? ` and ${keyUnrevoked(values.push(scope.unrevokedKeyId))}` : '';
+  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;
@@ -65,6 +76,7 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
   if (params.createdFrom) where.push(`"createdAt" >= $${values.push(sqlTimestamp(params.createdFrom))}`);
   if (params.createdBefore) where.push(`"createdAt" < $${values.push(sqlTimestamp(params.createdBefore))}`);
   if (beforeSeq !== undefined) where.push(`seq < $${values.push(beforeSeq)}`);
+  if (scope.unrevokedKeyId) where.push(keyUnrevoked(values.push(scope.unrevokedKeyId)));
   const limit = values.push(params.limit + 1);
   const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);
   return { data: rows.slice(0, params.limit), hasMore: rows.length > params.limit };

@@ -79,9 +79,12 @@ export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
   }
 }
 
-/** The Bearer key (401 otherwise), then the organization's request rate (429 otherwise). */
-export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1): Promise<AuthenticatedKey> {
-  const key = await authenticateBearer(db(), req.headers.get('authorization'));
+/**
+ * The Bearer key (401 otherwise), then the organization's request rate (429 otherwise).
+ * `revocationCheckedByCaller`: the caller proves the key unrevoked itself (authenticateBearer).
+ */
+export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1, revocationCheckedByCaller = false): Promise<AuthenticatedKey> {
+  const key = await authenticateBearer(db(), req.headers.get('authorization'), { revocationCheckedByCaller });
   door.key = key;
   for (let i = 0; i < hits; i++) {
     const hit = hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Caller } from '@/server/access/caller';
 import { requirePermissions } from '@/server/access/caller';
+import { assertKeyUnrevoked, type AuthenticatedKey } from '@/server/keys/keys';
 import { readGeneration, readGenerationPage } from '@/server/generations/generations';
 import { GENERATION_READ_PERMISSIONS, generationIdInput, generationListInput } from '@/server/trpc/v1-router';
 import { apiErrorFromZodIssues } from '@/server/trpc/errors';
@@ -17,7 +18,28 @@ import { apiErrorFromZodIssues } from '@/server/trpc/errors';
  * through the adapter as before, so the two paths never disagree on an edge case.
  * test/v1-reads.test.ts checks both paths answer the same.
  */
-type Read = (caller: Caller) => Promise<unknown>;
+type Read = (caller: Caller, key: AuthenticatedKey) => Promise<unknown>;
+
+/**
+ * A read with a key the cache served without its revocation barrier (authenticate's
+ * `revocationCheckedByCaller`): the read's own query proves the key unrevoked
+ * (Scope.unrevokedKeyId): rows come back only while it is, in a snapshot taken after the
+ * request arrived. When nothing comes back (no such generation, an empty page) or the read
+ * fails (a bad parameter, a missing permission), the key is confirmed in the database first,
+ * so a revoked key is answered 401 as it was with the barrier, never 404, 400 or an empty page.
+ */
+async function provingKey<T>(key: AuthenticatedKey, read: (unrevokedKeyId: string | undefined) => Promise<T>, found: (result: T) => boolean): Promise<T> {
+  if (!key.revocationUnchecked) return read(undefined);
+  let result: T;
+  try {
+    result = await read(key.keyId);
+  } catch (error) {
+    await assertKeyUnrevoked(key.keyId);
+    throw error;
+  }
+  if (!found(result)) await assertKeyUnrevoked(key.keyId);
+  return result;
+}
 
 const GENERATION_PATH = /^\/v1\/generations\/([^/]+)$/;
 
@@ -42,15 +64,25 @@ export function directRead(url: URL): Read | null {
   const query = singleValuedQuery(url);
   if (!query) return null;
   if (url.pathname === '/v1/generations') {
-    return async (caller) => {
-      requirePermissions(caller, GENERATION_READ_PERMISSIONS);
-      return readGenerationPage(caller, parsed(generationListInput, query));
-    };
+    return (caller, key) =>
+      provingKey(
+        key,
+        async (unrevokedKeyId) => {
+          requirePermissions(caller, GENERATION_READ_PERMISSIONS);
+          return readGenerationPage({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId }, parsed(generationListInput, query));
+        },
+        (page) => page.data.length > 0,
+      );
   }
   const id = GENERATION_PATH.exec(url.pathname)?.[1];
   if (id === undefined) return null;
-  return async (caller) => {
-    requirePermissions(caller, GENERATION_READ_PERMISSIONS);
-    return readGeneration(caller, parsed(generationIdInput, { ...query, id }).id);
-  };
+  return (caller, key) =>
+    provingKey(
+      key,
+      async (unrevokedKeyId) => {
+        requirePermissions(caller, GENERATION_READ_PERMISSIONS);
+        return readGeneration({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId }, parsed(generationIdInput, { ...query, id }).id);
+      },
+      () => true,
+    );
 }

@@ -81,11 +81,12 @@ export async function serveV1(req: IncomingHead, requestId?: string): Promise<V1
     if (req.method === 'GET' && url.pathname === '/v1/openapi.json') {
       response = jsonReply(200, openApiDocument(config().publicBaseUrl));
     } else {
-      const key = await authenticate(req, door);
       const read = req.method === 'GET' ? directRead(url) : null;
+      // A direct read proves the key unrevoked in its own query (v1-reads.ts): no barrier.
+      const key = await authenticate(req, door, 1, read !== null);
       // A read writes no log line of its own (a failure is logged below, with the request id),
       // so it runs outside the log context: AsyncLocalStorage adds to every promise inside it.
-      if (read) response = jsonReply(200, await read(callerFromKey(key)));
+      if (read) response = jsonReply(200, await read(callerFromKey(key), key));
       else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req.request(), url, key, door.requestId, door.receivedAt, asked));
     }
   } catch (error) {

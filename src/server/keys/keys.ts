@@ -1,11 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { DbTx } from '@/server/platform/db';
+import { sql, type DbTx } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
 import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
-import { announceKeyChange, cachedKeyLookup } from './cache';
+import { announceKeyChange, cachedKeyLookup, cachedKeyUnchecked } from './cache';
 
 /**
  * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
@@ -78,10 +78,18 @@ export interface AuthenticatedKey {
   mode: Mode;
   permissions: ReadonlySet<Permission>;
   tier: number;
+  /**
+   * Served from the key cache without its revocation barrier (authenticateBearer's
+   * `revocationCheckedByCaller`): the caller's own query must prove the key unrevoked, or
+   * assertKeyUnrevoked must, before anything is answered.
+   */
+  revocationUnchecked?: boolean;
 }
 
+const KEY_INVALID = 'The API key is unknown or has been revoked.';
+
 /** Parse `Authorization: Bearer …` and find the key. 401 api_key_missing / api_key_invalid. */
-export async function authenticateBearer(tx: DbTx, authorization: string | null): Promise<AuthenticatedKey> {
+export async function authenticateBearer(tx: DbTx, authorization: string | null, options: { revocationCheckedByCaller?: boolean } = {}): Promise<AuthenticatedKey> {
   if (!authorization || !authorization.trim()) {
     throw new DomainError('api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
   }
@@ -96,8 +104,10 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
     throw new DomainError('api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
   }
   const hash = hashSecret(secret);
+  // A caller that proves the key unrevoked in its own query takes a cached key as it is.
+  const unchecked = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
   // One round trip for key and tier (this runs on every /v1 request).
-  const key = await cachedKeyLookup(hash, async () => {
+  const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
       select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt", k."secretHash", o.tier
       from "ApiKey" k join "Organization" o on o.id = k."organizationId"
@@ -107,7 +117,7 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
   // The lookup is by hash of the secret, so timing reveals nothing about stored secrets; the
   // explicit constant-time comparison guards against an index collation surprise.
   if (!key || !timingSafeEqual(Buffer.from(key.secretHash), Buffer.from(hash)) || key.revokedAt) {
-    throw new DomainError('api_key_invalid', 'The API key is unknown or has been revoked.');
+    throw new DomainError('api_key_invalid', KEY_INVALID);
   }
   const now = clock.now();
   // Checked on every request against the clock, so a cached key stops at its expiry too.
@@ -125,7 +135,14 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null)
     mode: key.mode,
     permissions: new Set(key.permissions as Permission[]),
     tier: key.tier,
+    ...(unchecked ? { revocationUnchecked: true } : {}),
   };
+}
+
+/** 401 api_key_invalid unless the key is unrevoked in the database now (for a key taken with its revocation unchecked). */
+export async function assertKeyUnrevoked(keyId: string): Promise<void> {
+  const rows = await sql<{ revoked: boolean }>(`select "revokedAt" is not null as revoked from "ApiKey" where id = $1`, [keyId]);
+  if (!rows[0] || rows[0].revoked) throw new DomainError('api_key_invalid', KEY_INVALID);
 }
 
 export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: string; revokedAt: Date }> {
