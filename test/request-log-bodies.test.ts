@@ -88,7 +88,8 @@ describe('request log bodies', () => {
   it('keeps each line its own bodies, byte for byte, when lines with multi-byte characters share a batch', async () => {
     // The batch carries its bodies back to back in one bytea, located by byte offsets (requestlog.ts):
     // an offset counted in characters would shift every body after the first non-ASCII one.
-    const notes = ['canapé vert', '🛋️ sofa', '沙发 and ü', 'plain'];
+    // Repeated bodies are carried once and located again.
+    const notes = ['canapé vert', '🛋️ sofa', 'canapé vert', '沙发 and ü', 'plain', '🛋️ sofa'];
     const sent = await Promise.all(
       notes.map((note) => api<{ error: { code: string } }>('/v1/upscales', { key: org.testKey, ip, body: { image, scale: 'x9', metadata: { note } } })),
     );

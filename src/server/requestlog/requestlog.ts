@@ -59,13 +59,20 @@ const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId"
 /** The two parameters of INSERT_BATCH for a batch. */
 function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer] {
   const bodies: string[] = [];
+  // A body the batch already carries is located again, not sent again: a client polling a
+  // page gets the same answer many times within a batch.
+  const placed = new Map<string, [number, number]>();
   let at = 1; // substring() counts from 1
   const place = (text: string | null | undefined): [number | null, number | null] => {
     if (text === null || text === undefined) return [null, null];
+    const known = placed.get(text);
+    if (known) return known;
     const bytes = Buffer.byteLength(text);
     bodies.push(text);
     at += bytes;
-    return [at - bytes, bytes];
+    const location: [number, number] = [at - bytes, bytes];
+    placed.set(text, location);
+    return location;
   };
   const lines = batch.map((e) => {
     const [paramsAt, paramsBytes] = place(e.requestParams);
