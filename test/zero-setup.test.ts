@@ -80,6 +80,14 @@ describe('zero-setup start', () => {
       expect(testKey).toBeDefined();
       expect(liveKey).toBeDefined();
       expect(out).toMatch(/console login\s+\S+@\S+ \/ \S+/);
+      // The default (WEB_PROCESSES=0): one web process per core but one, at least 1, at most 4.
+      const webProcesses = Math.max(1, Math.min(4, os.availableParallelism() - 1));
+      expect(out).toContain(`${webProcesses} web process${webProcesses > 1 ? 'es' : ''}`);
+      if (process.platform === 'linux') {
+        // tsx's CLI runs the script in a child: that child is the primary, the web processes are its children.
+        const [primary] = startProcessesUnder(first.pid);
+        expect(startProcessesUnder(primary!)).toHaveLength(webProcesses);
+      }
       const styles = await fetch(`${base}/v1/styles`, { headers: { authorization: `Bearer ${testKey}` } });
       expect(styles.status).toBe(200);
       expect(((await styles.json()) as { data: unknown[] }).data.length).toBeGreaterThanOrEqual(24);
