@@ -19,31 +19,34 @@ async function bothThemes(page: Page, context: string): Promise<void> {
 }
 
 test('keys: created with an expiry, renamed by keyboard', async ({ page, demo }) => {
+  // Names of this attempt: a retry must not find its failed attempt's key (still active).
+  const created = `expiring e2e key ${test.info().retry}`;
+  const renamed = `renamed e2e key ${test.info().retry}`;
   await page.goto(`/o/${demo.organizationId}/test/keys`);
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('expiring e2e key');
+  await dialog.getByRole('textbox', { name: 'Name', exact: true }).fill(created);
   await dialog.getByRole('combobox', { name: 'Expires' }).click();
   await page.getByRole('option', { name: 'In 7 days' }).click();
   await bothThemes(page, 'create key dialog with expiry');
   await dialog.getByRole('button', { name: 'Create key' }).click();
   const secret = await dialog.getByTestId('new-key-secret').inputValue();
   await page.keyboard.press('Escape');
-  const row = page.getByRole('row').filter({ hasText: 'expiring e2e key' });
+  const row = page.getByRole('row').filter({ hasText: created });
   const in7days = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
   await expect(row).toContainText(in7days);
   expect((await v1(demo.baseUrl, secret, '/v1/generations')).status).toBe(200);
 
   // Rename, keyboard only: focus the row's Rename, Enter, type, Enter.
-  await row.getByRole('button', { name: 'Rename expiring e2e key' }).focus();
+  await row.getByRole('button', { name: `Rename ${created}` }).focus();
   await page.keyboard.press('Enter');
   const rename = page.getByRole('dialog', { name: /Rename/ });
   await expect(rename.getByRole('textbox', { name: 'Name' })).toBeFocused();
   await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('renamed e2e key');
+  await page.keyboard.type(renamed);
   await page.keyboard.press('Enter');
-  await expect(page.getByText('Key renamed to “renamed e2e key”.')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: 'renamed e2e key' })).toContainText(in7days);
+  await expect(page.getByText(`Key renamed to “${renamed}”.`)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: renamed })).toContainText(in7days);
   expect((await v1(demo.baseUrl, secret, '/v1/generations')).status).toBe(200);
 });
 

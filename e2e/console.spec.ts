@@ -82,14 +82,16 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
   // Each permission says what it allows (styles come with renders too: a render body takes a style).
   await expect(dialog.getByRole('checkbox', { name: 'renders' })).toHaveAccessibleDescription('Create renders (POST /v1/renders) and list the styles they take (GET /v1/styles).');
   await expect(dialog.getByRole('checkbox', { name: 'generations_read' })).toHaveAccessibleDescription(/Read and list generations/);
-  await dialog.getByLabel('Name').fill('e2e backend');
+  // A name of this attempt: a retry must not find its failed attempt's key (still active).
+  const keyName = `e2e backend ${test.info().retry}`;
+  await dialog.getByLabel('Name').fill(keyName);
   await dialog.getByRole('checkbox', { name: 'edits' }).click(); // unchecked: not needed
   await dialog.getByRole('button', { name: 'Create key' }).click();
   await expect(dialog.getByRole('alert')).toContainText('only time the secret is shown');
   const secret = await dialog.getByTestId('new-key-secret').inputValue();
   expect(secret).toMatch(/^rt_test_/);
   await dialog.getByRole('button', { name: 'Done' }).click();
-  const row = page.getByRole('row').filter({ hasText: 'e2e backend' });
+  const row = page.getByRole('row').filter({ hasText: keyName });
   await expect(row).toBeVisible();
   await expect(row).not.toContainText('edits');
 
@@ -112,7 +114,7 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
   await expect(detail).toContainText('/v1/generations/gen_doesnotexist0');
   await expect(detail).toContainText('404');
   await expect(detail).toContainText('resource_not_found');
-  await expect(detail).toContainText('e2e backend');
+  await expect(detail).toContainText(keyName);
   await page.keyboard.press('Escape');
 
   await page.getByLabel('Find a request by its id').fill(ok.requestId);
@@ -121,16 +123,18 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
 
   // Revoke, with confirmation; the key is refused at once.
   await page.getByRole('link', { name: 'API keys' }).click();
-  await page.getByRole('button', { name: 'Revoke e2e backend' }).click();
+  await page.getByRole('button', { name: `Revoke ${keyName}` }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
-  await expect(page.getByText('Key “e2e backend” revoked. Requests with it now get 401.')).toBeVisible();
-  await expect(page.getByRole('row').filter({ hasText: 'e2e backend' })).toHaveCount(0);
+  await expect(page.getByText(`Key “${keyName}” revoked. Requests with it now get 401.`)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: keyName })).toHaveCount(0);
   const refused = await v1(demo.baseUrl, secret, '/v1/generations?limit=1');
   expect(refused.status).toBe(401);
 });
 
 test('filter the log: errors only, by method and path, and clear', async ({ page, demo }) => {
-  for (let i = 0; i < 3; i++) expect((await v1(demo.baseUrl, demo.testKey, `/v1/generations/gen_missing${i}`)).status).toBe(404);
+  // Ids of this attempt: a retry must not find its failed attempt's lines (the path filter matches by prefix).
+  const missing = (i: number) => `gen_missing${test.info().retry}x${i}`;
+  for (let i = 0; i < 3; i++) expect((await v1(demo.baseUrl, demo.testKey, `/v1/generations/${missing(i)}`)).status).toBe(404);
   expect((await v1(demo.baseUrl, demo.testKey, '/v1/styles')).status).toBe(200);
   await page.goto(`/o/${demo.organizationId}/test/logs`);
   // The log is written in batches: reload until the lines are there (pages are slow on a loaded machine).
@@ -144,13 +148,13 @@ test('filter the log: errors only, by method and path, and clear', async ({ page
   await page.waitForURL(/statusClass=errors/);
   const body = page.getByRole('table', { name: 'Requests' }).locator('tbody');
   await expect(body.getByRole('row').filter({ hasText: '/v1/styles' })).toHaveCount(0);
-  await expect(body.getByRole('row').filter({ hasText: 'gen_missing2' })).toBeVisible();
+  await expect(body.getByRole('row').filter({ hasText: missing(2) })).toBeVisible();
   for (const status of await body.getByRole('row').locator('td:nth-child(2)').allInnerTexts()) expect(Number(status)).toBeGreaterThanOrEqual(400);
 
-  await page.getByLabel('Path').fill('/v1/generations/gen_missing1');
+  await page.getByLabel('Path').fill(`/v1/generations/${missing(1)}`);
   await page.waitForURL(/path=/);
   await expect(body.getByRole('row')).toHaveCount(1);
-  await expect(body.getByRole('row')).toContainText('gen_missing1');
+  await expect(body.getByRole('row')).toContainText(missing(1));
 
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(body.getByRole('row').filter({ hasText: '/v1/styles' }).first()).toBeVisible();
@@ -246,7 +250,9 @@ test('usage charts render the seeded generations; CSV export downloads the days'
 });
 
 test('invite a developer who accepts and sees only a developer’s screens', async ({ page, browser, demo }) => {
-  const { dev, close } = await inviteDeveloper(page, browser, demo, 'dev@example.com', 'Dee Developer');
+  // An address of this attempt: a retry's invitation to its failed attempt's member would be refused.
+  const email = `developer-${test.info().retry}@example.com`;
+  const { dev, close } = await inviteDeveloper(page, browser, demo, email, 'Dee Developer');
   const nav = dev.getByRole('navigation', { name: 'Console' });
   for (const name of ['Overview', 'API keys', 'Request log', 'Generations', 'Usage', 'Settings']) await expect(nav.getByRole('link', { name })).toBeVisible();
   for (const name of ['Billing', 'Members']) await expect(nav.getByRole('link', { name })).toHaveCount(0);
@@ -255,22 +261,22 @@ test('invite a developer who accepts and sees only a developer’s screens', asy
   await close();
 
   await page.goto(`/o/${demo.organizationId}/test/members`);
-  await expect(page.getByRole('row').filter({ hasText: 'dev@example.com' })).toContainText('developer');
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('developer');
 
   // A role change applies only once confirmed: the promotion to owner is canceled, admin confirmed.
-  const role = page.getByRole('combobox', { name: 'Role of dev@example.com' });
+  const role = page.getByRole('combobox', { name: `Role of ${email}` });
   await role.click();
   await page.getByRole('option', { name: 'owner', exact: true }).click();
   const confirm = page.getByRole('alertdialog');
-  await expect(confirm.getByRole('heading')).toHaveText('Make dev@example.com an owner?');
+  await expect(confirm.getByRole('heading')).toHaveText(`Make ${email} an owner?`);
   await expect(confirm).toContainText('Owners can do everything');
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(role).toHaveText('developer');
   await page.reload();
-  await expect(page.getByRole('combobox', { name: 'Role of dev@example.com' })).toHaveText('developer');
-  await page.getByRole('combobox', { name: 'Role of dev@example.com' }).click();
+  await expect(page.getByRole('combobox', { name: `Role of ${email}` })).toHaveText('developer');
+  await page.getByRole('combobox', { name: `Role of ${email}` }).click();
   await page.getByRole('option', { name: 'admin', exact: true }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Make admin' }).click();
   await expect(page.getByText('Role changed to admin.')).toBeVisible();
-  await expect(page.getByRole('combobox', { name: 'Role of dev@example.com' })).toHaveText('admin');
+  await expect(page.getByRole('combobox', { name: `Role of ${email}` })).toHaveText('admin');
 });
