@@ -9,6 +9,7 @@ import { createTestOrg, api, testIp, type TestOrg } from './support';
 import { createMember, query, signedIn } from './console-support';
 import { noiseImage, serve } from './images-support';
 import { waitFor } from './server-processes';
+import { db } from '@/server/platform/db';
 
 const ip = testIp();
 let image: string;
@@ -99,6 +100,32 @@ describe('request log bodies', () => {
       expect(line.request_params).toEqual({ body: { image, scale: 'x9', metadata: { note: notes[i] } } });
       expect(line.response_body).toMatchObject({ error: { code: 'parameter_invalid', param: 'scale' } });
     }
+  });
+
+  it("stores a body its organization's requests repeat once, across batches, and apart from another organization's", async () => {
+    // A polled page answers the same until something changes: its body is stored once (RequestLogBody).
+    const page = '/v1/generations?limit=2&type=render';
+    const first = await api(page, { key: org.testKey, ip });
+    await detail(first.headers.get('request-id')!); // written: the next line is in another batch
+    const second = await api(page, { key: org.testKey, ip });
+    const [one, two] = [await detail(first.headers.get('request-id')!), await detail(second.headers.get('request-id')!)];
+    expect(two.response_body).toEqual(one.response_body);
+    expect(two.request_params).toEqual({ query: { limit: '2', type: 'render' } });
+    const hashes = async (...ids: string[]) =>
+      db().requestLog.findMany({ where: { id: { in: ids } }, select: { requestParamsHash: true, responseBodyHash: true } });
+    const [a, b] = await hashes(one.id, two.id);
+    expect(a!.responseBodyHash).toEqual(b!.responseBodyHash);
+    expect(await db().requestLogBody.count({ where: { hash: { in: [a!.responseBodyHash!, a!.requestParamsHash!] } } })).toBe(2);
+
+    // The same request and answer from another organization: bodies of its own.
+    const other = await createTestOrg();
+    const owner = await createMember(other.id, 'owner');
+    const theirs = await api(page, { key: other.testKey, ip });
+    const line = await detail(theirs.headers.get('request-id')!, await signedIn(owner.email), other.id);
+    expect(line.request_params).toEqual(two.request_params);
+    const [c] = await hashes(theirs.headers.get('request-id')!);
+    expect(c!.requestParamsHash).not.toEqual(a!.requestParamsHash);
+    expect(await db().requestLogBody.findUnique({ where: { hash: c!.requestParamsHash! }, select: { organizationId: true } })).toEqual({ organizationId: other.id });
   });
 
   it('an idempotent repeat links the generation of its first request', async () => {

@@ -16,6 +16,7 @@ import { FileParts } from '@/server/creations/images';
 import { sweepGenerations, STALE_STARTED_MS } from '@/server/jobs/sweeper';
 import { chargeBalance } from '@/server/billing/ledger';
 import { newId } from '@/server/platform/ids';
+import { flushRequestLog, recordRequest, requestLogBodyHash } from '@/server/requestlog/requestlog';
 import sharp from 'sharp';
 import { jsonOf, roomtone } from './roomtone-cli';
 
@@ -108,6 +109,40 @@ describe('retention of idempotency keys and the request log', () => {
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(1);
     await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
     expect(await db().requestLog.count({ where: { id: logId } })).toBe(0);
+  }, CLI_RUNS_TIMEOUT_MS);
+});
+
+describe('retention of request-log bodies', () => {
+  it('deletes a body stored once for two lines only when no line that is kept uses it', async () => {
+    const org = await createTestOrg();
+    const text = JSON.stringify({ object: 'list', data: [], has_more: false, note: newId('req') });
+    const created = new Date();
+    const later = new Date(created.getTime() + 2 * 24 * 3600_000);
+    const line = (id: string, createdAt: Date) => ({
+      id, organizationId: org.id, apiKeyId: null, mode: 'test' as const, method: 'GET', path: '/v1/generations', status: 200,
+      errorCode: null, durationMs: 1, ip: null, createdAt, responseBody: text,
+    });
+    const [first, second] = [newId('req'), newId('req')];
+    // Two batches: the second finds the body stored and moves its lastUsedAt to its own line.
+    recordRequest(line(first, created));
+    await flushRequestLog();
+    recordRequest(line(second, later));
+    await flushRequestLog();
+    const hash = Buffer.from(requestLogBodyHash(org.id, text), 'hex');
+    const bodies = () => db().requestLogBody.findMany({ where: { organizationId: org.id } });
+    expect(await bodies()).toEqual([{ hash: new Uint8Array(hash), organizationId: org.id, body: text, lastUsedAt: later }]);
+    const lines = await db().requestLog.findMany({ where: { id: { in: [first, second] } }, select: { id: true, responseBodyHash: true }, orderBy: { createdAt: 'asc' } });
+    expect(lines).toEqual([{ id: first, responseBodyHash: new Uint8Array(hash) }, { id: second, responseBodyHash: new Uint8Array(hash) }]);
+
+    // 31 days after the first line: it goes, the body stays for the second.
+    await maintenance(new Date(created.getTime() + 31 * 24 * 3600_000));
+    expect(await db().requestLog.count({ where: { id: first } })).toBe(0);
+    expect(await db().requestLog.count({ where: { id: second } })).toBe(1);
+    expect(await bodies()).toHaveLength(1);
+    // 31 days after the second: both gone.
+    await maintenance(new Date(later.getTime() + 31 * 24 * 3600_000));
+    expect(await db().requestLog.count({ where: { id: second } })).toBe(0);
+    expect(await bodies()).toEqual([]);
   }, CLI_RUNS_TIMEOUT_MS);
 });
 

@@ -6,6 +6,7 @@ import { monthsBefore } from '@/server/platform/clock';
 import { deleteExpiredAuditEvents } from '@/server/audit/retention';
 import { runLotMaintenance } from '@/server/billing/expire-lots';
 import { storedInputImages, storedOutputs } from './stored-json';
+import { BODY_TOUCH_MS } from '@/server/requestlog/requestlog';
 
 export const PROMPT_RETENTION_DAYS = 30;
 /** Idempotency keys are remembered 24 hours (as Stripe): a retry after that is a new request. */
@@ -23,7 +24,8 @@ export function generationRetentionCutoff(now: Date): Date {
  * - edit instructions emptied 30 days after creation;
  * - generations deleted 13 months after creation (their ledger rows stay), with the
  *   operator-only records of their generative-backend calls (EngineBackendRun);
- * - idempotency keys forgotten after 24 hours, request-log lines after 30 days;
+ * - idempotency keys forgotten after 24 hours, request-log lines after 30 days (and their
+ *   bodies once no line that is kept uses them);
  * - audit events deleted 13 months after they were recorded;
  * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
  * - uploaded files (create_upload) deleted 1 hour after creation if unused.
@@ -71,9 +73,11 @@ export async function runRetention(now: Date, options: { creditLots?: boolean } 
   // No foreign key ties a backend run to its generation, so the cascade does not reach them.
   const backendRunsDeleted = (await db().engineBackendRun.deleteMany({ where: { createdAt: { lte: generationRetentionCutoff(now) } } })).count;
   const idempotencyKeysDeleted = (await db().idempotencyRecord.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } } })).count;
-  const requestLogDeleted = (
-    await db().requestLog.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 24 * 3600 * 1000) } } })
-  ).count;
+  const requestLogCutoff = new Date(now.getTime() - REQUEST_LOG_RETENTION_DAYS * 24 * 3600 * 1000);
+  const requestLogDeleted = (await db().requestLog.deleteMany({ where: { createdAt: { lte: requestLogCutoff } } })).count;
+  // A body's lastUsedAt is at most BODY_TOUCH_MS behind the newest line that uses it, so a body
+  // further behind the cutoff than that is used by no line that is kept.
+  await db().requestLogBody.deleteMany({ where: { lastUsedAt: { lt: new Date(requestLogCutoff.getTime() - BODY_TOUCH_MS) } } });
   return {
     images_deleted: imagesDeleted,
     prompts_erased: promptsErased,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { isDatabaseUnavailable, sql, sqlTimestamp } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import type { Mode } from '@/generated/prisma/enums';
@@ -34,6 +35,8 @@ const MAX_BATCH = 200;
 /** While the database is unreachable: lines kept in memory at most, and the retry interval. */
 const MAX_KEPT = 20_000;
 const RETRY_MS = 2_000;
+/** A stored body's lastUsedAt is moved forward when a batch uses it and it is this far behind. */
+export const BODY_TOUCH_MS = 3_600_000;
 
 const state = globalThis as unknown as {
   roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null; waitingForDatabase?: boolean };
@@ -41,43 +44,86 @@ const state = globalThis as unknown as {
 const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
 
 /**
- * A batch is two parameters: a JSON document of the lines' short fields, and the logged bodies
- * (JSON text already) back to back in one bytea, which pg sends as binary. Each line names
- * where its bodies start and how many bytes they take. PostgreSQL copies a body out of the
- * bytea without parsing it (the columns are text). Measured on a list read (20 generations,
- * about 12 kB logged): as json values inside the document, PostgreSQL parsed every body twice,
- * a quarter of its CPU per read; before that, as text[]/jsonb[] parameters, pg escaped every
+ * A batch is three parameters: a JSON document of the lines' short fields, the logged bodies
+ * (JSON text already) back to back in one bytea, which pg sends as binary, and a JSON document
+ * naming each body's hash and where its bytes are. PostgreSQL copies a body out of the bytea
+ * without parsing it (the column is text). Measured on a list read (20 generations, about
+ * 12 kB logged): as json values inside the document, PostgreSQL parsed every body twice, a
+ * quarter of its CPU per read; before that, as text[]/jsonb[] parameters, pg escaped every
  * character of them into array literals, 0.5–0.7 ms of Node CPU per logged page.
+ *
+ * A body is stored once per organization (RequestLogBody, keyed by its hash): a client polling
+ * a page gets the same answer until something changes, and storing those 12 kB again for every
+ * poll was most of PostgreSQL's work on a list read. A body a batch repeats is sent once; one
+ * already stored is only located again (ON CONFLICT), and its lastUsedAt moved forward when it
+ * is more than BODY_TOUCH_MS behind, so that retention (generations/retention.ts) deletes it
+ * only once no line that is kept uses it. Bodies are upserted in hash order, so two batches that
+ * share bodies lock them in the same order.
  */
-const INSERT_BATCH = `insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParams", "responseBody")
-  select id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage",
-    convert_from(substring($2::bytea from "paramsAt" for "paramsBytes"), 'UTF8'), convert_from(substring($2::bytea from "bodyAt" for "bodyBytes"), 'UTF8')
+const INSERT_BATCH = `with body as (
+    insert into "RequestLogBody" (hash, "organizationId", body, "lastUsedAt")
+    select decode(hash, 'hex'), "organizationId", convert_from(substring($2::bytea from at for bytes), 'UTF8'), "lastUsedAt"
+    from json_to_recordset($3::json) as b(hash text, "organizationId" text, at int, bytes int, "lastUsedAt" timestamp(3))
+    order by hash
+    on conflict (hash) do update set "lastUsedAt" = excluded."lastUsedAt"
+      where "RequestLogBody"."lastUsedAt" < excluded."lastUsedAt" - interval '${BODY_TOUCH_MS} milliseconds'
+  )
+  insert into "RequestLog" (id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", "requestParamsHash", "responseBodyHash")
+  select id, "organizationId", "apiKeyId", mode, method, path, status, "errorCode", "durationMs", ip, "createdAt", "errorMessage", decode("paramsHash", 'hex'), decode("bodyHash", 'hex')
   from json_to_recordset($1::json) as line(id text, "organizationId" text, "apiKeyId" text, mode "Mode", method text, path text, status int, "errorCode" text,
-    "durationMs" int, ip text, "createdAt" timestamp(3), "errorMessage" text, "paramsAt" int, "paramsBytes" int, "bodyAt" int, "bodyBytes" int)
+    "durationMs" int, ip text, "createdAt" timestamp(3), "errorMessage" text, "paramsHash" text, "bodyHash" text)
   on conflict (id) do nothing`;
 
-/** The two parameters of INSERT_BATCH for a batch. */
-function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer] {
-  const bodies: string[] = [];
-  // A body the batch already carries is located again, not sent again: a client polling a
+/** The key of a logged body in RequestLogBody (the migration that made the table computes the same). */
+export function requestLogBodyHash(organizationId: string | null, text: string): string {
+  return createHash('sha256').update(`${organizationId ?? ''}\n`).update(text).digest('hex');
+}
+
+interface BatchBody {
+  hash: string;
+  organizationId: string | null;
+  at: number;
+  bytes: number;
+  /** The newest line of the batch that uses it. */
+  lastUsedAt: Date;
+}
+
+/** The three parameters of INSERT_BATCH for a batch. */
+function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer, string] {
+  const texts: string[] = [];
+  let at = 1; // substring() counts from 1
+  // Where each text is in the blob, and each (organization, text)'s body: a client polling a
   // page gets the same answer many times within a batch.
   const placed = new Map<string, [number, number]>();
-  let at = 1; // substring() counts from 1
-  const place = (text: string | null | undefined): [number | null, number | null] => {
-    if (text === null || text === undefined) return [null, null];
-    const known = placed.get(text);
-    if (known) return known;
-    const bytes = Buffer.byteLength(text);
-    bodies.push(text);
-    at += bytes;
-    const location: [number, number] = [at - bytes, bytes];
-    placed.set(text, location);
-    return location;
+  const bodies = new Map<string | null, Map<string, BatchBody>>();
+  // The last body found: comparing a 12 kB text with it is a memcmp, a Map lookup hashes it.
+  let last: { text: string; body: BatchBody } | null = null;
+  const body = (organizationId: string | null, text: string | null | undefined, createdAt: Date): string | null => {
+    if (text === null || text === undefined) return null;
+    let known = last && last.text === text && last.body.organizationId === organizationId ? last.body : undefined;
+    let ofOrganization = bodies.get(organizationId);
+    if (!ofOrganization) bodies.set(organizationId, (ofOrganization = new Map()));
+    known ??= ofOrganization.get(text);
+    if (known) {
+      if (createdAt > known.lastUsedAt) known.lastUsedAt = createdAt;
+      last = { text, body: known };
+      return known.hash;
+    }
+    let location = placed.get(text);
+    if (!location) {
+      const bytes = Buffer.byteLength(text);
+      texts.push(text);
+      location = [at, bytes];
+      at += bytes;
+      placed.set(text, location);
+    }
+    const stored: BatchBody = { hash: requestLogBodyHash(organizationId, text), organizationId, at: location[0], bytes: location[1], lastUsedAt: createdAt };
+    ofOrganization.set(text, stored);
+    last = { text, body: stored };
+    return stored.hash;
   };
-  const lines = batch.map((e) => {
-    const [paramsAt, paramsBytes] = place(e.requestParams);
-    const [bodyAt, bodyBytes] = place(e.responseBody);
-    return JSON.stringify({
+  const lines = batch.map((e) =>
+    JSON.stringify({
       id: e.id,
       organizationId: e.organizationId,
       apiKeyId: e.apiKeyId,
@@ -90,13 +136,12 @@ function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer] {
       ip: e.ip,
       createdAt: sqlTimestamp(e.createdAt),
       errorMessage: e.errorMessage ?? null,
-      paramsAt,
-      paramsBytes,
-      bodyAt,
-      bodyBytes,
-    });
-  });
-  return [`[${lines.join(',')}]`, Buffer.from(bodies.join(''))];
+      paramsHash: body(e.organizationId, e.requestParams, e.createdAt),
+      bodyHash: body(e.organizationId, e.responseBody, e.createdAt),
+    }),
+  );
+  const located = [...bodies.values()].flatMap((m) => [...m.values()]).map((b) => ({ ...b, lastUsedAt: sqlTimestamp(b.lastUsedAt) }));
+  return [`[${lines.join(',')}]`, Buffer.from(texts.join('')), JSON.stringify(located)];
 }
 
 export function recordRequest(entry: RequestLogEntry): void {

@@ -120,8 +120,14 @@ export async function getRequestLogLine(scope: Scope, id: string): Promise<LogDe
   if (!row) throw notFound(`No request ${id} in this mode's log.`, 'id');
   const [generation, bodies] = await Promise.all([
     sql<{ id: string }>(`select id from "Generation" where "requestId" = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [id, scope.organizationId, scope.mode]),
-    // Stored as text (requestlog.ts); read back as JSON here, the only reader.
-    sql<{ requestParams: unknown; responseBody: unknown }>(`select "requestParams"::json, "responseBody"::json from "RequestLog" where id = $1`, [id]),
+    // Stored once per organization as text (requestlog.ts); read back as JSON here, the only reader.
+    sql<{ requestParams: unknown; responseBody: unknown }>(
+      `select p.body::json as "requestParams", r.body::json as "responseBody" from "RequestLog" l
+         left join "RequestLogBody" p on p.hash = l."requestParamsHash" and p."organizationId" = l."organizationId"
+         left join "RequestLogBody" r on r.hash = l."responseBodyHash" and r."organizationId" = l."organizationId"
+       where l.id = $1 and l."organizationId" = $2`,
+      [id, scope.organizationId],
+    ),
   ]);
   const created = generation[0]?.id ?? null;
   const answered = answeredGeneration(bodies[0]?.responseBody);
