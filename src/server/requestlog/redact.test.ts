@@ -81,6 +81,15 @@ describe('request log redaction', () => {
       expect(loggedAnswerJson(JSON.stringify({ metadata: { password: 'pw' } }), { metadata: { password: 'pw' } })).toBe('{"metadata":{"password":"[redacted]"}}');
     });
 
+    it('gives a repeated answer the stored text of its first time, and a different one its own', () => {
+      const other = { ...page, data: [generation(7, { metadata: { api_key: 'rt_live_xyz' } })] };
+      const first = loggedAnswerJson(JSON.stringify(page), page);
+      expect(loggedAnswerJson(JSON.stringify(page), page)).toBe(first);
+      expect(loggedAnswerJson(JSON.stringify(other), other)).toBe(loggedJson(other));
+      expect(loggedAnswerJson(JSON.stringify(other), other)).toContain('"api_key":"[redacted]"');
+      expect(loggedAnswerJson(JSON.stringify(page), page)).toBe(loggedJson(page));
+    });
+
     it('cuts a long answer like any line', () => {
       const long = { data: Array.from({ length: 100 }, (_, i) => generation(i)) };
       const [text, walked] = bothWays(long);

@@ -111,6 +111,18 @@ function hasLongString(text: string): boolean {
  */
 export function loggedAnswerJson(text: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
+  // A client polling a page gets the same text until something changes or its URLs' expiry
+  // moves on a second: comparing it with the last one is a memcmp, redacting it is not. The
+  // same stored string also lets the request log's batch find it at once (requestlog.ts).
+  if (lastAnswer?.text === text) return lastAnswer.logged;
+  const logged = redactAnswerText(text, value);
+  lastAnswer = { text, logged };
+  return logged;
+}
+
+let lastAnswer: { text: string; logged: string | null } | null = null;
+
+function redactAnswerText(text: string, value: unknown): string | null {
   if (!text.includes('\\')) {
     const urlsRedacted = text.replace(URL_STRING, (string, url: string) => {
       const redacted = redactString(url);
