@@ -1,13 +1,22 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { recreateDatabase } from '@/server/platform/embedded-postgres';
 import { applyMigrations, migrationStatus, schemaDrift } from '@/server/platform/migrations';
+import { requestLogBodyHash } from '@/server/requestlog/requestlog';
+
+async function freshDatabase(name: string): Promise<string> {
+  const admin = inject('adminDatabaseUrl');
+  await recreateDatabase(admin, name);
+  return admin.replace(/\/postgres$/, `/${name}`);
+}
 
 describe('prisma/migrations', () => {
   it('a fresh database migrates to exactly prisma/schema.prisma (no drift)', async () => {
-    const admin = inject('adminDatabaseUrl');
-    await recreateDatabase(admin, 'roomtone_drift_check');
-    const url = admin.replace(/\/postgres$/, '/roomtone_drift_check');
+    const url = await freshDatabase('roomtone_drift_check');
     const { applied } = await applyMigrations(url);
     expect(applied.length).toBeGreaterThan(0);
     expect(await schemaDrift(url)).toBe('');
@@ -16,5 +25,50 @@ describe('prisma/migrations', () => {
     expect(status.pending).toEqual([]);
     // Applying again is a no-op.
     expect((await applyMigrations(url)).applied).toEqual([]);
+  });
+
+  it('carries the request log bodies already logged into RequestLogBody, keyed as the service keys them', async () => {
+    const BODIES_ONCE = '20261128161617_request_log_bodies_once';
+    const url = await freshDatabase('roomtone_bodies_once');
+    // The migrations before it, then lines with bodies as they were stored then.
+    const before = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-migrations-'));
+    for (const name of fs.readdirSync('prisma/migrations')) {
+      if (name < BODIES_ONCE || name === 'migration_lock.toml') fs.cpSync(path.join('prisma/migrations', name), path.join(before, name), { recursive: true });
+    }
+    await applyMigrations(url, { migrationsDir: before });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const asked = JSON.stringify({ query: { note: 'canapé 🛋️' } });
+      const answer = JSON.stringify({ object: 'list', data: [] });
+      await client.query(`insert into "Organization" (id, name) values ('org_a', 'A'), ('org_b', 'B')`);
+      await client.query(
+        `insert into "RequestLog" (id, "organizationId", method, path, status, "durationMs", "requestParams", "responseBody", "createdAt") values
+          ('req_1', 'org_a', 'GET', '/v1/generations', 200, 1, $1, $2, '2026-11-01 00:00:00'),
+          ('req_2', 'org_a', 'GET', '/v1/generations', 200, 1, null, $2, '2026-11-02 00:00:00'),
+          ('req_3', 'org_b', 'GET', '/v1/generations', 200, 1, null, $2, '2026-11-03 00:00:00'),
+          ('req_4', null, 'GET', '/v1/styles', 401, 1, null, null, '2026-11-04 00:00:00')`,
+        [asked, answer],
+      );
+      expect((await applyMigrations(url)).applied).toEqual([BODIES_ONCE]);
+
+      const hex = (organizationId: string | null, text: string) => requestLogBodyHash(organizationId, text);
+      const lines = await client.query(`select id, encode("requestParamsHash", 'hex') as params, encode("responseBodyHash", 'hex') as body from "RequestLog" order by id`);
+      expect(lines.rows).toEqual([
+        { id: 'req_1', params: hex('org_a', asked), body: hex('org_a', answer) },
+        { id: 'req_2', params: null, body: hex('org_a', answer) },
+        { id: 'req_3', params: null, body: hex('org_b', answer) },
+        { id: 'req_4', params: null, body: null },
+      ]);
+      const bodies = await client.query(`select encode(hash, 'hex') as hash, "organizationId", body, "lastUsedAt"::text from "RequestLogBody" order by "lastUsedAt"`);
+      expect(bodies.rows).toEqual([
+        { hash: hex('org_a', asked), organizationId: 'org_a', body: asked, lastUsedAt: '2026-11-01 00:00:00' },
+        { hash: hex('org_a', answer), organizationId: 'org_a', body: answer, lastUsedAt: '2026-11-02 00:00:00' },
+        { hash: hex('org_b', answer), organizationId: 'org_b', body: answer, lastUsedAt: '2026-11-03 00:00:00' },
+      ]);
+    } finally {
+      await client.end();
+      fs.rmSync(before, { recursive: true, force: true });
+    }
   });
 });
