@@ -155,7 +155,7 @@ export async function runPgBossJob<R>(definition: JobDefinition<never, R> | JobD
 
 /**
  * This process's workers: each declared queue on its slots (a sent job wakes its worker by
- * NOTIFY where the queue asks for it, a poll backs that up for retries and freed slots), the
+ * NOTIFY where the queue asks for it, a finished job its own slot, a poll backs both up), the
  * scheduled definitions on their queue's schedule, and the loops of jobs kept on their own table.
  */
 async function startWorkers(definitions: readonly JobDefinition[]): Promise<Stoppable> {
@@ -175,12 +175,24 @@ async function startWorkers(definitions: readonly JobDefinition[]): Promise<Stop
     }
   }
   for (const { spec, definitions: onQueue } of byQueue.values()) {
-    if (spec.worker.slots === 0) continue; // this process leaves the queue to other workers
-    const { slots, ...polling } = spec.worker;
-    await boss.work(spec.name, { localConcurrency: slots, ...polling }, async ([job]) => {
-      if (!job) return;
-      for (const definition of onQueue) await runPgBossJob(definition, job);
-    });
+    const { slots, ...polling } = spec.worker; // 0 slots: this process leaves the queue to other workers
+    // One pg-boss worker per slot, each woken by its own finished job: a slot that frees while
+    // runs wait takes the next at once. pg-boss alone waits out the rest of its poll interval
+    // after a job (5 s behind NOTIFY for the generation queues: the NOTIFY of a run sent earlier
+    // was spent on the fetch before), so queued runs started about 5 s apart on each slot
+    // (bench/sections/scheduling.ts).
+    for (let slot = 0; slot < slots; slot++) {
+      let workerId: string | null = null;
+      workerId = await boss.work(spec.name, { localConcurrency: 1, ...polling }, async ([job]) => {
+        if (!job) return;
+        try {
+          for (const definition of onQueue) await runPgBossJob(definition, job);
+        } finally {
+          // Fetch again as soon as this handler returns (an empty fetch then polls as usual).
+          if (workerId !== null) boss.notifyWorker(workerId);
+        }
+      });
+    }
   }
   for (const definition of definitions) {
     if ('cron' in definition.trigger) for (const { name } of definition.queue?.queues() ?? []) await boss.schedule(name, definition.trigger.cron);
