@@ -32,6 +32,9 @@ function followDueDeliveries(onDue: () => void): { follow(): void; stop(): void 
           unlisten = stop;
           warned = false;
           if (stopped) stop();
+          // What committed before the LISTEN began sent its NOTIFY to no one (the claim that ran
+          // meanwhile may have missed it): claim once more now that nothing is missed.
+          else onDue();
         })
         .catch((error: unknown) => {
           if (!warned) log.warn('webhooks: cannot follow new deliveries; polling', { error: String(error) });
