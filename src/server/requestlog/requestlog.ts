@@ -95,18 +95,16 @@ function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer, st
   // Where each text is in the blob, and each (organization, text)'s body: a client polling a
   // page gets the same answer many times within a batch.
   const placed = new Map<string, [number, number]>();
+  // A repeated answer is the same string object (redact.ts keeps the last one), whose hash V8
+  // computes once: these lookups do not hash its 12 kB again.
   const bodies = new Map<string | null, Map<string, BatchBody>>();
-  // The last body found: comparing a 12 kB text with it is a memcmp, a Map lookup hashes it.
-  let last: { text: string; body: BatchBody } | null = null;
   const body = (organizationId: string | null, text: string | null | undefined, createdAt: Date): string | null => {
     if (text === null || text === undefined) return null;
-    let known = last && last.text === text && last.body.organizationId === organizationId ? last.body : undefined;
     let ofOrganization = bodies.get(organizationId);
     if (!ofOrganization) bodies.set(organizationId, (ofOrganization = new Map()));
-    known ??= ofOrganization.get(text);
+    const known = ofOrganization.get(text);
     if (known) {
       if (createdAt > known.lastUsedAt) known.lastUsedAt = createdAt;
-      last = { text, body: known };
       return known.hash;
     }
     let location = placed.get(text);
@@ -119,7 +117,6 @@ function batchParameters(batch: readonly RequestLogEntry[]): [string, Buffer, st
     }
     const stored: BatchBody = { hash: requestLogBodyHash(organizationId, text), organizationId, at: location[0], bytes: location[1], lastUsedAt: createdAt };
     ofOrganization.set(text, stored);
-    last = { text, body: stored };
     return stored.hash;
   };
   const lines = batch.map((e) =>
