@@ -9,8 +9,8 @@
  * Left out on purpose (they are Roomtone's overhead to measure): rate limits, the request
  * log, lastUsedAt, input/output validation, routing layers.
  *
- * Env: PORT, DATABASE_URL, APP_SECRET, PUBLIC_BASE_URL, DATABASE_POOL_SIZE (default 10, as
- * Roomtone's).
+ * Env: PORT, DATABASE_URL, APP_SECRET, PUBLIC_BASE_URL, DATABASE_POOL_SIZE (default 10) and
+ * DATABASE_POOL_IDLE_MS (default 5 minutes, as Roomtone's).
  */
 import http from 'node:http';
 import { createHash, createHmac } from 'node:crypto';
@@ -26,7 +26,7 @@ const baseUrl = (process.env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).repl
 // Prisma stores DateTime as `timestamp(3)` without zone, in UTC: parse it as UTC.
 pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text: string) => new Date(`${text.replace(' ', 'T')}Z`));
 
-const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) || 10 });
+const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) || 10, idleTimeoutMillis: Number(process.env.DATABASE_POOL_IDLE_MS ?? 300_000) });
 
 // Same derivation and message as src/server/storage/storage.ts, so the work per URL is equal.
 const fileUrlKey = createHmac('sha256', appSecret).update('file-url').digest();

@@ -36,6 +36,8 @@ const baseSchema = z.object({
   DATABASE_URL: z.string().optional(),
   DATA_DIR: z.string().optional().default('.data'),
   DATABASE_POOL_SIZE: int(20),
+  /** How long a pooled connection (ours and pg-boss's) may stay idle before it is closed; 0 = never. */
+  DATABASE_POOL_IDLE_MS: int(300_000),
   /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
   APP_SECRET: z.string().min(32).optional(),
   /** Web server processes of `npm start`; 0 = one per CPU core, at most 4. With more than one, the launcher's primary process runs the job workers and holds the rate-limit counters. */

@@ -112,7 +112,10 @@ function database(): { pool: pg.Pool; client: PrismaClient } {
   if (!current || current.url !== url) {
     // A database that does not let us connect within CONNECT_TIMEOUT_MS is treated as down
     // (503 service_unavailable): without a bound, a black-holed database would hold every request.
-    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // Idle connections stay DATABASE_POOL_IDLE_MS (node-postgres closes them after 10 s, so the
+    // first requests after any 10 s lull each opened a connection: a backend fork and an
+    // authentication in their path).
+    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE, idleTimeoutMillis: config().DATABASE_POOL_IDLE_MS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     // An idle connection that breaks (server restart) must not crash the process; the pool
     // replaces it on the next checkout.
     pool.on('error', (error) => log.warn('database connection lost', { error: String(error) }));

@@ -1,5 +1,6 @@
-import type { Job, PgBoss } from 'pg-boss';
+import type { ConstructorOptions, Job, PgBoss } from 'pg-boss';
 import { databaseUrl, sql, type DbTx } from '@/server/platform/db';
+import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
 import { EVENT_JOBS } from '../definitions/event-jobs';
 import type { JobDeclaration, JobDefinition, JobEvent, QueueSpec, Stoppable } from '../definitions/job';
@@ -23,11 +24,21 @@ const state = globalThis as unknown as { roomtoneBoss?: Promise<PgBoss> };
  * A send-capable pg-boss instance (no supervision, no cron): what a web process needs to
  * enqueue. Workers start their own (`startWorkers`).
  */
+/**
+ * pg-boss's options on our database and schema. Its pool keeps idle connections as ours does
+ * (DATABASE_POOL_IDLE_MS): pg-boss hands these options to its pg.Pool, whose idle time its
+ * types leave out.
+ */
+function bossOptions(options: ConstructorOptions): ConstructorOptions {
+  const withPool: ConstructorOptions & { idleTimeoutMillis: number } = { ...options, connectionString: databaseUrl(), schema: SCHEMA, idleTimeoutMillis: config().DATABASE_POOL_IDLE_MS };
+  return withPool;
+}
+
 export function queueClient(): Promise<PgBoss> {
   state.roomtoneBoss ??= (async () => {
     // Loaded on first use: a CLI command that only writes rows never starts a queue.
     const { PgBoss } = await import('pg-boss');
-    const boss = new PgBoss({ connectionString: databaseUrl(), schema: SCHEMA, supervise: false, schedule: false, max: 3 });
+    const boss = new PgBoss(bossOptions({ supervise: false, schedule: false, max: 3 }));
     boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
     await boss.start();
     await ensureQueues(boss, EVENT_JOBS);
@@ -161,7 +172,7 @@ export async function runPgBossJob<R>(definition: JobDefinition<never, R> | JobD
 async function startWorkers(definitions: readonly JobDefinition[]): Promise<Stoppable> {
   const { PgBoss } = await import('pg-boss');
   // useListenNotify: queues created with `notify` wake their workers when a job is sent.
-  const boss = new PgBoss({ connectionString: databaseUrl(), schema: SCHEMA, useListenNotify: true });
+  const boss = new PgBoss(bossOptions({ useListenNotify: true }));
   boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
   await boss.start();
   await ensureQueues(boss, definitions);
