@@ -27,7 +27,7 @@ import { disableEndpoint, enableEndpoint } from '@/server/webhooks/endpoint-stat
 import { listDeliveries } from '@/server/webhooks/delivery-log';
 import { resendDelivery } from '@/server/webhooks/resend-delivery';
 import { sendTestEvent } from '@/server/webhooks/send-test-event';
-import { deliverDue, startWebhookWorker } from '@/server/webhooks/webhook-worker';
+import { deliverDue, startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
 import { ANSWER_TIMEOUT_MS, LEASE_MS } from '@/server/webhooks/deliver-webhook';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 import { baseDelayMs } from '@/server/webhooks/retry-schedule';
@@ -539,6 +539,21 @@ describe('clock-driven delivery rules', () => {
       await disableEndpoint(db(), scope, endpoint.id);
     }
   }, 90_000);
+
+  it('a worker and a dispatcher asked to stop while they claim stop at once, however long their poll', async () => {
+    // Both loops' first claim is in flight when they return. Before, a claim that found nothing
+    // then began a rest of the whole poll that no one woke (the CI flake of the test above:
+    // stop() came while the claim after the second delivery was in flight). The clock is set
+    // where nothing is due, so both claims find nothing.
+    const at = now;
+    setTime(Date.UTC(2001, 0, 1));
+    try {
+      await startWebhookWorker({ pollMs: 600_000 }).stop();
+      await startWebhookDispatcher({ pollMs: 600_000 }).stop();
+    } finally {
+      setTime(at);
+    }
+  }, 15_000);
 
   it('a worker killed mid-delivery: the delivery is made again after its lease, not lost', async () => {
     const scope = { organizationId: org.id };

@@ -72,7 +72,8 @@ export function startWebhookWorker(options: { concurrency?: number; perEndpoint?
   let notified = false;
   const rest = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (notified && running < concurrency) return resolve();
+      // Stopped while a claim was in flight (no rest to wake then): never start a rest.
+      if (stopped || (notified && running < concurrency)) return resolve();
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
@@ -185,7 +186,8 @@ export function startWebhookDispatcher(options: { pollMs?: number } = {}): { sto
       } catch (error) {
         log.error('webhook dispatch failed', { error: String(error) });
       }
-      if (claimed === 0) {
+      // Not after stop(): it came while the claim was in flight and has nothing to wake.
+      if (claimed === 0 && !stopped) {
         await new Promise<void>((resolve) => {
           wake = resolve;
           timer = setTimeout(resolve, pollMs);
