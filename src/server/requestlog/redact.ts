@@ -97,6 +97,9 @@ function hasLongString(text: string): boolean {
   }
 }
 
+/** The last answer and its stored text (loggedAnswerJson). */
+let lastAnswer: { text: string; logged: string | null } | null = null;
+
 /**
  * The stored text of an answer the service serialized itself: `text` is JSON.stringify(value).
  * On the read path this is every answer, so the common case is redacted on the text, without
@@ -109,9 +112,6 @@ function hasLongString(text: string): boolean {
  * walk's depth and item limits are not applied on that way: they bound the walk, and answers
  * are cut to MAX_LOGGED_JSON like any line. Anything else takes the walk.
  */
-/** The last answer and its stored text (loggedAnswerJson). */
-let lastAnswer: { text: string; logged: string | null } | null = null;
-
 export function loggedAnswerJson(text: string, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   // A client polling a page gets the same text until something changes or its URLs' expiry

@@ -21,10 +21,6 @@ const AFTER_TRANSACTION_SECONDS = 10;
 const state = globalThis as unknown as { roomtoneBoss?: Promise<PgBoss> };
 
 /**
- * A send-capable pg-boss instance (no supervision, no cron): what a web process needs to
- * enqueue. Workers start their own (`startWorkers`).
- */
-/**
  * pg-boss's options on our database and schema. Its pool keeps idle connections as ours does
  * (DATABASE_POOL_IDLE_MS): pg-boss hands these options to its pg.Pool, whose idle time its
  * types leave out.
@@ -34,6 +30,10 @@ function bossOptions(options: ConstructorOptions): ConstructorOptions {
   return withPool;
 }
 
+/**
+ * A send-capable pg-boss instance (no supervision, no cron): what a web process needs to
+ * enqueue. Workers start their own (`startWorkers`).
+ */
 export function queueClient(): Promise<PgBoss> {
   state.roomtoneBoss ??= (async () => {
     // Loaded on first use: a CLI command that only writes rows never starts a queue.
