@@ -1,4 +1,6 @@
 import type { Moderator, ModerationResult } from './moderator';
+import wordListsJson from './word-lists.json';
+import { BUILTIN_CATEGORIES, wordListsSchema, type BuiltinCategory } from './word-lists-schema';
 
 /**
  * Built-in moderator for edit instructions of interior images.
@@ -18,283 +20,33 @@ import type { Moderator, ModerationResult } from './moderator';
  *
  * Categories use the OpenAI names where one exists so both moderators report alike.
  */
-export type BuiltinCategory =
-  | 'sexual'
-  | 'sexual/minors'
-  | 'violence/graphic'
-  | 'hate'
-  | 'self-harm'
-  | 'illicit/weapons'
-  | 'illicit/drugs';
-
-export const BUILTIN_CATEGORIES: readonly BuiltinCategory[] = [
-  'sexual',
-  'sexual/minors',
-  'violence/graphic',
-  'hate',
-  'self-harm',
-  'illicit/weapons',
-  'illicit/drugs',
-];
+export { BUILTIN_CATEGORIES, type BuiltinCategory } from './word-lists-schema';
 
 /**
  * A pattern is written in normalised form (lowercase ASCII, no diacritics). Grammar: words
  * separated by one space; `*` = any further letters; `?`, `(a|b)` as in regular expressions.
- * Patterns always match whole words.
+ * Patterns always match whole words. The lists are data: word-lists.json.
  */
 type Pattern = string;
 
-/** Flag when any pattern occurs. */
-interface TermRule {
-  category: BuiltinCategory;
-  any: readonly Pattern[];
+/** The word lists, validated once per process, with every `@name` replaced by its list. */
+function loadWordLists() {
+  const data = wordListsSchema.parse(wordListsJson);
+  const expand = (list: readonly Pattern[], seen: readonly string[] = []): Pattern[] =>
+    list.flatMap((entry) => {
+      if (!entry.startsWith('@')) return [entry];
+      const name = entry.slice(1);
+      if (seen.includes(name)) throw new Error(`word-lists.json: list @${name} includes itself`);
+      return expand(data.lists[name]!, [...seen, name]);
+    });
+  return {
+    safePhrases: expand(data.safePhrases),
+    termRules: data.termRules.map((r) => ({ category: r.category, any: expand(r.any) })),
+    nearRules: data.nearRules.map((r) => ({ category: r.category, a: expand(r.a), b: expand(r.b), within: r.within })),
+  };
 }
 
-/** Flag when a pattern of `a` and one of `b` occur at most `within` words apart. */
-interface NearRule {
-  category: BuiltinCategory;
-  a: readonly Pattern[];
-  b: readonly Pattern[];
-  within: number;
-}
-
-// ---------------------------------------------------------------------------------------
-// Word lists. Keep them short, factual and free of words common in interior design.
-// ---------------------------------------------------------------------------------------
-
-/** Harmless phrases masked before matching (colours, materials, tools, products). */
-const SAFE_PHRASES: readonly Pattern[] = [
-  // "nude" and "naked" as a colour or a finish, directly before what they describe.
-  'nude (tones?|toned|colou?rs?|colou?red|palette|pink|beige|shades?|hues?|paint|rose|neutrals?|lips?tick|' +
-    'sofas?|couch(es)?|curtains?|drapes?|rugs?|carpets?|cushions?|pillows?|throws?|linens?|bedding|velvet|' +
-    'leather|fabrics?|upholstery|tiles?|walls?|plaster|finish|armchairs?|chairs?|accents?|decor|lampshades?|blinds?)',
-  'naked (bulbs?|lightbulbs?|lights?|flames?|wood|timber|beams?|brick|bricks|concrete|plaster|stone|steel|' +
-    'walls?|floors?|surfaces?|edges?|eye)',
-  '(colou?re?|couleur|farbe) (nude|nudo|nuda)',
-  // Bare walls and stone in French, German, Spanish, Italian ("mur nu", "pareti nude").
-  '(murs?|pierres?|sols?|wande?|boden|steine?|pared(es)?|muros?|piedras?|suelos?|paret(e|i)|mur(o|i)|pietr(a|e)|pavimento) ' +
-    '(nue?s?|nackt(e|en)?|desnud(o|a|os|as)|nud(o|a|i|e))',
-  'blood (red|orange|oranges|moon|stone)',
-  '(red|rouge|rojo|rosso|rot) (blood|sang|sangre|sangue|blut)',
-  'sang de boeuf',
-  'sangue di bue',
-  'sangre de toro',
-  'gore tex',
-  'al gore',
-  'bath ?bombs?',
-  'photo ?bombs?',
-  '(glue|nail|staple|heat|spray|caulk|caulking|paint|grease|massage|hot glue|soldering) ?guns?',
-  'gun ?metal',
-  'gun (cabinet|safe|rack|case|room|display|cupboard)s?',
-  '(nerf|water|toy|bubble) ?guns?',
-  'pistol grips?',
-  'pistol(a|as|e) (de|da|per) (pintura|silicona|calor|aire|vernice|silicone|colla|pittura)',
-  'bomb ?shelters?',
-  '(a la|en) bombe', 'bombes? (de peinture|aerosols?)',
-  'bomb(a|as|e) (de|di) (calor|agua|calore|acqua|piscina|vacio)',
-  'pussy ?willows?',
-  '(blue|great|coal|marsh|long tailed) tits',
-  'sex pistols',
-];
-
-/** Adult or any person, in all five languages. */
-const PERSONS: readonly Pattern[] = [
-  // en
-  'wom(a|e)ns?', 'm(a|e)ns?', 'girls?', 'boys?', 'guys?', 'lad(y|ies)', 'persons?', 'people',
-  'bod(y|ies)', 'models?', 'someone', 'somebody', 'wife', 'husband', 'girlfriend', 'boyfriend',
-  // fr
-  'femmes?', 'hommes?', 'filles?', 'garcons?', 'personnes?', 'corps', 'gens', 'dames?',
-  // de
-  'frau(en)?', 'mann', 'manner', 'madchen', 'junge(n)?', 'person(en)?', 'korper', 'leute',
-  // es
-  'mujer(es)?', 'hombres?', 'chic(a|o)s?', 'personas?', 'cuerpos?', 'gente',
-  // it
-  'donn(a|e)', 'uom(o|ini)', 'ragazz(a|e|o|i)', 'person(a|e)', 'corp(o|i)',
-];
-
-/** Unclothed. Harmless alone ("nude tones", "mur nu", "parete nuda"), so only near a person. */
-const NUDITY: readonly Pattern[] = [
-  'naked', 'nude', 'nudes', 'undressed', 'unclothed', 'topless', 'without clothes', 'no clothes',
-  'nue?s?', 'deshabille(e|s|es)?', 'sans vetements',
-  'nackt(e|er|en|es)?', 'ohne kleidung',
-  'desnud(o|a|os|as)', 'sin ropa',
-  'nud(o|a|i|e)', 'svestit(o|a|i|e)', 'senza vestiti',
-];
-
-/** Sexual words that are not explicit alone but are next to a minor. */
-const SUGGESTIVE: readonly Pattern[] = [
-  ...NUDITY,
-  'sexy', 'sex', 'sexe', 'sexo', 'sesso', 'sexual*', 'sexuel*', 'sexuell*', 'sessual*', 'porn*', 'erot*',
-  'lingerie', 'seductive', 'undress*', 'in (underwear|panties)',
-];
-
-const MINORS: readonly Pattern[] = [
-  // en
-  'child', 'children', 'childs', 'childrens', 'kids?', 'kiddies', 'minors?', 'underage', 'under age',
-  'pre ?teens?', 'teens?', 'teenagers?', 'teenage', 'toddlers?', 'bab(y|ies)', 'infants?',
-  'school ?girls?', 'school ?boys?', '(little|young) (girl|boy)s?',
-  // fr
-  'enfants?', 'fillettes?', 'petite? (fille|garcon)s?', 'mineure?s?', 'adolescente?s?', 'bebes?',
-  'jeunes? (fille|garcon)s?',
-  // de
-  'kinder', 'kindes', 'kindern', 'minderjahrig*', 'jugendlich*', 'kleine[nrs]? (madchen|junge|jungen)',
-  // es
-  'nin(o|a|os|as)', 'menores?', 'menor de edad',
-  // it
-  'bambin(o|a|i|e)', 'minorenn(e|i)', 'ragazzin(o|a|i|e)',
-];
-
-const TERM_RULES: readonly TermRule[] = [
-  {
-    category: 'sexual',
-    any: [
-      'porn*', 'x ?rated', 'hentai', 'nsfw', 'onlyfans', 'erot*',
-      'nudity', 'nudite', 'nacktheit', 'desnudez', 'nudita',
-      'sex', 'sexe', 'sexo', 'sesso', 'sexual*', 'sexuel*', 'sexuell*', 'sessual*', 'sex ?toys?', 'sex ?tapes?',
-      'intercourse', 'geschlechtsverkehr', 'coito', 'blow ?jobs?', 'hand ?jobs?', 'fellati(o|on)',
-      'pompin(o|i)', 'mamadas?', 'cunnilingus', 'masturb*', 'orgasm*', 'org(y|ies|ie|ien|ia|ias)',
-      'genital*', 'penis(es)?', 'vagin(a|as|e)?', 'vulvas?', 'dildos?', 'striptease', 'strippers?',
-      'cum ?shots?', 'ejacul*', 'boobs', 'tits', 'titties', 'pussy', 'seins nus',
-      'rape', 'raped', 'rapes', 'raping', 'rapists?', 'viol', 'violer', 'violee?s?', 'vergewaltig*',
-      'violacion', 'violad(a|as)', 'stupr(o|i|at*)',
-    ],
-  },
-  {
-    category: 'sexual/minors',
-    any: [
-      'child ?porn*', 'kinderporn*', 'pedoporn*', 'lolicon', 'loli', 'shotacon', 'jailbait',
-      'pedophil*', 'paedophil*', 'pedofil*', 'padophil*', 'pedo', 'pedos',
-    ],
-  },
-  {
-    category: 'violence/graphic',
-    any: [
-      'gore', 'gory', 'corpses?', 'cadav(er|ers|re|res|eres|ere|eri)', 'leichen?', 'leichnam(e)?',
-      'decapitat*', 'decapite*', 'decapitad*', 'behead*', 'enthaupt*',
-      'dismember*', 'demembre*', 'desmembr*', 'smembr*', 'squartat*', 'descuartiza*', 'zerstuckel*',
-      'mutil*', 'verstummel*', 'disembowel*', 'eviscerat*', 'entrails', 'viscera',
-      'blood ?bath', 'blood ?stain*', 'blood ?soaked', 'blood ?spatter*', 'blood ?splatter*', 'bloodied',
-      'blutbad', 'blutlache', 'blutspritzer', 'blutverschmiert*',
-      'bain de sang', 'bano de sangre', 'bagno di sangue',
-      'severed (heads?|limbs?|arms?|legs?|hands?|fingers?|body parts?)',
-      'tetes? coupees?', 'cabezas? cortadas?', 'test(a|e) mozzat(a|e)', 'abgetrennte?[nrs]? (kopf|kopfe)',
-      'slit throats?', 'throats? slit', 'stabbed to death', 'shot (dead|in the head)', 'gunshot wounds?',
-      'mass shootings?', 'school shootings?', 'massacre*', 'massacr(o|i)', 'massaker',
-      'tortur*', 'folter*', 'lynching', 'lynched', 'lynch mob', 'murdered', 'murder victims?',
-      'hanged (m(a|e)n|wom(a|e)n|bod(y|ies)|persons?|people)', 'hanging bod(y|ies)',
-    ],
-  },
-  {
-    category: 'hate',
-    any: [
-      'nigg(er|ers|a|as|az)', 'faggots?', 'kikes?', 'wetbacks?', 'ragheads?', 'towelheads?',
-      'swastikas?', 'hakenkreuz*', 'white power', 'heil hitler', 'sieg heil', 'ku klux klan', 'kkk',
-      'gas the jews', '1488', 'bougnoules?', 'youpine?s?', 'neger', 'kanaken?', 'schwuchteln?',
-      'judensau', 'sudacas?', 'maricon(es)?', 'negratas?', 'froci(o)?',
-    ],
-  },
-  {
-    category: 'self-harm',
-    any: [
-      'suicid*', 'suizid*', 'selbstmord*', 'self ?harm*', 'selbstverletz*', 'autolesion*', 'automutil*',
-      '(cut|cutting|slit|slitting|slash|slashed|slashing) ((my|his|her|their|your|the) )?wrists?',
-      'kill (myself|yourself|himself|herself|themselves)', 'hang(ing)? (myself|yourself|himself|herself|themselves)',
-      'nooses?', 'se pendre', 'pendue?s?', 'ahorcad(o|a|os|as)', 'ahorcarse', 'impiccat(o|a|i|e)', 'erhang*',
-    ],
-  },
-  {
-    category: 'illicit/weapons',
-    any: [
-      '(pipe|nail|car) ?bombs?', 'molotov*', 'ieds?', 'improvised explosive*', 'explosive (device|vest)s?',
-      'suicide vests?', 'ghost guns?', 'zip ?guns?', '3 ?d printed (guns?|firearms?|pistols?|rifles?)',
-      'napalm', 'sarin', 'ricin', 'nerve (agent|gas)', 'bombenbau*',
-    ],
-  },
-  {
-    category: 'illicit/drugs',
-    any: [
-      'meth ?labs?', 'drug ?labs?', 'drogenlabor*', 'crystal meth', 'grow ?ops?', 'cannabis farms?',
-      'cook(ing)? meth', '(labo|laboratoire)s? (de )?(drogue|meth|cocaine)s?',
-      'laboratorios? (de )?(drogas?|metanfetamina|cocaina)', 'laborator(io|i) (di )?(droga|metanfetamina|cocaina)',
-    ],
-  },
-];
-
-const NEAR_RULES: readonly NearRule[] = [
-  { category: 'sexual', a: NUDITY, b: PERSONS, within: 2 },
-  { category: 'sexual/minors', a: SUGGESTIVE, b: MINORS, within: 3 },
-  {
-    category: 'violence/graphic',
-    a: [
-      'dead', 'deceased', 'lifeless', 'mort', 'morte', 'morts', 'mortes', 'morto', 'morta', 'morti',
-      'tot', 'tote', 'toten', 'toter', 'muert(o|a|os|as)', 'sans vie', 'sin vida', 'senza vita', 'leblos*',
-    ],
-    b: PERSONS,
-    within: 1,
-  },
-  {
-    category: 'violence/graphic',
-    a: [
-      'mangled', 'bloody', 'rotting', 'decomposing', 'decomposed', 'charred', 'ensanglante*', 'blutig*',
-      'ensangrentad*', 'insanguinat*',
-    ],
-    b: [...PERSONS, 'flesh', 'limbs', 'heads?'],
-    within: 1,
-  },
-  {
-    category: 'violence/graphic',
-    a: ['blood', 'blut', 'sang', 'sangre', 'sangue', 'brains', 'guts', 'intestines', 'innards'],
-    b: [
-      // en
-      'splatter*', 'spatter*', 'splash*', 'drip*', 'pools?', 'puddles?', 'smear*', 'soaked', 'covered',
-      'everywhere', 'gush*', 'spray*', 'trails?', 'stain*', 'pouring', 'oozing',
-      // de
-      'bespritzt', 'verspritzt', 'spritz*', 'lache', 'pfutzen?', 'verschmiert', 'uberall', 'getrankt',
-      // fr
-      'eclabouss*', 'gicl*', 'flaques?', 'mares?', 'taches?', 'tache*', 'partout', 'couvert*', 'macule*',
-      'coule', 'coulant', 'coulait', 'coulent',
-      // es
-      'salpicad*', 'salpicadur*', 'charcos?', 'manchad*', 'manchas?', 'chorre*', 'cubiert*', 'empapad*',
-      'por todas partes', 'por todos lados',
-      // it
-      'schizz*', 'pozz(a|e)', 'macchi(a|e)', 'ovunque', 'grondant*', 'copert*', 'dappertutto', 'imbrattat*',
-      'intris*',
-    ],
-    within: 3,
-  },
-  {
-    category: 'illicit/weapons',
-    a: [
-      'make', 'makes', 'making', 'build', 'builds', 'building', 'assembl*', 'manufactur*', 'how to',
-      'recipes?', 'blueprints?', 'schematics?', 'diy', 'homemade', 'home made', 'improvised',
-      'fabriqu*', 'construi*', 'comment faire', 'faire', 'herstell*', 'bauen', 'baut', 'basteln', 'anleitung',
-      'fabric(a|ar|ando)', 'construir*', 'como hacer', 'hacer', 'costrui*', 'fabbric*', 'come fare',
-    ],
-    b: [
-      'bomb(s|e|es|en|a|as)?', 'grenad(e|es|a|as)', 'granaten?', 'guns?', 'firearms?', 'rifles?', 'pistol(s|e|a|as)?',
-      'silencers?', 'suppressors?', 'ammunition', 'ammo', 'detonators?', 'explosives', 'explosifs?',
-      'explosivos?', 'esplosiv(o|i)', 'sprengstoff*', 'sprengsatz*', 'armes? a feu', 'arm(a|i) da fuoco', 'armas?',
-      'waffen?', 'schusswaff*', 'munitions?', 'municion(es)?', 'munizion(i|e)', 'fucil(e|i)',
-    ],
-    within: 3,
-  },
-  {
-    category: 'illicit/drugs',
-    a: [
-      'cook*', 'synthes*', 'synthetis*', 'produc*', 'produi*', 'produrre', 'manufactur*', 'make', 'makes', 'making',
-      'extract*', 'refin*', 'grow', 'grows', 'growing', 'cultiv*', 'coltiv*', 'labs?', 'labo', 'labor',
-      'laborator*', 'recipes?', 'how to', 'fabriqu*', 'fabric*', 'herstell*', 'koch(en|t)?', 'synthetisier*',
-      'anbau*', 'sintetiz*', 'cocin*', 'cucin*',
-    ],
-    b: [
-      'meth', 'methamphetamin*', 'metamfetamin*', 'metanfetamin*', 'amphetamin*', 'anfetamin*', 'cocaine',
-      'cocaina', 'kokain', 'crack cocaine', 'heroin(e)?', 'heroina', 'eroina', 'fentanyl', 'fentanil(o)?', 'mdma',
-      'lsd', 'opium', 'oppio', 'cannabis', 'marijuana', 'marihuana', 'hash oil', 'drugs?', 'drogues?',
-      'drogen?', 'drogas?',
-    ],
-    within: 3,
-  },
-];
+const { safePhrases: SAFE_PHRASES, termRules: TERM_RULES, nearRules: NEAR_RULES } = loadWordLists();
 
 // ---------------------------------------------------------------------------------------
 // Normalisation
