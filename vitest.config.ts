@@ -28,7 +28,7 @@ const MACHINE_ALONE: Record<string, string> = {
 
 /**
  * Four vitest projects, one `npm test` (docs/testing.md):
- * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**) and the
+ * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**), the bench's (bench/**) and the
  *   scripts' (scripts/**), no server and no shared database;
  * - integration: test/** against the real production server and PostgreSQL that
  *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
@@ -71,7 +71,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'sdk/test/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'sdk/test/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',

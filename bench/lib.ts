@@ -51,7 +51,11 @@ export interface SectionOutput {
   raw: unknown;
   /** Things that make the run invalid (non-2xx responses...): printed loudly, exit 1. */
   failures: string[];
+  /** Rows of the README's "Performance at a glance" table (measure, figure, goal), for a full run's publication. */
+  glance?: GlanceRow[];
 }
+
+export type GlanceRow = [measure: string, figure: string, goal: string];
 
 export type Section = (ctx: BenchContext) => Promise<SectionOutput>;
 

@@ -4,8 +4,10 @@
  * sections that CI runs: each figure against its same-run baseline and a floor set well under
  * the goal (a miss exits 1). Short runs unless the BENCH_* variables say otherwise.
  * Each section is a function in bench/sections/<name>.ts; add new ones to SECTIONS. The
- * markdown goes to stdout (ready for the README), progress to stderr, raw figures to
- * bench/results/latest.json. Children and PostgreSQL are stopped even on failure.
+ * markdown goes to stdout, progress to stderr, raw figures to bench/results/latest.json (and a
+ * copy named by date and commit). A full run of a clean tree also rewrites the latest-run block
+ * of docs/performance.md and the README's table at a glance (bench/publish.ts). Children and
+ * PostgreSQL are stopped even on failure.
  *
  * Env: BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (10), BENCH_WARMUP (2, per
  * scenario and target), BENCH_STARTUP_WARMUP (5, once per fresh server), BENCH_REPEATS (3),
@@ -18,7 +20,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type Section } from './lib';
+import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type GlanceRow, type Section } from './lib';
+import { publishFullRun, unpublishable, PERFORMANCE_DOC } from './publish';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
@@ -110,6 +113,7 @@ async function main(): Promise<number> {
 
   const outputs: Record<string, unknown> = {};
   const markdown: string[] = [];
+  const glance: GlanceRow[] = [];
   const failures: string[] = [];
   try {
     for (const name of names) {
@@ -121,6 +125,7 @@ async function main(): Promise<number> {
       log(`section ${name} took ${fmt((performance.now() - started) / 1000, 1)} s`);
       outputs[name] = out.raw;
       markdown.push(out.markdown);
+      glance.push(...(out.glance ?? []));
       failures.push(...out.failures.map((f) => `[${name}] ${f}`));
     }
   } finally {
@@ -130,18 +135,26 @@ async function main(): Promise<number> {
   const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? 'CPU', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))) };
   const commit = gitCommit();
   const header =
-    `## Benchmarks (${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}, commit ${commit}${check ? ', bench:check' : ''})\n\n` +
+    `**${check ? 'bench:check' : 'npm run bench'} of commit ${commit}, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}**: ` +
     `${machine.cpus} × ${machine.model}, ${machine.memoryGb} GB, Node ${machine.node}; load average at the end ${machine.loadAverage.join(' ')} (1, 5, 15 min).`;
   process.stdout.write(`\n${header}\n\n${markdown.join('\n\n')}\n`);
 
   const resultsDir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
+  const at = new Date().toISOString();
+  const raw = `${JSON.stringify({ at, commit, check, machine, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`;
   const file = path.join(resultsDir, 'latest.json');
-  fs.writeFileSync(
-    file,
-    `${JSON.stringify({ at: new Date().toISOString(), commit, check, machine, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`,
-  );
-  log(`raw figures: ${path.relative(ROOT, file)}`);
+  fs.writeFileSync(file, raw);
+  fs.writeFileSync(path.join(resultsDir, `${at.replace(/[:.]/g, '-')}-${commit}${check ? '-check' : ''}.json`), raw);
+  log(`raw figures: ${path.relative(ROOT, file)} (and a copy named by date and commit)`);
+
+  const refused = failures.length > 0 ? 'the run is invalid' : unpublishable({ check, allSections: names.length === Object.keys(SECTIONS).length, commit });
+  if (refused === null) {
+    publishFullRun(ROOT, { header, markdown, glance });
+    log(`published: ${PERFORMANCE_DOC}'s latest run and the README's table at a glance (commit them)`);
+  } else if (!check) {
+    log(`not published to ${PERFORMANCE_DOC}: ${refused}`);
+  }
 
   if (failures.length > 0) {
     const bar = '!'.repeat(78);

@@ -137,5 +137,6 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
     ].join('\n'),
     raw: { requests, bytes: upload.length, timesMs: times, baselineTimesMs: baselineTimes, ratio, webCpuMsPerAdmission: webCpuMs / requests },
     failures: [...new Set(failures)],
+    glance: [[`Admission of a ${fmt(upload.length / 1e6, 1)} MB multipart background upscale, workers busy: p50 / p99`, `${fmt(p50)} / ${fmt(p99)} ms`, `≤ ${P50_GOAL_MS} / ${P99_GOAL_MS} ms`]],
   };
 }

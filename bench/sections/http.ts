@@ -41,8 +41,7 @@ import {
   type ChildServer,
   type LoadFigures,
   type PacedFigures,
-  type SectionOutput,
-} from '../lib';
+  type SectionOutput, type GlanceRow } from '../lib';
 
 /** Goals: reads at least 0.8× the baseline's req/s and at most 1.5× its server CPU per request. */
 const THROUGHPUT_GOAL = 0.8;
@@ -389,7 +388,21 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
     markdown: render(results, settings, fixtures, ctx.check),
     raw: { settings, fixtures: fixtures.counts, stores, scenarios: results },
     failures,
+    glance: glance(results),
   };
+}
+
+/** The README's rows: each read's ratios per store, and the paced p99s of both reads. */
+function glance(results: ScenarioResult[]): GlanceRow[] {
+  const stores = (s: ScenarioResult, pick: (r: RoomtoneResult) => string) => s.roomtone.map(pick).join(' / ');
+  const rows: GlanceRow[] = results.map((s) => [
+    `\`${s.title}\`: req/s and server CPU per request against the baseline (${s.roomtone.map((r) => r.store).join(' / ')} limit store)`,
+    `${stores(s, (r) => fmt(r.ratio, 2))}×, ${stores(s, (r) => fmt(r.cpuRatio, 2))}×`,
+    `≥ ${THROUGHPUT_GOAL}×, ≤ ${CPU_GOAL}×`,
+  ]);
+  const paced = results.flatMap((s) => s.roomtone.flatMap((r) => (r.atHalfLoad ? [r.atHalfLoad.paced.p99] : [])));
+  if (paced.length > 0) rows.push(['The reads evenly paced at half the baseline\'s rate: p99', `${fmt(Math.min(...paced), 1)}–${fmt(Math.max(...paced), 1)} ms`, `< ${P99_GOAL_MS} ms`]);
+  return rows;
 }
 
 function render(results: ScenarioResult[], settings: BenchContext['settings'], fixtures: BenchFixtures, check: boolean): string {

@@ -276,5 +276,12 @@ export async function webhooksSection(ctx: BenchContext): Promise<SectionOutput>
       failedAttempts: failed.map((f) => ({ error: f.error, statusCode: f.statusCode, count: Number(f.n) })),
     },
     failures,
+    glance: [
+      [
+        'Signed webhook deliveries from one worker process; event → receipt at 20/s, p50 / p99',
+        `${fmt(perSecond)}/s; ${fmt(pct(light, 0.5))} / ${fmt(pct(light, 0.99))} ms`,
+        `≥ ${RATE_GOAL}/s; ≤ ${P50_GOAL_MS} ms / ${P99_GOAL_MS / 1000} s`,
+      ],
+    ],
   };
 }
