@@ -3,8 +3,8 @@
  * at the end of the run. A test may be skipped only loudly, by `ctx.skip('why')` inside it; a
  * skip without a reason (`it.skip`, `it.runIf(false)`, `it.todo`, tests left behind by a
  * failing `beforeAll`) fails the run under CI (`CI=true` or `CI=1`) and is listed everywhere.
- * A skip was once silent here: 35 `runIf` checks and a file whose `beforeAll` failed went by as
- * "51 skipped" in a CI summary.
+ * Why: a bare "N skipped" in a summary hides a `runIf` that never runs or a file whose
+ * `beforeAll` failed.
  */
 import type { Reporter, TestModule } from 'vitest/node';
 

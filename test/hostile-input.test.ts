@@ -1,6 +1,6 @@
 /**
- * Case by case: requests a hostile client sends that used to get a 500, a plain
- * text body, a foreign redirect or no answer at all. Each gets the envelope, a request-id and
+ * Case by case: requests a hostile client sends that a server could answer with a 500, a
+ * plain text body, a foreign redirect or no answer at all. Each gets the envelope, a request-id and
  * the exact status and code below.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

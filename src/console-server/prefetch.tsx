@@ -10,7 +10,7 @@ import { sessionUser } from './session';
  * and hands their results to the client's TanStack Query cache, so the shell and the screen's
  * first query render in the HTML instead of waiting for hydration and two round trips. A
  * refused or failing query is simply not prefetched: the client asks again and shows its
- * error state as before. Without a session nothing runs (the console layout has already sent the
+ * own error state. Without a session nothing runs (the console layout has already sent the
  * visitor to sign-in).
  */
 export async function Prefetch({

@@ -206,7 +206,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     const org = await newOrg();
     const res = await create(org.live, '/v1/renders', { image, quality: '1k' });
     expect(res.body.status, JSON.stringify(res.body)).toBe('succeeded');
-    // The client used to send six creates at once (its own five retries, no sleep) per attempt.
+    // One create per attempt: the Replicate client's own retries (five, no sleep) are off.
     expect(fake.createRequests).toHaveLength(2);
     expect(fake.createRequests[1]! - fake.createRequests[0]!).toBeGreaterThanOrEqual(2_000);
     expect((await backendRuns(res.body.id)).map((r) => [r.attempt, r.outcome])).toEqual([[1, 'transient'], [2, 'succeeded']]);
@@ -354,7 +354,7 @@ describe('Replicate backend, webhooks (PUBLIC_BASE_URL is https)', () => {
 
 describe('Replicate backend, a stop during the create call', () => {
   it('waits for a create held open by Prefer: wait, then cancels that prediction (its id comes only with the answer)', async () => {
-    // A wait longer than pg-boss's graceful stop (10 s), which the stop used to end at, exiting
+    // A wait longer than pg-boss's graceful stop (10 s): the stop must not end the process
     // inside the create; SIGKILL only after 40 s.
     const server = await startRoomtone(env, { ...backendEnv, REPLICATE_WAIT_SECONDS: '14', ENGINE_TIMEOUT_MS: '60000' }, { stopTimeoutMs: 40_000 });
     try {

@@ -16,7 +16,7 @@
  * A slice of 4 or more is renewed before it is spent (when a quarter of it is left), so a
  * steady client never waits for the store; hits that arrive while a lease is on its way wait
  * for it. If the store fails or does not answer, the waiting hits are counted in this process
- * alone (`fallback`), as before leases.
+ * alone (`fallback`): the limits then hold per process rather than not at all.
  */
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
