@@ -2,7 +2,8 @@
  * The house's structure check (`npm run lint`): no import cycle anywhere in src/ (type-only
  * imports included: they couple modules just the same), the ground floor (src/server/platform)
  * imports nothing of ours, the console's client code reaches the server only through
- * src/shared, and production code never imports tests or benchmarks. (`server-only` in db,
+ * src/shared, Next's bundle imports the server's types only, and production code never
+ * imports tests or benchmarks. (`server-only` in db,
  * config, secrets and storage makes Next's build refuse a client import of them as well.)
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -35,6 +36,14 @@ module.exports = {
       comment: 'The console UI (src/components, src/console-client) takes schemas from src/shared; server modules stay on the server (types excepted: they vanish at build).',
       from: { path: '^src/(components|console-client)/', pathNot: '[.]test[.]tsx?$' },
       to: { path: '^src/server/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'next-bundle-reaches-the-server-at-run-time',
+      severity: 'error',
+      comment:
+        "Next's bundle (app/, proxy.ts, src/console-server) never bundles server code: it imports its types only and calls it through src/console-server/server.ts, which loads the compiled server at run time (one instance of every module per process).",
+      from: { path: '^(app/|proxy[.]ts$|src/console-server/)', pathNot: '[.]test[.]tsx?$' },
+      to: { path: '^src/(server|cli)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'production-never-imports-tests',

@@ -7,7 +7,7 @@ const DOORS = {
 };
 
 export default [
-  { ignores: ['.next/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
+  { ignores: ['.next/**', 'dist/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
   ...nextVitals,
   ...nextTs,
   {

@@ -5,7 +5,7 @@ import { CHROMIUM_CANDIDATES, chromiumPath } from './scripts/chromium-path.mjs';
  * e2e of the console in Debian's Chromium headless shell (`apt-get install
  * chromium-headless-shell`, else `chromium`: scripts/chromium-path.mjs; Playwright cannot
  * download its own browsers here) against the production build started the zero-setup way
- * (`scripts/start.ts`, embedded PostgreSQL in a temporary DATA_DIR): see e2e/global-setup.ts.
+ * (`scripts/start.mjs`, embedded PostgreSQL in a temporary DATA_DIR): see e2e/global-setup.ts.
  * Two workers (E2E_WORKERS to change): the files share one server and its demo organization, and
  * each test only asserts on what it made (ids, names, its own endpoint's events).
  */

@@ -1,6 +1,6 @@
 import { redirect } from 'next/navigation';
 import { consoleSession } from '@/console-server/session';
-import { me } from '@/server/members/my-organizations';
+import { service } from '@/console-server/server';
 
 /**
  * `/`, decided on the server (no client round trip, no 401 logged by the browser): signed out →
@@ -10,6 +10,6 @@ import { me } from '@/server/members/my-organizations';
 export default async function Home() {
   const { user, pending } = await consoleSession();
   if (!user) redirect(pending ? '/sign-in/two-factor' : '/sign-in');
-  const first = (await me(user)).organizations[0];
+  const first = (await (await service()).me(user)).organizations[0];
   redirect(first ? `/o/${first.id}/test/overview` : '/no-organization');
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// `npx roomtone …` from the project root: loads the TypeScript CLI in this very process (tsx's
-// loader, no wrapper process), so signals reach `roomtone worker` directly and it drains and
-// exits 0.
+// `npx roomtone …` from the project root: the compiled CLI (scripts/build-server.mjs, rebuilt
+// when a source changed) in this very process, so signals reach `roomtone worker` directly and
+// it drains and exits 0.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { register } from 'tsx/esm/api';
+import { ensureServerBuild, SERVER_OUT } from '../scripts/build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-register({ tsconfig: path.join(root, 'tsconfig.json') });
-await import(pathToFileURL(path.join(root, 'src/cli/bin.ts')).href);
+await ensureServerBuild(root);
+await import(pathToFileURL(path.join(root, SERVER_OUT, 'cli.js')).href);

@@ -1,5 +1,5 @@
 /**
- * Starts Roomtone as a new user would (`npm start` = scripts/start.ts): embedded PostgreSQL in a
+ * Starts Roomtone as a new user would (`npm start` = scripts/start.mjs): embedded PostgreSQL in a
  * fresh temporary DATA_DIR, migrations, the first-run demo organization, the production build
  * (built by the launcher when missing or stale; SKIP_BUILD=1 skips that check), jobs. The demo
  * owner's login and keys are read from the first-run banner, as a person would read them.

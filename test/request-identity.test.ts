@@ -1,20 +1,19 @@
 /**
- * Who is calling, decided identically under `npm start` and plain `next start`:
+ * Who is calling, decided at the edge server:
  * - the client IP behind TRUST_PROXY=<hops> proxies is the hops-th X-Forwarded-For entry from
  *   the right, so entries the client wrote itself (on the left) move neither the API's per-IP
  *   limit nor sign-in's;
  * - repeated Authorization headers (sent over a raw socket: fetch merges them) are refused as
  *   an ambiguous credential on /v1 and /mcp, never resolved to one of the keys.
- * Both servers run on the shared test database with their own limits (workers off).
+ * A server of its own runs on the shared test database with these limits (workers off).
  */
 import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { db } from '@/server/platform/db';
-import { freePort } from '@/server/platform/ports';
 import { startServer, waitFor } from './server-processes';
-import { startProcess, type StartedProcess } from './start-server';
+import type { StartedProcess } from './start-server';
 import { api, baseUrl, createTestOrg, testIp, type TestOrg } from './support';
 import { envelopeCode, rawRequest, requestText } from './raw-http';
 
@@ -29,26 +28,7 @@ let org: TestOrg;
 beforeAll(async () => {
   org = await createTestOrg();
   const databaseUrl = inject('databaseUrl');
-  const [launcher, plain] = await Promise.all([
-    startServer(databaseUrl, { ...LIMITS, DATA_DIR: path.join(root, '.data', 'test', 'request-identity') }),
-    freePort().then((port) =>
-      startProcess({
-        name: 'plain next start',
-        port,
-        args: [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '--port', String(port), '--hostname', '127.0.0.1'],
-        echoEnv: 'TEST_SERVER_LOGS',
-        env: {
-          ...LIMITS,
-          DATABASE_URL: databaseUrl,
-          NODE_ENV: 'production',
-          DATA_DIR: path.join(root, '.data', 'test', 'request-identity'),
-          AUTH_SECRET: 'roomtone-test-auth-secret-0123456789abcdefghij',
-        },
-      }),
-    ),
-  ]);
-  servers['npm start'] = launcher;
-  servers['next start'] = plain;
+  servers['npm start'] = await startServer(databaseUrl, { ...LIMITS, DATA_DIR: path.join(root, '.data', 'test', 'request-identity') });
 }, 300_000);
 
 afterAll(async () => {
@@ -81,7 +61,7 @@ async function signInAttempt(base: string, xff: string): Promise<string> {
   return res.headers.get('location') ?? '';
 }
 
-describe.each(['npm start', 'next start'])('under %s', (name) => {
+describe.each(['npm start'])('under %s', (name) => {
   const base = () => servers[name]!.url;
 
   it('TRUST_PROXY=2: the API per-IP limit follows the client two hops back; left-most entries the client writes cannot move it', async () => {

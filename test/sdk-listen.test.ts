@@ -11,7 +11,7 @@ import http from 'node:http';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import Roomtone, { AuthenticationError, PermissionDeniedError, type WebhookEvent } from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
@@ -21,7 +21,6 @@ import { baseUrl, createKey, createTestOrg, expectErrorShape, testIp } from './s
 import { insertGeneration } from './fixtures';
 import { noiseImage, restoreServedFiles, serve } from './images-support';
 import { startProcess, type StartedProcess } from './start-server';
-import { freePort } from '@/server/platform/ports';
 
 const ip = testIp();
 const root = path.resolve(import.meta.dirname, '..');
@@ -283,46 +282,4 @@ describe('client.webhooks.listen and GET /v1/events/stream', () => {
     expect(stream.failure()).toBeInstanceOf(AuthenticationError);
     expect(stream.failure()).toMatchObject({ status: 401, code: 'api_key_invalid' });
   }, 60_000);
-});
-
-describe('under plain `next start` (the App Router route)', () => {
-  let plain: StartedProcess;
-  beforeAll(async () => {
-    const port = await freePort();
-    plain = await startProcess({
-      name: 'plain next start',
-      port,
-      args: [path.join(root, 'node_modules/next/dist/bin/next'), 'start', '--port', String(port), '--hostname', '127.0.0.1'],
-      echoEnv: 'TEST_SERVER_LOGS',
-      env: {
-        DATABASE_URL: inject('databaseUrl'),
-        NODE_ENV: 'production',
-        TRUST_PROXY: 'true',
-        DATA_DIR: path.join(root, '.data', 'test', 'sdk-listen-next'),
-        // The shared test database's jobs stay with the test server (its settings, its slots).
-        WORKERS_IN_PROCESS: 'false',
-        AUTH_SECRET: 'roomtone-test-auth-secret-0123456789abcdefghij',
-      },
-    });
-  }, 300_000);
-  afterAll(async () => {
-    await plain?.stop();
-  });
-
-  it('streams the events too, and a client that goes releases its session', async () => {
-    const org = await createTestOrg();
-    const controller = new AbortController();
-    const events = await listening(client(org.testKey, plain.url), { signal: controller.signal });
-    const waiting = await insertGeneration({ organizationId: org.id, mode: 'test' });
-    await client(org.testKey).generations.cancel(waiting.id);
-    const [event] = await events.waitFor(1);
-    expect(event).toMatchObject({ type: 'generation.canceled', data: { object: { id: waiting.id } } });
-    controller.abort();
-    await events.done;
-    const deadline = Date.now() + 30_000;
-    while ((await db().eventStreamSession.findFirstOrThrow({ where: { organizationId: org.id } })).expiresAt.getTime() > Date.now() + RECONNECT_GRACE_MS + 1_000) {
-      if (Date.now() > deadline) throw new Error('the session was not released when its client went');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  });
 });

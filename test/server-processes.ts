@@ -1,6 +1,6 @@
 /**
  * Test harness for tests that need their own processes: a fresh database on the test cluster,
- * production servers (`scripts/start.ts`, as `npm start`) and `roomtone worker` processes on it,
+ * production servers (`scripts/start.mjs`, as `npm start`) and `roomtone worker` processes on it,
  * with their own settings. Processes are killed (SIGKILL) if a test forgets to stop them.
  */
 import fs from 'node:fs';

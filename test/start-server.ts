@@ -28,7 +28,7 @@ export interface StartedProcess {
 export interface StartOptions {
   /** Names the process in errors. */
   name: string;
-  /** Arguments to node; default: `npm start`'s (scripts/start.ts), with `nodeFlags` first. */
+  /** Arguments to node; default: `npm start`'s (scripts/start.mjs), with `nodeFlags` first. */
   args?: string[];
   nodeFlags?: string[];
   /** On top of this process's environment and of what `port` and `processes` set (so it can override PUBLIC_BASE_URL). */
@@ -52,7 +52,7 @@ export interface StartOptions {
   stopTimeoutMs?: number;
 }
 
-/** Banner line scripts/start.ts writes once every web process listens and the workers run. */
+/** Banner line the launcher writes once every web process listens and the workers run. */
 export const roomtoneIsUp = (output: string) => /Roomtone is up[^\n]*\n/.test(output);
 
 /** `npm start`'s node arguments (package.json holds the production node flags), `extraFlags` first. */
@@ -60,7 +60,7 @@ export function startCommandArgs(extraFlags: string[] = []): string[] {
   const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const [command, ...args] = (scripts.start ?? '').split(/\s+/).filter(Boolean);
   if (command !== 'node') throw new Error(`package.json "start" must be a plain node command, not: ${scripts.start}`);
-  return [...extraFlags, ...args.map((arg) => (arg.endsWith('.ts') ? path.join(root, arg) : arg))];
+  return [...extraFlags, ...args.map((arg) => (/\.m?[jt]s$/.test(arg) ? path.join(root, arg) : arg))];
 }
 
 const started = new Set<StartedProcess>();

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@/server/platform/ports';
+import { startCommandArgs } from './start-server';
 
 const root = path.resolve(import.meta.dirname, '..');
-const require = createRequire(import.meta.url);
 
 
 /** `npm start` as a new user runs it: no DATABASE_URL, an empty DATA_DIR. */
@@ -17,7 +16,7 @@ async function startService(dataDir: string, port: number, extraEnv: Record<stri
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.PUBLIC_BASE_URL;
-  const child = spawn(process.execPath, [require.resolve('tsx/cli'), 'scripts/start.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startCommandArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -48,7 +47,7 @@ function statusOnNewConnection(url: string): Promise<number> {
   });
 }
 
-/** Processes running scripts/start.ts whose parent is `ppid` (from /proc). */
+/** Processes running scripts/start.mjs whose parent is `ppid` (from /proc). */
 function startProcessesUnder(ppid: number): number[] {
   const found: number[] = [];
   for (const entry of fs.readdirSync('/proc')) {
@@ -56,7 +55,7 @@ function startProcessesUnder(ppid: number): number[] {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === ppid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('scripts/start.ts')) found.push(Number(entry));
+      if (parent === ppid && fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('scripts/start.mjs')) found.push(Number(entry));
     } catch {
       // exited while we looked
     }
@@ -84,9 +83,8 @@ describe('zero-setup start', () => {
       const webProcesses = Math.max(1, Math.min(4, os.availableParallelism() - 1));
       expect(out).toContain(`${webProcesses} web process${webProcesses > 1 ? 'es' : ''}`);
       if (process.platform === 'linux') {
-        // tsx's CLI runs the script in a child: that child is the primary, the web processes are its children.
-        const [primary] = startProcessesUnder(first.pid);
-        expect(startProcessesUnder(primary!)).toHaveLength(webProcesses);
+        // The started process is the primary; the web processes are its children.
+        expect(startProcessesUnder(first.pid)).toHaveLength(webProcesses);
       }
       const styles = await fetch(`${base}/v1/styles`, { headers: { authorization: `Bearer ${testKey}` } });
       expect(styles.status).toBe(200);
@@ -115,17 +113,15 @@ describe('zero-setup start', () => {
     const service = await startService(dataDir, port, { WEB_PROCESSES: '2', SEED_DEMO: 'false' });
     try {
       expect(service.stdout()).toContain('2 web processes');
-      // tsx's CLI runs the script in a child: that child is the primary.
-      const [primary] = startProcessesUnder(service.pid);
-      expect(primary).toBeDefined();
-      const web = startProcessesUnder(primary!);
+      const primary = service.pid;
+      const web = startProcessesUnder(primary);
       expect(web).toHaveLength(2);
 
       process.kill(web[0]!, 'SIGKILL');
       const deadline = Date.now() + 60_000;
       let replaced: number[] = [];
       while (Date.now() < deadline) {
-        replaced = startProcessesUnder(primary!);
+        replaced = startProcessesUnder(primary);
         if (replaced.length === 2 && !replaced.includes(web[0]!)) break;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -138,7 +134,7 @@ describe('zero-setup start', () => {
       expect(await statusOnNewConnection(`${base}/v1/styles`)).toBe(401);
 
       expect(await service.stop()).toBe(0);
-      expect(startProcessesUnder(primary!)).toEqual([]);
+      expect(startProcessesUnder(primary)).toEqual([]);
     } finally {
       // Whatever failed above, leave no process behind.
       for (const pid of [...startProcessesUnder(service.pid).flatMap((p) => [p, ...startProcessesUnder(p)])]) {

@@ -1,9 +1,9 @@
-import { apiReferencePage } from '@/server/http/api-reference';
+import { service } from '@/console-server/server';
 
 // The API reference (src/server/http/api-reference.ts): a page of its own, outside the console layout.
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 
-export function GET(): Response {
-  return apiReferencePage();
+export async function GET(): Promise<Response> {
+  return (await service()).apiReferencePage();
 }

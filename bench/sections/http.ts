@@ -1,5 +1,5 @@
 /**
- * HTTP read path: Roomtone (the production server, `scripts/start.ts`) against a framework-free
+ * HTTP read path: Roomtone (the production server, `scripts/start.mjs`) against a framework-free
  * baseline (bench/baseline-server.ts) over the same database, same data, same key.
  *   A) GET /v1/generations/{id}   (rotating over 200 ids of all types and statuses)
  *   B) GET /v1/generations?limit=20

@@ -1,7 +1,8 @@
 import type * as React from 'react';
 import { dehydrate, HydrationBoundary, QueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import { consoleRouter, type ConsoleRouter } from '@/server/trpc/console-router';
+import type { ConsoleRouter } from '@/server/trpc/console-router';
+import { service } from './server';
 import { sessionUser } from './session';
 
 /**
@@ -23,7 +24,7 @@ export async function Prefetch({
   const user = await sessionUser();
   const queryClient = new QueryClient();
   if (user) {
-    const trpc = createTRPCOptionsProxy({ router: consoleRouter, ctx: { user, ip: null }, queryClient });
+    const trpc = createTRPCOptionsProxy({ router: (await service()).consoleRouter, ctx: { user, ip: null }, queryClient });
     await Promise.all((queries(trpc) as FetchQueryOptions[]).map((options) => queryClient.prefetchQuery(options)));
   }
   return <HydrationBoundary state={dehydrate(queryClient)}>{children}</HydrationBoundary>;

@@ -1,15 +1,15 @@
 import { cache } from 'react';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { readConsoleSession, type SessionUser } from '@/server/auth/sessions';
-import { config } from '@/server/platform/config';
+import type { SessionUser } from '@/server/auth/sessions';
 import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
+import { service } from './server';
 
 /** The request's console session (complete or waiting for its second factor), read once per request. */
 export const consoleSession = cache(async () => {
   const h = await headers();
-  return readConsoleSession(h.get('cookie'), { ip: null, userAgent: h.get('user-agent') });
+  return (await service()).readConsoleSession(h.get('cookie'), { ip: null, userAgent: h.get('user-agent') });
 });
 
 /** The request's signed-in user, read once per request (the layout and the page both ask). */
@@ -23,7 +23,7 @@ export const sessionUser = cache(async () => (await consoleSession()).user);
 export async function requireSessionUser(): Promise<SessionUser> {
   const { user, pending } = await consoleSession();
   if (!user) {
-    const back = encodeURIComponent(safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER), config().publicBaseUrl));
+    const back = encodeURIComponent(safeCallbackPath((await headers()).get(REQUEST_PATH_HEADER), (await service()).config().publicBaseUrl));
     redirect(pending ? `/sign-in/two-factor?callbackUrl=${back}` : `/sign-in?callbackUrl=${back}`);
   }
   return user;

@@ -1,5 +1,5 @@
 /**
- * A second Roomtone server for backend tests: the same production start (scripts/start.ts),
+ * A second Roomtone server for backend tests: the same production start (scripts/start.mjs),
  * on a database of its own in the test cluster (so the shared server's workers never take its
  * jobs), configured with a generative backend. Optionally behind an HTTPS front (a TLS
  * terminating proxy, as in production) so PUBLIC_BASE_URL can be https for webhooks.

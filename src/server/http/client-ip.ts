@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import net from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { config } from '@/server/platform/config';
@@ -10,14 +10,11 @@ import type { RequestHead } from './request-head';
  * this process may say it: the socket address is stamped on every incoming request under a
  * header whose value carries a per-process random token, so a client sending
  * `x-roomtone-client-ip` itself is never believed (its copy is overwritten, and a copy without
- * the token is ignored). The stamp is put by the launcher's server and, under plain
- * `next start`, by instrumentation.ts on every node:http server of the process
- * (http/incoming-request.ts), so both paths read the same stamp through `clientIp`.
+ * the token is ignored). The edge server puts the stamp (http/incoming-request.ts).
  */
 export const CLIENT_IP_HEADER = 'x-roomtone-client-ip';
 
-const shared = globalThis as unknown as { roomtoneClientIpToken?: string };
-const token = (shared.roomtoneClientIpToken ??= randomBytes(12).toString('hex'));
+const token = randomBytes(12).toString('hex');
 
 export function stampClientIp(req: http.IncomingMessage): void {
   req.headers[CLIENT_IP_HEADER] = `${token}/${req.socket.remoteAddress ?? ''}`;

@@ -42,10 +42,10 @@ describe('code → HTTP status, once at the doors', () => {
     });
   });
 
-  it('recognises a DomainError from another copy of the module (the Next bundle and the launcher)', () => {
-    const foreign = Object.assign(new Error('No such generation.'), { name: 'DomainError', code: 'resource_not_found' as const, param: 'id', retryAfterSeconds: undefined });
-    const error = apiErrorFromUnknown(foreign);
-    expect({ status: error.status, code: error.code, param: error.param }).toEqual({ status: 404, code: 'resource_not_found', param: 'id' });
+  it('an error is recognised by its class, not its name: a look-alike is an internal error', () => {
+    const lookalike = Object.assign(new Error('No such generation.'), { name: 'DomainError', code: 'resource_not_found' as const, param: 'id' });
+    const error = apiErrorFromUnknown(lookalike);
+    expect({ status: error.status, code: error.code }).toEqual({ status: 500, code: 'internal_error' });
   });
 
   it('a domain error is the same envelope in the CLI (toBody) as at the doors', () => {

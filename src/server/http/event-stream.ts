@@ -34,8 +34,7 @@ const FALLBACK_POLL_MS = 2_000;
 const RECONNECT_MS = 2_000;
 
 type Wake = () => void;
-const state = globalThis as unknown as { roomtoneEventStreams?: { byOrganization: Map<string, Set<Wake>>; open: Set<() => void>; listening: Promise<unknown> | null } };
-const streams = (state.roomtoneEventStreams ??= { byOrganization: new Map(), open: new Set(), listening: null });
+const streams: { byOrganization: Map<string, Set<Wake>>; open: Set<() => void>; listening: Promise<unknown> | null } = { byOrganization: new Map(), open: new Set(), listening: null };
 
 function following(): Promise<unknown> {
   streams.listening ??= listen(

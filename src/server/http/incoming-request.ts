@@ -1,9 +1,9 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { stampClientIp } from './client-ip';
 
 /**
- * What only the raw request knows, written onto it before any handler reads it, identically
- * under the launcher's server and plain `next start`:
+ * What only the raw request knows, written onto it by the edge server before any handler
+ * reads it:
  * - the socket address (client-ip.ts);
  * - every `Authorization` header. Node keeps only the first of repeated Authorization headers
  *   in `req.headers`, so `rt_test_…` then `rt_live_…` would authenticate as the first key while a
@@ -22,16 +22,4 @@ function joinRepeatedAuthorization(req: http.IncomingMessage): void {
     if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') (values ??= []).push(raw[i + 1]!);
   }
   if (values && values.length > 1) req.headers.authorization = values.join(', ');
-}
-
-/** Stamp every request of every node:http server in this process (plain `next start`: instrumentation.ts). */
-export function stampEveryServer(): void {
-  const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean; roomtoneStamped?: true };
-  if (proto.roomtoneStamped) return;
-  proto.roomtoneStamped = true;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event: string, ...args: unknown[]) {
-    if (event === 'request') stampIncomingRequest(args[0] as http.IncomingMessage);
-    return emit.call(this, event, ...args);
-  };
 }

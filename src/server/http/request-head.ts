@@ -19,11 +19,6 @@ export interface IncomingHead extends RequestHead {
   request(): Request;
 }
 
-/** A web Request as a head (the App Router's routes, `next start`). */
-export function headOfRequest(req: Request): IncomingHead {
-  return { method: req.method, url: req.url, headers: req.headers, request: () => req };
-}
-
 function toWebRequest(req: http.IncomingMessage, url: string, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

@@ -1,10 +1,4 @@
-/**
- * The route table (routes.ts) is the one source of routes: the App Router's folders under app/
- * are exactly its patterns, each a one-line re-export of it, and the console's proxy never
- * sees one of its paths. What each route answers under both servers: test/next-start.test.ts.
- */
-import fs from 'node:fs';
-import path from 'node:path';
+/** The route table (routes.ts): what each pattern takes, and the console's proxy never sees one of its paths. */
 import { describe, expect, it } from 'vitest';
 import { findRoute, PAGE_ROUTE_FILES, ROUTES } from './routes';
 import { config as proxyConfig } from '../../../proxy';
@@ -12,35 +6,10 @@ import { REPLICATE_WEBHOOK_PATH } from '@/server/engine/replicate/replicate-webh
 import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
 import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 
-const root = path.resolve(import.meta.dirname, '../../..');
-const appDir = path.join(root, 'app');
-const REEXPORT = "export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from '@/server/http/routes';\n";
-
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === 'route.ts' ? [full] : [];
-  });
-}
-
 /** A concrete path a pattern serves: `/files/[...key]` → `/files/x`. */
 const sample = (pattern: string) => pattern.replace(/\/\[\[?\.\.\.\w+\]\]?$/, '/x');
 
-describe('the route table and the App Router', () => {
-  const folderOf = (file: string) => `/${path.relative(appDir, path.dirname(file)).split(path.sep).join('/')}`;
-
-  it('app/ has a route file for every pattern of the table, and besides them only the declared pages', () => {
-    const folders = routeFiles(appDir).map(folderOf);
-    expect(folders.sort()).toEqual([...ROUTES.map((route) => route.pattern), ...PAGE_ROUTE_FILES].sort());
-  });
-
-  it('every app route file of the table is the one-line re-export of it', () => {
-    for (const file of routeFiles(appDir).filter((f) => !PAGE_ROUTE_FILES.includes(folderOf(f)))) {
-      expect({ file, text: fs.readFileSync(file, 'utf8') }).toEqual({ file, text: REEXPORT });
-    }
-  });
-
+describe('the route table and the console proxy', () => {
   it('the console proxy matches no path of the table, and still matches the pages', () => {
     const matchers = proxyConfig.matcher.map((m) => new RegExp(`^${m}$`));
     const proxied = (p: string) => matchers.some((m) => m.test(p));

@@ -1,18 +1,13 @@
-import { newId } from '@/server/platform/ids';
-import { DomainError } from '@/server/platform/errors';
-import { observeHttp } from '@/server/observability/metrics';
-import { importFromSources } from '@/server/platform/source-modules';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import { errorDoorReply, type DoorReply } from './edge-checks';
-import { headOfRequest, type IncomingHead } from './request-head';
+import type { IncomingHead } from './request-head';
 
 /**
- * Every URL Roomtone serves besides the console's pages, in one table. Both servers dispatch
- * from it: the launcher's edge server (http/edge-server.ts, `npm start`) looks a request up
- * here before anything else, and each `app/<pattern>/route.ts` is a one-line re-export of the
- * App Router handlers below, so plain `next start` serves the same routes through the same
- * code. A pattern is written as its folder under `app/` (a test checks that the folders and
- * this table agree).
+ * Every URL Roomtone serves besides the console's pages (and the API reference under /docs,
+ * which Next.js serves with the pages' headers and compression), in one table. The edge server
+ * (http/edge-server.ts) looks a request up here before anything else; what no pattern takes
+ * goes to Next.js. Patterns use the App Router's notation: `[...x]` one or more segments,
+ * `[[...x]]` the path itself or anything under it.
  *
  * Handlers are loaded on first use: a route's code (next-auth, the Inngest SDK, the MCP SDK)
  * loads only in processes that serve it, and the edge server preloads them once Next.js is
@@ -32,12 +27,12 @@ const web =
     handler(req.request(), requestId);
 
 interface RouteDefinition {
-  /** As the route's folder under app/: `/readyz`, `/files/[...key]`, `/v1/[[...path]]`. */
+  /** `/readyz`, `/files/[...key]`, `/v1/[[...path]]`. */
   pattern: string;
   load: () => Promise<RouteHandler>;
   /**
    * The answer is a stream written as it comes (Server-Sent Events), and the request's signal
-   * aborts when the client goes away (the App Router's own; the edge server ties it to the socket).
+   * aborts when the client goes away (the edge server ties it to the socket).
    */
   streams?: true;
 }
@@ -63,12 +58,8 @@ const DEFINITIONS: RouteDefinition[] = [
   {
     pattern: '/api/inngest',
     // The Inngest SDK and the job handlers (the engine) load at the first call, not with the
-    // table (with the default provider, pg-boss, this route only ever answers 404), and from
-    // the sources: they are the service around Next.js, never in its bundle.
-    load: async () => async (req) => {
-      const inngest = await importFromSources<typeof import('@/server/jobs/providers/inngest')>('src/server/jobs/providers/inngest.ts');
-      return inngest.serveInngest(req.request());
-    },
+    // table: with the default provider, pg-boss, this route only ever answers 404.
+    load: async () => async (req) => (await import('@/server/jobs/providers/inngest')).serveInngest(req.request()),
   },
   { pattern: '/hooks/replicate/[...token]', load: async () => web((await import('./replicate-hook')).serveReplicateHook) },
   // Stripe's webhook: the checkout events that confirm console credit purchases.
@@ -126,9 +117,9 @@ const TABLE = DEFINITIONS.map(routeOf);
 export const ROUTES: readonly Route[] = TABLE;
 
 /**
- * Route files under app/ that are pages, not routes of the table: the API reference (an HTML
- * page and its 4 MB script, for browsers). Next.js serves them under both servers, with the
- * console's security headers (proxy.ts) and its compression.
+ * The route files under app/, outside the table: the API reference (an HTML page and its 4 MB
+ * script, for browsers), which Next.js serves with the console's security headers (proxy.ts)
+ * and its compression.
  */
 export const PAGE_ROUTE_FILES: readonly string[] = ['/docs', '/docs/reference.js'];
 
@@ -157,33 +148,3 @@ export async function serveRoute(route: Route, req: IncomingHead, requestId: str
     return errorDoorReply(apiErrorFromUnknown(error, { requestId, route: `${req.method} ${route.pattern}` }), requestId);
   }
 }
-
-function toResponse(reply: RouteReply, method: string, requestId: string): Response {
-  if (reply instanceof Response) {
-    // A Response's own headers may be immutable (Response.redirect): copy them.
-    const headers = new Headers(reply.headers);
-    headers.set('request-id', requestId);
-    return new Response(method === 'HEAD' ? null : reply.body, { status: reply.status, statusText: reply.statusText, headers });
-  }
-  const body = method === 'HEAD' || reply.status === 204 || reply.status === 304 ? null : reply.body;
-  return new Response(body as BodyInit | null, { status: reply.status, headers: reply.headers });
-}
-
-/**
- * The App Router's handler for every route of the table (`next start`; under `npm start` the
- * edge server answers these paths before Next.js sees them). A path under a route's folder
- * that no pattern takes is 404 in the envelope, as the edge server would hand it to Next.js.
- */
-async function serveAppRoute(req: Request): Promise<Response> {
-  const started = performance.now();
-  const requestId = newId('req');
-  const { pathname } = new URL(req.url);
-  const route = findRoute(pathname);
-  const reply = route
-    ? await serveRoute(route, headOfRequest(req), requestId)
-    : errorDoorReply(apiErrorFromUnknown(new DomainError('route_not_found', 'Unrecognized request URL.')), requestId);
-  observeHttp(pathname, req.method, reply.status, (performance.now() - started) / 1000);
-  return toResponse(reply, req.method, requestId);
-}
-
-export { serveAppRoute as GET, serveAppRoute as HEAD, serveAppRoute as POST, serveAppRoute as PUT, serveAppRoute as PATCH, serveAppRoute as DELETE, serveAppRoute as OPTIONS };

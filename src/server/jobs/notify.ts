@@ -20,12 +20,8 @@ interface Waiter {
   resolve: (ended: boolean) => void;
 }
 
-const state = globalThis as unknown as {
-  roomtoneWaiters?: Map<string, Set<Waiter>>;
-  roomtoneWaitListen?: Promise<unknown> | null;
-  roomtoneShutdownHook?: boolean;
-};
-const waiters = (state.roomtoneWaiters ??= new Map());
+const waiters = new Map<string, Set<Waiter>>();
+let listening: Promise<unknown> | null = null;
 
 function wake(generationId: string, ended: boolean): void {
   const set = waiters.get(generationId);
@@ -35,23 +31,20 @@ function wake(generationId: string, ended: boolean): void {
 }
 
 function following(): Promise<unknown> {
-  state.roomtoneWaitListen ??= listen(CHANNEL, (id) => wake(id, true), () => {
-    state.roomtoneWaitListen = null; // the fallback poll covers the gap; re-listen on next wait
+  listening ??= listen(CHANNEL, (id) => wake(id, true), () => {
+    listening = null; // the fallback poll covers the gap; re-listen on next wait
   }).catch((error: unknown) => {
-    state.roomtoneWaitListen = null;
+    listening = null;
     throw error;
   });
-  return state.roomtoneWaitListen;
+  return listening;
 }
 
 // On shutdown, waiting requests answer 202 with the in-progress generation (spec: server restart).
-if (!state.roomtoneShutdownHook) {
-  state.roomtoneShutdownHook = true;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      for (const id of [...waiters.keys()]) wake(id, false);
-    });
-  }
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    for (const id of [...waiters.keys()]) wake(id, false);
+  });
 }
 
 /** Resolve true when the generation has ended, false at the deadline. */

@@ -1,10 +1,10 @@
 /** Whether this process's job workers are running (readiness); set by startWorkers. */
-const state = globalThis as unknown as { roomtoneWorkersRunning?: boolean };
+let running = false;
 
-export function setWorkersRunning(running: boolean): void {
-  state.roomtoneWorkersRunning = running;
+export function setWorkersRunning(value: boolean): void {
+  running = value;
 }
 
 export function workersRunning(): boolean {
-  return state.roomtoneWorkersRunning === true;
+  return running;
 }

@@ -44,8 +44,7 @@ interface CacheState {
   live: boolean;
 }
 
-const state = globalThis as unknown as { roomtoneKeyCache?: CacheState };
-const cache = (state.roomtoneKeyCache ??= { entries: new Map(), inFlight: new Map(), following: null, live: false });
+const cache: CacheState = { entries: new Map(), inFlight: new Map(), following: null, live: false };
 
 function forget(secretHash: string): void {
   cache.entries.delete(secretHash);

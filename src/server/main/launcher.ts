@@ -1,5 +1,6 @@
 /**
- * The launcher (`npm start`, scripts/start.ts): the zero-setup service. Embedded PostgreSQL
+ * The launcher (`npm start`: scripts/start.mjs runs it from the compiled server, dist/server):
+ * the zero-setup service and the one way Roomtone runs in production. Embedded PostgreSQL
  * (unless DATABASE_URL), migrations, reference data, a demo organization on first run, the
  * production build (built if missing or stale), the web server and the job workers.
  *
@@ -8,14 +9,18 @@
  * prepares the runtime, forks the web processes (node:cluster; they share the port), runs the
  * job workers and holds the request-rate counters the web processes lease slices of over IPC.
  * The job workers then never share an event loop with the API. Each web process runs the edge
- * server (http/edge-server.ts) with Next.js inside it.
+ * server (http/edge-server.ts), which hands the console's pages to Next.js in the same process
+ * (Next's custom-server pattern).
+ *
+ * What a process does is decided here and only here: a web process serves HTTP; the primary (or
+ * the single process) also runs the job workers unless WORKERS_IN_PROCESS=false, when
+ * `roomtone worker` processes (src/cli/worker.ts) run them.
  */
 import cluster, { type Worker } from 'node:cluster';
 import os from 'node:os';
 import type http from 'node:http';
 import { config } from '@/server/platform/config';
 import { ensureProductionBuild } from '@/server/platform/build';
-import { typeScriptLoaded } from '@/server/platform/source-modules';
 import { startEdgeServer } from '@/server/http/edge-server';
 import { closeDb } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
@@ -27,7 +32,6 @@ import { workersRunning } from '@/server/jobs/workers-state';
 import { jobs } from '@/server/jobs/client';
 import { endEventStreams } from '@/server/http/event-stream';
 import { addServiceConfigChecks } from './config-checks';
-import { markLaunched } from './process-role';
 import { prepareRuntime } from './runtime';
 import { startupBanner, startupChecks } from './startup';
 
@@ -122,11 +126,8 @@ function defaultWebProcesses(): number {
 }
 
 async function main(root: string): Promise<void> {
+  // The console's pages find the compiled server from the working directory (console-server/server.ts).
   process.chdir(root);
-  // Next.js runs inside this launcher's web processes: its instrumentation must not start a
-  // second service there (main/inside-next.ts). And this process runs under tsx.
-  markLaunched();
-  typeScriptLoaded();
   addServiceConfigChecks();
   if (cluster.isWorker) return runWebProcess(root);
 

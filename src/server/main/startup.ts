@@ -6,7 +6,7 @@ import { seedDemoIfEmpty, type DemoAccount } from '@/server/seed/seed';
 import type { Runtime } from './runtime';
 
 /**
- * What both ways of serving (the launcher, `next start`) do once the runtime is ready: warn
+ * What the launcher does once the runtime is ready: warn
  * about development settings, create the demo organization on a first run, and say how to
  * reach the service, with the demo's secrets, which are shown this once.
  */

@@ -65,9 +65,9 @@ function build() {
   };
 }
 
-const shared = globalThis as unknown as { roomtoneMetrics?: ReturnType<typeof build> };
+let built: ReturnType<typeof build> | undefined;
 function metrics(): ReturnType<typeof build> {
-  return (shared.roomtoneMetrics ??= build());
+  return (built ??= build());
 }
 
 export function observeHttp(pathname: string, method: string, status: number, seconds: number): void {

@@ -4,18 +4,24 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { log } from './logger';
 
-/** Source paths whose change makes the production build stale. */
-const WATCHED = ['app', 'src', 'public', 'next.config.js', 'package.json', 'tsconfig.json'];
-const IGNORED = new Set(['node_modules', '.next', 'generated', '.data']);
+/**
+ * Source paths whose change makes Next's build (the console) stale. The server and the CLI are
+ * not in it: the pages reach them at run time, compiled apart (scripts/build-server.mjs), and
+ * import only their types (a structure rule keeps it so).
+ */
+const WATCHED = ['app', 'src', 'public', 'next.config.js', 'proxy.ts', 'package.json', 'tsconfig.json'];
+const IGNORED = new Set(['node_modules', '.next', 'generated', '.data', 'src/server', 'src/cli']);
 
-function newestMtime(entry: string): number {
-  if (!fs.existsSync(entry)) return 0;
-  const stat = fs.statSync(entry);
+function newestMtime(root: string, entry: string): number {
+  const full = path.join(root, entry);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const name of fs.readdirSync(entry)) {
-    if (IGNORED.has(name) || name.endsWith('.test.ts')) continue;
-    newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  for (const name of fs.readdirSync(full)) {
+    const child = `${entry}/${name}`;
+    if (IGNORED.has(name) || IGNORED.has(child) || name.endsWith('.test.ts')) continue;
+    newest = Math.max(newest, newestMtime(root, child));
   }
   return newest;
 }
@@ -25,7 +31,7 @@ export function buildIsStale(root: string): boolean {
   const buildId = path.join(root, '.next', 'BUILD_ID');
   if (!fs.existsSync(buildId)) return true;
   const builtAt = fs.statSync(buildId).mtimeMs;
-  return WATCHED.some((entry) => newestMtime(path.join(root, entry)) > builtAt);
+  return WATCHED.some((entry) => newestMtime(root, entry) > builtAt);
 }
 
 export function ensureProductionBuild(root: string): void {

@@ -83,14 +83,6 @@ export function errorBody(code: ApiErrorCode, message: string, param: string | u
   return { error: { code, message, ...(param !== undefined ? { param } : {}) } };
 }
 
-/**
- * Whether `value` is a DomainError, also when it comes from another copy of this module (the
- * Next.js bundle and the launcher load the service layer separately).
- */
-export function isDomainError(value: unknown): value is DomainError {
-  return value instanceof DomainError || (value instanceof Error && value.name === 'DomainError' && 'code' in value);
-}
-
 /** Shorthand for the most common refusal: parameter_invalid naming the field. */
 export function invalidParam(param: string, message: string): DomainError {
   return new DomainError('parameter_invalid', message, { param });

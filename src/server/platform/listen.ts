@@ -17,16 +17,13 @@ interface Subscription {
   onLost: () => void;
 }
 
-const state = globalThis as unknown as {
-  roomtoneListen?: {
-    client: Promise<pg.Client> | null;
-    channels: Map<string, Set<Subscription>>;
-    /** The barrier not sent yet (callers join it) and the one in flight (the next one waits for it). */
-    nextBarrier: Promise<void> | null;
-    barrierInFlight: Promise<void> | null;
-  };
-};
-const shared = (state.roomtoneListen ??= { client: null, channels: new Map(), nextBarrier: null, barrierInFlight: null });
+const shared: {
+  client: Promise<pg.Client> | null;
+  channels: Map<string, Set<Subscription>>;
+  /** The barrier not sent yet (callers join it) and the one in flight (the next one waits for it). */
+  nextBarrier: Promise<void> | null;
+  barrierInFlight: Promise<void> | null;
+} = { client: null, channels: new Map(), nextBarrier: null, barrierInFlight: null };
 
 function connect(): Promise<pg.Client> {
   if (shared.client) return shared.client;

@@ -38,10 +38,7 @@ const RETRY_MS = 2_000;
 /** A stored body's lastUsedAt is moved forward when a batch uses it and it is this far behind. */
 export const BODY_TOUCH_MS = 3_600_000;
 
-const state = globalThis as unknown as {
-  roomtoneRequestLog?: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null; waitingForDatabase?: boolean };
-};
-const rl = (state.roomtoneRequestLog ??= { buffer: [], timer: null, flushing: null });
+const rl: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: Promise<void> | null; waitingForDatabase?: boolean } = { buffer: [], timer: null, flushing: null };
 
 /**
  * A batch is three parameters: a JSON document of the lines' short fields, the logged bodies

@@ -1,6 +1,6 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
-import { DomainError, isDomainError } from '@/server/platform/errors';
+import { DomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
@@ -57,7 +57,7 @@ const refusalsAsTrpcErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok) {
     const raw = result.error.cause;
-    const cause = isDomainError(raw) ? toHttpError(raw) : raw;
+    const cause = raw instanceof DomainError ? toHttpError(raw) : raw;
     if (cause instanceof ApiError) {
       throw new TRPCError({ code: STATUS_TO_TRPC[cause.status] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
     }

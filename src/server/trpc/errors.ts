@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import type { $ZodIssue } from 'zod/v4/core';
-import { isDomainError } from '@/server/platform/errors';
+import { $ZodError, type $ZodIssue } from 'zod/v4/core';
+import { DomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
@@ -37,14 +37,6 @@ export function apiErrorFromZodIssues(issues: readonly $ZodIssue[]): ApiError {
   return new ApiError(400, 'parameter_invalid', messageFor(issue, param), param ? { param } : {});
 }
 
-function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError || (value instanceof Error && value.name === 'ApiError' && 'code' in value && 'status' in value);
-}
-
-function isZodError(value: unknown): value is Error & { issues: $ZodIssue[] } {
-  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
-}
-
 /** Retry-After of a 503 while the database is unreachable: outages of a restart or a failover last seconds. */
 export const DATABASE_RETRY_AFTER_SECONDS = 10;
 
@@ -70,12 +62,12 @@ export interface ErrorContext {
  * id, route and stack the door gives) and becomes a 500 internal_error.
  */
 export function apiErrorFromUnknown(error: unknown, context: ErrorContext = {}): ApiError {
-  if (isApiError(error)) return error;
-  if (isDomainError(error)) return toHttpError(error);
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return toHttpError(error);
   if (error instanceof TRPCError) {
-    if (isApiError(error.cause)) return error.cause;
-    if (isDomainError(error.cause)) return toHttpError(error.cause);
-    if (isZodError(error.cause)) return apiErrorFromZodIssues(error.cause.issues);
+    if (error.cause instanceof ApiError) return error.cause;
+    if (error.cause instanceof DomainError) return toHttpError(error.cause);
+    if (error.cause instanceof $ZodError) return apiErrorFromZodIssues(error.cause.issues);
     switch (error.code) {
       case 'NOT_FOUND':
         return new ApiError(404, 'route_not_found', 'Unrecognized request URL.');

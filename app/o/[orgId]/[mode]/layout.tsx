@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { ConsoleShell } from '@/components/shell/console-shell';
 import { Prefetch } from '@/console-server/prefetch';
 import { requireSessionUser } from '@/console-server/session';
-import { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';
+import { service } from '@/console-server/server';
 
 /**
  * The shell renders on the server with the session's user and organizations (me.get prefetched).
@@ -13,6 +13,7 @@ export default async function ConsoleLayout({ children, params }: { children: Re
   const { orgId, mode } = await params;
   if (mode !== 'test' && mode !== 'live') notFound();
   await requireSessionUser();
+  const { organizationsOpenToUsers } = await service();
   return (
     <Prefetch queries={(trpc) => [trpc.me.get.queryOptions()]}>
       <ConsoleShell organizationId={orgId} mode={mode} canCreateOrganization={organizationsOpenToUsers()}>

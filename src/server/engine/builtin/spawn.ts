@@ -1,9 +1,9 @@
 /**
- * Starting the engine's worker threads. Workers are TypeScript files next to this one; in
- * development, tests and the tsx-run server they are loaded through tsx's ESM hooks, which are
- * registered inside the worker (Node 20 does not honour `--import` in a worker's execArgv).
- * A compiled `.js` sibling is preferred when present. ROOMTONE_ENGINE_DIR overrides the folder
- * (for bundled servers where import.meta.url does not point at the source tree).
+ * Starting the engine's worker threads. In the compiled server (dist/server, every Roomtone
+ * process) they are entries beside this module's chunk (`ops-worker.js`, `neural-worker.js`).
+ * Tests that import the sources find the TypeScript files next to this one and load them
+ * through tsx's ESM hooks, registered inside the worker (Node 20 does not honour `--import` in
+ * a worker's execArgv). ROOMTONE_ENGINE_DIR overrides the folder.
  */
 import { Worker } from 'node:worker_threads';
 import { existsSync, readFileSync } from 'node:fs';

@@ -22,15 +22,15 @@ function dropUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-const state = globalThis as unknown as { roomtoneInngestClient?: Inngest.Any };
+let client: Inngest.Any | undefined;
 
 /** The application's client: keys and base URL from config(). */
 export function inngestClient(): Inngest.Any {
-  if (!state.roomtoneInngestClient) {
+  if (!client) {
     const c = config();
-    state.roomtoneInngestClient = createInngestClient({ eventKey: c.INNGEST_EVENT_KEY, signingKey: c.INNGEST_SIGNING_KEY, baseUrl: c.INNGEST_BASE_URL });
+    client = createInngestClient({ eventKey: c.INNGEST_EVENT_KEY, signingKey: c.INNGEST_SIGNING_KEY, baseUrl: c.INNGEST_BASE_URL });
   }
-  return state.roomtoneInngestClient;
+  return client;
 }
 
 /** Send application events to Inngest (through `sendInngestEvents` of inngest-events.ts). */

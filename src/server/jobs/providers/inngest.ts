@@ -59,17 +59,17 @@ export function inngestFunction(client: Inngest.Any, definition: JobDefinition):
   ) as unknown as InngestFunction.Any;
 }
 
-const state = globalThis as unknown as { roomtoneInngestServe?: { functions: InngestFunction.Any[]; handler: ReturnType<typeof serve> } };
+let served: { functions: InngestFunction.Any[]; handler: ReturnType<typeof serve> } | undefined;
 
 function provider() {
-  if (!state.roomtoneInngestServe) {
+  if (!served) {
     const c = config();
     const client = inngestClient();
     const functions = JOB_DEFINITIONS.map((d) => inngestFunction(client, d));
     const handler = serve({ client, functions, servePath: INNGEST_SERVE_PATH, serveOrigin: c.publicBaseUrl });
-    state.roomtoneInngestServe = { functions, handler };
+    served = { functions, handler };
   }
-  return state.roomtoneInngestServe;
+  return served;
 }
 
 /** The served function of a definition (tests run it with @inngest/test's engine). */

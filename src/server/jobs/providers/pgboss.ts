@@ -18,7 +18,7 @@ const SCHEMA = 'pgboss';
 /** Delay of a run sent outside its transaction: long enough for that transaction to have ended. */
 const AFTER_TRANSACTION_SECONDS = 10;
 
-const state = globalThis as unknown as { roomtoneBoss?: Promise<PgBoss> };
+let boss: Promise<PgBoss> | undefined;
 
 /**
  * pg-boss's options on our database and schema. Its pool keeps idle connections as ours does
@@ -35,19 +35,19 @@ function bossOptions(options: ConstructorOptions): ConstructorOptions {
  * enqueue. Workers start their own (`startWorkers`).
  */
 export function queueClient(): Promise<PgBoss> {
-  state.roomtoneBoss ??= (async () => {
+  boss ??= (async () => {
     // Loaded on first use: a CLI command that only writes rows never starts a queue.
     const { PgBoss } = await import('pg-boss');
-    const boss = new PgBoss(bossOptions({ supervise: false, schedule: false, max: 3 }));
-    boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
-    await boss.start();
-    await ensureQueues(boss, EVENT_JOBS);
-    return boss;
+    const client = new PgBoss(bossOptions({ supervise: false, schedule: false, max: 3 }));
+    client.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
+    await client.start();
+    await ensureQueues(client, EVENT_JOBS);
+    return client;
   })().catch((error: unknown) => {
-    state.roomtoneBoss = undefined;
+    boss = undefined;
     throw error;
   });
-  return state.roomtoneBoss;
+  return boss;
 }
 
 async function ensureQueues(boss: PgBoss, jobs: readonly JobDeclaration[]): Promise<void> {

@@ -1,1 +1,0 @@
-export { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } from '@/server/http/routes';
