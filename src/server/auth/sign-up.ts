@@ -77,7 +77,7 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<Sig
         // The invitation's link was mailed to this address: using it proves the address.
         const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, emailVerified: now, createdAt: now } });
         // Only the mailed link: a copy an inviter passed on proves nothing (members/invitation-share-link.ts).
-        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken, { onlyMailedLink: true })) };
+        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken, { onlyMailedLink: true, origin: { ip, userAgent: null } })) };
       }
       const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, createdAt: now } });
       const org = await createOrganization(tx, { name: (input.organizationName ?? '').trim() });
