@@ -3,7 +3,7 @@ import { resetConfigCache } from '@/server/platform/config';
 import { startupBanner } from './startup';
 import type { Runtime } from './runtime';
 
-const runtime = { embedded: false } as Runtime;
+const runtime: Runtime = { databaseUrl: 'postgresql://unused', embedded: null, shutdown: async () => {} };
 
 function bannerWith(env: Record<string, string>): string {
   Object.assign(process.env, env);
