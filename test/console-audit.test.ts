@@ -136,38 +136,19 @@ describe('every balance and membership change is in the audit log', () => {
     await stripe?.close();
   });
 
-  const WALKED = [
-    'organization.created',
-    'credit_purchase.requested',
-    'credit_purchase.approved',
-    'credit_purchase.rejected',
-    'credit_purchase.paid',
-    'credit_purchase.failed',
-    'balance.credit_granted',
-    'auto_recharge.updated',
-    'auto_recharge.payment_method_set',
-    'auto_recharge.succeeded',
-    'auto_recharge.failed',
-    'member.invited',
-    'member.invitation_accepted',
-    'member.invitation_revoked',
-    'member.role_changed',
-    'member.removed',
-    'api_key.created',
-    'api_key.renamed',
-    'api_key.revoked',
-    'webhook_endpoint.created',
-    'webhook_endpoint.updated',
-    'webhook_endpoint.secret_rotated',
-    'webhook_endpoint.disabled',
-    'webhook_endpoint.enabled',
-    'webhook_endpoint.deleted',
-    'two_factor.enabled',
-    'two_factor.recovery_codes_regenerated',
-    'two_factor.disabled',
-    'organization.renamed',
-    'organization.two_factor_requirement_changed',
-  ] as const satisfies readonly AuditAction[];
+  /** A user's own account (sign-ins, sessions, password), not an organization's change: sign-ins are asserted above and in test/console-two-factor.test.ts. */
+  const ACCOUNT_ACTIONS: readonly AuditAction[] = [
+    'signin.succeeded',
+    'signin.failed',
+    'signin.two_factor_succeeded',
+    'signin.two_factor_failed',
+    'session.ended',
+    'session.ended_others',
+    'user.password_changed',
+    'user.password_reset',
+  ];
+  /** Every other action: one added to the list without being walked here fails this test. */
+  const WALKED = AUDIT_ACTIONS.filter((action) => !ACCOUNT_ACTIONS.includes(action));
 
   async function cli(...args: string[]) {
     const run = await roomtone([...args, '--json']);
@@ -258,7 +239,6 @@ describe('every balance and membership change is in the audit log', () => {
       return page.data.data;
     };
     for (const action of WALKED) {
-      expect(AUDIT_ACTIONS, 'the console’s action filter lists it').toContain(action);
       const rows = await rowsOf(action);
       expect(rows.length, `${action} is in the audit log`).toBeGreaterThanOrEqual(1);
       for (const row of rows) {
