@@ -29,6 +29,7 @@ import {
   RETRY_AFTER_REFUSAL_MS,
 } from '@/server/billing/auto-recharge';
 import { stripeProvider } from '@/server/billing/payments/stripe';
+import { manualProvider } from '@/server/billing/payments/manual';
 import { PaymentOutcomeUnknown } from '@/server/billing/payments/port';
 import { loggingStep } from '@/server/jobs/steps';
 import type { Mode } from '@/generated/prisma/enums';
@@ -304,7 +305,7 @@ describe('auto-recharge', () => {
     expect(refused.json).toMatchObject({ error: { code: 'parameter_invalid', param: 'amount' } });
   }, 300_000);
 
-  it('manual provider, through a live /v1 charge: balance.low at the threshold, then a recharge row (marked manual) paid by the job, as a lot expiring in 12 months', async () => {
+  it('manual provider, through a live /v1 charge: balance.low at the threshold, then no credit without the operator — the job files a credit request (the attempt fails, balance.recharge_failed) that `credit approve` credits once', async () => {
     const org = await createTestOrg({ credit: 1_005 });
     await endpoint(org.id, ['balance.low', 'balance.recharge_failed']);
     await setAutoRecharge(org.id, { enabled: true, threshold: 1_000, amount: 2_000 });
@@ -315,48 +316,49 @@ describe('auto-recharge', () => {
     const cost = res.body.cost.amount;
 
     const [attempt] = await settledAttempts(org.id, 1);
-    expect(attempt).toMatchObject({ status: 'succeeded', provider: 'manual', amount: 2_000, providerReference: `manual:${attempt!.id}` });
-    const recharge = await db().balanceTransaction.findFirstOrThrow({ where: { organizationId: org.id, type: 'recharge' } });
-    expect(recharge).toMatchObject({ id: attempt!.balanceTransactionId, amount: 2_000, balanceAfter: 1_005 - cost + 2_000 });
-    expect(recharge.description).toContain('manual provider: no payment taken');
-    const expected = new Date(attempt!.completedAt!);
-    expected.setUTCMonth(expected.getUTCMonth() + 12);
-    expect(recharge.expiresAt!.getTime()).toBe(expected.getTime());
-    const lot = await db().creditLot.findFirstOrThrow({ where: { transactionId: recharge.id } });
-    expect(lot).toMatchObject({ amount: 2_000, remaining: 2_000, expiresAt: expected });
+    expect(attempt).toMatchObject({ status: 'failed', provider: 'manual', amount: 2_000, failureCode: 'operator_approval_required', balanceTransactionId: null });
+    expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: { in: ['recharge', 'credit'] }, amount: 2_000 } })).toBe(0);
+    expect(await balanceOf(org.id)).toBe(1_005 - cost);
+    const request = await db().creditPurchase.findUniqueOrThrow({ where: { autoRechargeAttemptId: attempt!.id } });
+    expect(request).toMatchObject({ organizationId: org.id, amount: 2_000, status: 'pending', provider: 'manual', createdByUserId: null });
 
     const low = await events(org.id, 'balance.low');
     expect(low.map((e) => e.payload)).toEqual([{ object: 'balance', amount: 1_005 - cost, currency: 'eur', unit: 'cents', low_balance_threshold: 1_000 }]);
-    expect(await events(org.id, 'balance.recharge_failed')).toHaveLength(0);
+    const failed = await events(org.id, 'balance.recharge_failed');
+    expect(failed.map((e) => e.payload)).toEqual([{ object: 'balance', amount: 1_005 - cost, currency: 'eur', unit: 'cents', failed_recharge: { amount: 2_000, auto_recharge_enabled: true } }]);
     expect(await db().organization.findUniqueOrThrow({ where: { id: org.id } })).toMatchObject({ autoRechargeEnabled: true, autoRechargePendingId: null });
+
+    // The operator approves: credited once, as a lot expiring like a recharge's; a second approval adds nothing.
+    const approved = await roomtone('credit', 'approve', '--purchase', request.id);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.json).toMatchObject({ status: 'paid', credited: true, auto_recharge: attempt!.id });
+    expect((await roomtone('credit', 'approve', '--purchase', request.id)).json).toMatchObject({ credited: false });
+    const credit = await db().balanceTransaction.findFirstOrThrow({ where: { organizationId: org.id, type: 'credit', amount: 2_000 } });
+    expect(credit).toMatchObject({ balanceAfter: 1_005 - cost + 2_000, description: `Credit approved by the operator (auto-recharge ${attempt!.id}, manual provider)` });
+    expect(await balanceOf(org.id)).toBe(1_005 - cost + 2_000);
+    const lot = await db().creditLot.findFirstOrThrow({ where: { transactionId: credit.id } });
+    expect(lot).toMatchObject({ amount: 2_000, remaining: 2_000 });
+    expect(lot.expiresAt).not.toBeNull();
     await expectInvariant(org.id);
   });
 
-  it('at most 3 recharges within 24 hours: the need for a fourth disables auto-recharge and records balance.recharge_failed; the balance is unchanged', async () => {
-    const org = await createTestOrg({ credit: 1_000 });
-    await endpoint(org.id, ['balance.recharge_failed']);
-    await setAutoRecharge(org.id, { enabled: true, threshold: 100_000, amount: 100 });
-    for (let i = 1; i <= 3; i++) {
-      await charge(org.id, 10);
-      await settledAttempts(org.id, i);
+  it('manual provider: while a request filed by an auto-recharge waits, a later attempt files no second one', async () => {
+    const org = await createTestOrg({ credit: 400 });
+    await db().organization.update({ where: { id: org.id }, data: { autoRechargeEnabled: true, autoRechargeThreshold: 500, autoRechargeAmount: 1_500 } });
+    const attempts = [newId('rch'), newId('rch')];
+    for (const id of attempts) {
+      await db().organization.update({ where: { id: org.id }, data: { autoRechargePendingId: id } });
+      await db().autoRechargeAttempt.create({ data: { id, organizationId: org.id, amount: 1_500, createdAt: clock.now() } });
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), manualProvider());
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), manualProvider()); // at-least-once: nothing more
     }
-    expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'recharge' } })).toBe(3);
-    expect(await balanceOf(org.id)).toBe(1_000 - 30 + 300);
-
-    await charge(org.id, 10);
-    const attempts = await settledAttempts(org.id, 4);
-    expect(attempts.map((a) => a.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'limited']);
-    expect(attempts[3]).toMatchObject({ failureCode: 'recharge_limit_reached', balanceTransactionId: null });
-    expect(await balanceOf(org.id)).toBe(1_000 - 40 + 300);
-    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).autoRechargeEnabled).toBe(false);
-    const failed = await events(org.id, 'balance.recharge_failed');
-    expect(failed.map((e) => e.payload)).toEqual([
-      { object: 'balance', amount: 1_000 - 40 + 300, currency: 'eur', unit: 'cents', failed_recharge: { amount: 100, auto_recharge_enabled: false } },
+    const closed = await db().autoRechargeAttempt.findMany({ where: { organizationId: org.id } });
+    expect(closed.map((a) => [a.status, a.failureCode])).toEqual([
+      ['failed', 'operator_approval_required'],
+      ['failed', 'operator_approval_required'],
     ]);
-
-    // Disabled: further charges ask for nothing.
-    await charge(org.id, 10);
-    expect(await db().autoRechargeAttempt.count({ where: { organizationId: org.id } })).toBe(4);
+    expect(await db().creditPurchase.findMany({ where: { organizationId: org.id } })).toEqual([expect.objectContaining({ autoRechargeAttemptId: attempts[0], status: 'pending', amount: 1_500 })]);
+    expect(await balanceOf(org.id)).toBe(400);
     await expectInvariant(org.id);
   });
 
@@ -386,6 +388,33 @@ describe('auto-recharge', () => {
       await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
       expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'recharge' } })).toBe(1);
       expect(stripe.requests.filter((r) => r.idempotencyKey === `auto-recharge-${id}`)).toHaveLength(1);
+      await expectInvariant(org.id);
+    });
+
+    it('at most 3 recharges within 24 hours: the need for a fourth disables auto-recharge and records balance.recharge_failed; the balance is unchanged', async () => {
+      const org = await createTestOrg({ credit: 1_000 });
+      await endpoint(org.id, ['balance.recharge_failed']);
+      await setPaymentMethod(org.id, { customerId: 'cus_Stripe1', paymentMethodId: 'pm_card_visa' });
+      await setAutoRecharge(org.id, { enabled: true, threshold: 100_000, amount: 100 });
+      // Each attempt as a charge below the threshold requests it, paid here by this file's Stripe.
+      for (let i = 1; i <= 4; i++) {
+        const id = newId('rch');
+        await db().organization.update({ where: { id: org.id }, data: { autoRechargePendingId: id } });
+        await db().autoRechargeAttempt.create({ data: { id, organizationId: org.id, amount: 100, createdAt: clock.now() } });
+        await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider());
+      }
+      const attempts = await db().autoRechargeAttempt.findMany({ where: { organizationId: org.id }, orderBy: { createdAt: 'asc' } });
+      expect(attempts.map((a) => a.status)).toEqual(['succeeded', 'succeeded', 'succeeded', 'limited']);
+      expect(attempts[3]).toMatchObject({ failureCode: 'recharge_limit_reached', balanceTransactionId: null });
+      expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'recharge' } })).toBe(3);
+      expect(await balanceOf(org.id)).toBe(1_000 + 300);
+      expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).autoRechargeEnabled).toBe(false);
+      const failed = await events(org.id, 'balance.recharge_failed');
+      expect(failed.map((e) => e.payload)).toEqual([{ object: 'balance', amount: 1_000 + 300, currency: 'eur', unit: 'cents', failed_recharge: { amount: 100, auto_recharge_enabled: false } }]);
+
+      // Disabled: further charges ask for nothing.
+      await charge(org.id, 10);
+      expect(await db().autoRechargeAttempt.count({ where: { organizationId: org.id } })).toBe(4);
       await expectInvariant(org.id);
     });
 

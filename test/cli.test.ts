@@ -63,6 +63,8 @@ describe('roomtone CLI', () => {
     // The operator's changes are in the organization's audit log, with the CLI as the actor.
     const audit = await db().auditEvent.findMany({ where: { organizationId: orgId }, orderBy: { seq: 'asc' } });
     expect(audit.map((e) => [e.action, e.actorType, e.targetId])).toEqual([
+      ['organization.created', 'operator', orgId],
+      ['balance.credit_granted', 'operator', null],
       ['api_key.created', 'operator', key.json.id],
       ['api_key.created', 'operator', limited.json.id],
       ['api_key.revoked', 'operator', key.json.id],
@@ -72,6 +74,8 @@ describe('roomtone CLI', () => {
     expect(credit.code).toBe(0);
     expect(credit.json).toMatchObject({ amount: 500, balance_cents: 3000 });
     expect((await db().organization.findUniqueOrThrow({ where: { id: orgId } })).balanceCents).toBe(3000);
+    const grantAudit = await db().auditEvent.findFirstOrThrow({ where: { organizationId: orgId, action: 'balance.credit_granted', targetId: credit.json.id as string } });
+    expect(grantAudit).toMatchObject({ actorType: 'operator', mode: 'live', details: { amount: 500, currency: 'eur', expires_at: null, balance_after: 3000 } });
 
     const user = await roomtone('user', 'create', '--email', 'Designer@Example.com', '--password', 'correct horse battery', '--org', orgId, '--role', 'admin', '--json');
     expect(user.code).toBe(0);

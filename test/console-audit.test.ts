@@ -3,15 +3,24 @@
  * when the change commits, never editable, kept 13 months, owners and admins only, filters,
  * cursor and exports.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, transaction } from '@/server/platform/db';
 import { recordAudit } from '@/server/audit/record-audit';
 import { OPERATOR } from '@/server/audit/actor';
 import { deleteExpiredAuditEvents } from '@/server/audit/retention';
 import { newId } from '@/server/platform/ids';
-import { setAutoRecharge } from '@/server/billing/auto-recharge';
+import { runAutoRechargeJob, setAutoRecharge } from '@/server/billing/auto-recharge';
+import { confirmCreditPurchase, startCreditPurchase } from '@/server/billing/credit-purchases';
+import { stripeProvider } from '@/server/billing/payments/stripe';
+import { manualProvider } from '@/server/billing/payments/manual';
+import { loggingStep } from '@/server/jobs/steps';
+import { clock } from '@/server/platform/clock';
+import { AUDIT_ACTIONS, type AuditAction } from '@/shared/audit/actions';
 import { baseUrl, createTestOrg, testIp } from './support';
-import { createMember, mutate, PASSWORD, query, signedIn, signIn, uniqueEmail } from './console-support';
+import { createMember, mutate, PASSWORD, query, signedIn, signIn, signUpVerified, uniqueEmail } from './console-support';
+import { jsonOf, roomtone } from './roomtone-cli';
+import { startFakeStripe, type FakeStripe } from './stripe-server';
+import { codeAt } from './two-factor-support';
 
 interface AuditRow {
   id: string;
@@ -109,6 +118,179 @@ describe('the audit log records each change with who, when and from where', () =
       actor: { type: 'operator', label: 'operator (CLI)' },
       details: { from: { enabled: false, threshold: null, amount: null }, to: { enabled: true, threshold: 500, amount: 2000 } },
     });
+  });
+});
+
+/**
+ * Every change of money, membership, keys, webhook endpoints, two-factor and settings, made
+ * through its real door (the console's tRPC as a stranger who signed up, the operator's CLI,
+ * the payment and auto-recharge code as the worker runs it), then read back one action at a
+ * time through the console's audit procedure and its action filter.
+ */
+describe('every balance and membership change is in the audit log', () => {
+  let stripe: FakeStripe;
+  beforeAll(async () => {
+    stripe = await startFakeStripe();
+  });
+  afterAll(async () => {
+    await stripe?.close();
+  });
+
+  /** A user's own account (sign-ins, sessions, password), not an organization's change: sign-ins are asserted above and in test/console-two-factor.test.ts. */
+  const ACCOUNT_ACTIONS: readonly AuditAction[] = [
+    'signin.succeeded',
+    'signin.failed',
+    'signin.two_factor_succeeded',
+    'signin.two_factor_failed',
+    'session.ended',
+    'session.ended_others',
+    'user.password_changed',
+    'user.password_reset',
+  ];
+  /** Every other action: one added to the list without being walked here fails this test. */
+  const WALKED = AUDIT_ACTIONS.filter((action) => !ACCOUNT_ACTIONS.includes(action));
+
+  async function cli(...args: string[]) {
+    const run = await roomtone([...args, '--json']);
+    if (run.code !== 0) throw new Error(`roomtone ${args.join(' ')}: ${run.stderr}${run.stdout}`);
+    return jsonOf(run);
+  }
+
+  it('each listed action, with actor, time, organization, mode and amounts, read back through audit.list filtered by action', async () => {
+    const started = Math.floor(clock.nowMs() / 1000);
+    const founder = await signUpVerified('Audited Studio');
+    const orgId = founder.organizationId;
+    const cookie = founder.cookie;
+    const scope = { organizationId: orgId, mode: 'live' as const };
+    const call = async <T>(path: string, input: Record<string, unknown> | undefined = {}) => {
+      const result = await mutate<T>(path, input === undefined ? undefined : { ...scope, ...input }, cookie);
+      if (result.status !== 200) throw new Error(`${path}: ${JSON.stringify(result)}`);
+      return result.data;
+    };
+
+    // Money: a console request (manual provider) approved, another rejected, the operator's grant.
+    const approvedPurchase = await call<{ purchase: { id: string } }>('billing.addCredit', { amount: 2_500 });
+    await cli('credit', 'approve', '--purchase', approvedPurchase.purchase.id);
+    const rejectedPurchase = await call<{ purchase: { id: string } }>('billing.addCredit', { amount: 900 });
+    await cli('credit', 'reject', '--purchase', rejectedPurchase.purchase.id, '--reason', 'not a customer');
+    const granted = await cli('credit', 'grant', '--org', orgId, '--amount', '700');
+    // Stripe Checkout (the payment code as the webhook runs it): one paid, one whose checkout expired.
+    const stripeNow = stripeProvider({ secretKey: 'sk_test_roomtone', apiBase: stripe.url, timeoutMs: 5000 });
+    const buyer = { organizationId: orgId, userId: founder.userId, email: founder.email };
+    const returnTo = `${baseUrl}/o/${orgId}/live/billing`;
+    const paid = await startCreditPurchase(buyer, { amount: 1_200 }, returnTo, stripeNow);
+    await stripe.pay(paid.checkoutUrl!.split('/').pop()!);
+    expect((await confirmCreditPurchase(orgId, paid.purchase.id, stripeNow)).status).toBe('paid');
+    const expired = await startCreditPurchase(buyer, { amount: 800 }, returnTo, stripeNow);
+    stripe.expire(expired.checkoutUrl!.split('/').pop()!);
+    expect((await confirmCreditPurchase(orgId, expired.purchase.id, stripeNow)).status).toBe('expired');
+    // Auto-recharge: settings from the console, one paid by Stripe, one the manual provider turns into a request.
+    await call('billing.setAutoRecharge', { enabled: true, threshold: 100_000, amount: 1_000 });
+    for (const provider of [stripeNow, manualProvider()]) {
+      const id = newId('rch');
+      await db().organization.update({ where: { id: orgId }, data: { autoRechargePendingId: id } });
+      await db().autoRechargeAttempt.create({ data: { id, organizationId: orgId, amount: 1_000, createdAt: clock.now() } });
+      await runAutoRechargeJob(id, loggingStep('auto-recharge', id), provider);
+    }
+
+    // Members: an invitation accepted by a newcomer's sign-up, one revoked, a role change, a removal.
+    const newcomer = uniqueEmail('joiner');
+    await call('members.invite', { email: newcomer, role: 'developer' });
+    const mail = await db().mailOutbox.findFirstOrThrow({ where: { to: newcomer }, orderBy: { createdAt: 'desc' } });
+    const token = /\/invitations\/([0-9A-Za-z]+)/.exec(mail.body)![1]!;
+    expect((await mutate('auth.signUp', { email: newcomer, password: PASSWORD, invitationToken: token }, null)).data).toMatchObject({ status: 'joined' });
+    const joiner = await db().user.findUniqueOrThrow({ where: { email: newcomer } });
+    const revoked = await call<{ id: string }>('members.invite', { email: uniqueEmail('never'), role: 'admin' });
+    await call('members.revokeInvitation', { invitationId: revoked.id });
+    await call('members.updateRole', { userId: joiner.id, role: 'admin' });
+    await call('members.remove', { userId: joiner.id });
+
+    // Keys and webhook endpoints.
+    const key = await call<{ id: string }>('keys.create', { name: 'Audited', permissions: ['renders'] });
+    await call('keys.rename', { keyId: key.id, name: 'Audited, renamed' });
+    await call('keys.revoke', { keyId: key.id });
+    const endpoint = await call<{ endpoint: { id: string } }>('webhooks.create', { url: 'https://127.0.0.1/audit-walk', events: ['generation.succeeded'] });
+    const endpointId = endpoint.endpoint.id;
+    await call('webhooks.update', { endpointId, description: 'walked' });
+    await call('webhooks.rotate', { endpointId });
+    await call('webhooks.disable', { endpointId });
+    await call('webhooks.enable', { endpointId });
+    await call('webhooks.delete', { endpointId });
+
+    // Two-factor (a second owner's: the founder's sign-up and sign-in spent most of the account's
+    // attempts of this minute), then the organization's settings, which need that owner's second factor.
+    const coOwner = await createMember(orgId, 'owner');
+    const coCookie = await signedIn(coOwner.email);
+    const asCoOwner = <T>(path: string, input: unknown) => mutate<T>(path, input, coCookie, { headers: { 'x-forwarded-for': testIp() } });
+    const enrolment = (await asCoOwner<{ secret: string }>('twoFactor.begin', undefined)).data;
+    expect((await asCoOwner('twoFactor.confirm', { code: codeAt(enrolment.secret) })).status).toBe(200);
+    // The next code without waiting 30 s: the last used step moved back, as test/two-factor-support.ts does.
+    await db().user.update({ where: { id: coOwner.id }, data: { totpLastStep: { decrement: 1 } } });
+    const regenerated = await asCoOwner<{ recovery_codes: string[] }>('twoFactor.regenerateRecoveryCodes', { code: codeAt(enrolment.secret) });
+    expect(regenerated.status).toBe(200);
+    expect((await asCoOwner('settings.requireTwoFactor', { ...scope, required: true })).status).toBe(200);
+    expect((await asCoOwner('settings.requireTwoFactor', { ...scope, required: false })).status).toBe(200);
+    expect((await asCoOwner('twoFactor.disable', { code: regenerated.data.recovery_codes[0] })).status).toBe(200);
+    await call('settings.rename', { name: 'Audited Studio, renamed' });
+
+    const rowsOf = async (action: string) => {
+      const page = await query<Page>('audit.list', { organizationId: orgId, mode: 'test', limit: 100, action }, cookie);
+      expect(page.status, `${action}: ${JSON.stringify(page.error)}`).toBe(200);
+      return page.data.data;
+    };
+    for (const action of WALKED) {
+      const rows = await rowsOf(action);
+      expect(rows.length, `${action} is in the audit log`).toBeGreaterThanOrEqual(1);
+      for (const row of rows) {
+        expect(row.action).toBe(action);
+        expect(row.created_at).toBeGreaterThanOrEqual(started);
+        expect(['user', 'operator', 'system']).toContain(row.actor.type);
+      }
+    }
+
+    /** The newest row of an action (the log lists newest first). */
+    const one = async (action: string) => (await rowsOf(action))[0]!;
+    const byFounder = { type: 'user', label: founder.email, user_id: founder.userId, api_key_id: null };
+    const requested = await rowsOf('credit_purchase.requested');
+    expect(requested.map((r) => [r.actor.type, r.details.amount, r.details.provider]).sort()).toEqual(
+      [
+        ['system', 1_000, 'manual'],
+        ['user', 1_200, 'stripe'],
+        ['user', 2_500, 'manual'],
+        ['user', 800, 'stripe'],
+        ['user', 900, 'manual'],
+      ].sort(),
+    );
+    expect(requested.find((r) => r.details.amount === 2_500)).toMatchObject({ actor: byFounder, mode: 'live', target: { type: 'credit_purchase', id: approvedPurchase.purchase.id }, details: { currency: 'eur', awaiting: 'operator_approval' } });
+    expect(await one('credit_purchase.approved')).toMatchObject({ actor: { type: 'operator', label: 'operator (CLI)' }, mode: 'live', target: { id: approvedPurchase.purchase.id }, details: { amount: 2_500, currency: 'eur', provider: 'manual', payment_reference: `approved:${approvedPurchase.purchase.id}` } });
+    expect(await one('credit_purchase.rejected')).toMatchObject({ actor: { type: 'operator' }, target: { id: rejectedPurchase.purchase.id }, details: { amount: 900, reason: 'not a customer' } });
+    expect(await one('credit_purchase.paid')).toMatchObject({ actor: { type: 'system' }, mode: 'live', target: { id: paid.purchase.id }, details: { amount: 1_200, provider: 'stripe', payment_reference: expect.stringMatching(/^pi_/) } });
+    expect(await one('credit_purchase.failed')).toMatchObject({ actor: { type: 'system' }, target: { id: expired.purchase.id }, details: { amount: 800, reason: 'checkout_expired' } });
+    expect(await one('balance.credit_granted')).toMatchObject({ actor: { type: 'operator' }, mode: 'live', target: { type: 'balance_transaction', id: granted.id }, details: { amount: 700, currency: 'eur', balance_after: granted.balance_cents } });
+    expect(await one('auto_recharge.updated')).toMatchObject({ actor: byFounder, details: { to: { enabled: true, threshold: 100_000, amount: 1_000 } } });
+    expect(await one('auto_recharge.succeeded')).toMatchObject({ actor: { type: 'system' }, mode: 'live', details: { amount: 1_000, provider: 'stripe', payment_reference: expect.stringMatching(/^pi_/) } });
+    expect(await one('auto_recharge.failed')).toMatchObject({ actor: { type: 'system' }, mode: 'live', details: { amount: 1_000, provider: 'manual', code: 'operator_approval_required', credit_purchase: expect.stringMatching(/^cp_/) } });
+    expect(await one('member.invitation_accepted')).toMatchObject({ actor: { type: 'user', label: newcomer, user_id: joiner.id }, details: { email: newcomer, role: 'developer', invited_by: founder.userId } });
+    expect(await one('member.invitation_revoked')).toMatchObject({ actor: byFounder, target: { type: 'invitation', id: revoked.id }, details: { role: 'admin' } });
+    expect(await one('member.removed')).toMatchObject({ target: { id: joiner.id }, details: { role: 'admin' } });
+    expect(await one('api_key.renamed')).toMatchObject({ actor: byFounder, mode: 'live', target: { id: key.id } });
+    expect(await one('two_factor.enabled')).toMatchObject({ actor: { type: 'user', label: coOwner.email, user_id: coOwner.id }, target: { type: 'user', id: coOwner.id } });
+    expect(await one('organization.two_factor_requirement_changed')).toMatchObject({ actor: { type: 'user', label: coOwner.email }, details: { required: false } });
+    expect(await one('organization.created')).toMatchObject({ actor: { type: 'user', label: founder.email }, details: { name: 'Audited Studio', via: 'sign_up' } });
+    // The balance moved exactly by what the log says was credited: 2,500 approved, 700 granted, 1,200 paid, 1,000 recharged.
+    expect((await db().organization.findUniqueOrThrow({ where: { id: orgId } })).balanceCents).toBe(2_500 + 700 + 1_200 + 1_000);
+  });
+
+  it('the operator’s organization with initial credit: organization.created and balance.credit_granted', async () => {
+    const created = await cli('org', 'create', '--name', 'Operator Org', '--credit', '1500');
+    const owner = await createMember(String(created.id), 'owner');
+    const page = await query<Page>('audit.list', { organizationId: created.id, mode: 'test', limit: 100 }, await signedIn(owner.email));
+    const rows = page.data.data.filter((r) => r.action !== 'signin.succeeded');
+    expect(rows.map((r) => [r.action, r.actor.type]).sort()).toEqual([
+      ['balance.credit_granted', 'operator'],
+      ['organization.created', 'operator'],
+    ]);
+    expect(rows.find((r) => r.action === 'balance.credit_granted')).toMatchObject({ mode: 'live', details: { amount: 1_500, balance_after: 1_500 } });
   });
 });
 

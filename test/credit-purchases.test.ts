@@ -3,8 +3,9 @@
  * Stripe stand-in (test/stripe-server.ts) and a server of its own with PAYMENT_PROVIDER=stripe:
  * every purchase is one credit lot exactly once, whoever confirms it (Stripe's signed webhook,
  * twice; the browser's return; the reconciliation sweep when browser and webhook never came);
- * developers and other organizations' admins are refused. The manual provider (the main test
- * server) records an operator top-up at once.
+ * developers and other organizations' admins are refused. With the manual provider (the main
+ * test server) a purchase is a request: a stranger's own sign-up asks, the balance does not move
+ * until the operator approves it with the CLI (once), and a rejection credits nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import fs from 'node:fs';
@@ -13,11 +14,12 @@ import path from 'node:path';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { stripeProvider } from '@/server/billing/payments/stripe';
-import { reconcileCreditPurchases, RECONCILE_AFTER_MS } from '@/server/billing/credit-purchases';
+import { approveCreditPurchase, reconcileCreditPurchases, rejectCreditPurchase, RECONCILE_AFTER_MS } from '@/server/billing/credit-purchases';
 import { confirmCardSetup } from '@/server/billing/card-setup';
 import { SYSTEM } from '@/server/audit/actor';
 import { createTestOrg, testIp } from './support';
-import { createMember, mutate, query, signIn, type TrpcResult } from './console-support';
+import { createMember, mutate, query, signIn, signUpVerified, type TrpcResult } from './console-support';
+import { jsonOf, roomtone } from './roomtone-cli';
 import { startServer, type TestProcess } from './server-processes';
 import { startFakeStripe, type FakeStripe } from './stripe-server';
 
@@ -48,6 +50,12 @@ afterAll(async () => {
   await stripe?.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** A `roomtone` command with --json, in this process, as the operator runs it (test/roomtone-cli.ts). */
+async function cli(...args: string[]): Promise<{ code: number; json: Record<string, unknown>; stderr: string }> {
+  const run = await roomtone([...args, '--json']);
+  return { code: run.code, json: jsonOf(run), stderr: run.stderr };
+}
 
 const provider = () => stripeProvider({ secretKey: 'sk_test_roomtone', apiBase: stripe.url, timeoutMs: 5000, webhookSecret: WEBHOOK_SECRET });
 
@@ -332,19 +340,120 @@ describe('the manual provider (the main test server)', () => {
     expect(refused.error).toMatchObject({ code: 'parameter_invalid', param: 'card', message: expect.stringContaining('manual provider') });
   });
 
-  it('records an operator top-up at once: one credit row and lot, no payment taken, listed among receipts', async () => {
-    const org = await createTestOrg({ credit: 0 });
-    const owner = await createMember(org.id, 'owner');
-    const cookie = await cookieOf(owner.email, inject('baseUrl'));
-    const started = await addCredit(org.id, cookie, 5_000, inject('baseUrl'));
+  it('a stranger’s console purchase waits for the operator: the balance does not move until `credit approve`, which credits once', async () => {
+    const base = inject('baseUrl');
+    const stranger = await signUpVerified('Stranger Studio');
+    const orgId = stranger.organizationId;
+    const scope = { organizationId: orgId, mode: 'live' as const };
+    const before = await creditsOf(orgId);
+    const summary = await query<{ payment: { mode: string } }>('billing.get', scope, stranger.cookie);
+    expect(summary.data.payment.mode).toBe('operator_approval');
+
+    const started = await addCredit(orgId, stranger.cookie, 5_000, base);
     expect(started.status, JSON.stringify(started)).toBe(200);
     expect(started.data.checkoutUrl).toBeNull();
-    expect(started.data.purchase).toMatchObject({ status: 'paid', amount_cents: 5_000 });
-    const rows = await db().balanceTransaction.findMany({ where: { organizationId: org.id, type: 'credit', amount: 5_000 } });
+    expect(started.data.purchase).toMatchObject({ status: 'pending', amount_cents: 5_000, provider: 'manual', payment_reference: null });
+    const purchaseId = started.data.purchase.id;
+    // Nothing credited: no ledger row, no lot, the same balance; asking again changes nothing.
+    const confirm = await mutate<{ status: string }>('billing.confirmPurchase', { ...scope, purchaseId }, stranger.cookie, { base });
+    expect(confirm.data.status).toBe('pending');
+    expect(await creditsOf(orgId)).toEqual(before);
+    expect(await db().balanceTransaction.count({ where: { organizationId: orgId, type: 'credit', amount: 5_000 } })).toBe(0);
+    const receipts = await query<{ data: { id: string; status: string }[] }>('billing.purchases', { ...scope, limit: 10 }, stranger.cookie);
+    expect(receipts.data.data.map((p) => [p.id, p.status])).toEqual([[purchaseId, 'pending']]);
+
+    // The operator's queue names it and who asked.
+    const queue = await cli('credit', 'requests', '--org', orgId);
+    expect(queue.code, queue.stderr).toBe(0);
+    expect(queue.json.data).toEqual([expect.objectContaining({ object: 'credit_request', id: purchaseId, organization: orgId, amount_cents: 5_000, status: 'pending', requested_by: stranger.email })]);
+
+    const approved = await cli('credit', 'approve', '--purchase', purchaseId);
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.json).toMatchObject({ id: purchaseId, status: 'paid', credited: true, payment_reference: `approved:${purchaseId}` });
+    const after = await creditsOf(orgId);
+    expect(after.balance).toBe(before.balance + 5_000);
+    const rows = await db().balanceTransaction.findMany({ where: { organizationId: orgId, type: 'credit', amount: 5_000 } });
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.description).toBe(`Top-up by ${owner.email} (manual provider: no payment taken)`);
+    expect(rows[0]!.description).toBe(`Credit approved by the operator (request ${purchaseId}, manual provider)`);
     expect(await db().creditLot.count({ where: { transactionId: rows[0]!.id } })).toBe(1);
-    const receipts = await query<{ data: { id: string; status: string }[] }>('billing.purchases', { organizationId: org.id, mode: 'test', limit: 10 }, cookie);
-    expect(receipts.data.data.map((p) => [p.id, p.status])).toEqual([[started.data.purchase.id, 'paid']]);
+
+    // Approving again, and two approvals at once of a second request: each credits once.
+    const again = await cli('credit', 'approve', '--purchase', purchaseId);
+    expect(again.code).toBe(0);
+    expect(again.json).toMatchObject({ status: 'paid', credited: false });
+    expect((await creditsOf(orgId)).balance).toBe(before.balance + 5_000);
+    const second = await addCredit(orgId, stranger.cookie, 700, base);
+    const together = await Promise.all([approveCreditPurchase(second.data.purchase.id), approveCreditPurchase(second.data.purchase.id), approveCreditPurchase(second.data.purchase.id)]);
+    expect(together.filter((r) => r.credited)).toHaveLength(1);
+    expect((await creditsOf(orgId)).balance).toBe(before.balance + 5_700);
+    expect(await db().creditLot.count({ where: { organizationId: orgId } })).toBe(before.lots + 2);
+
+    // An approved request cannot be rejected; the stranger's receipts say approved.
+    const late = await cli('credit', 'reject', '--purchase', purchaseId);
+    expect(late.code).toBe(1);
+    expect(late.json).toMatchObject({ error: { code: 'parameter_invalid', param: 'purchase' } });
+    const listed = await query<{ data: { id: string; status: string }[] }>('billing.purchases', { ...scope, limit: 10 }, stranger.cookie);
+    expect(listed.data.data.map((p) => p.status)).toEqual(['paid', 'paid']);
+  });
+
+  it('rejecting credits nothing, and a rejected request cannot be approved afterwards', async () => {
+    const base = inject('baseUrl');
+    const stranger = await signUpVerified('Rejected Studio');
+    const orgId = stranger.organizationId;
+    const before = await creditsOf(orgId);
+    const started = await addCredit(orgId, stranger.cookie, 1_000_000, base);
+    expect(started.data.purchase.status).toBe('pending');
+    const rejected = await cli('credit', 'reject', '--purchase', started.data.purchase.id, '--reason', 'unknown customer');
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(rejected.json).toMatchObject({ status: 'rejected', rejected: true });
+    expect((await cli('credit', 'reject', '--purchase', started.data.purchase.id)).json).toMatchObject({ status: 'rejected', rejected: false });
+    const approve = await cli('credit', 'approve', '--purchase', started.data.purchase.id);
+    expect(approve.code).toBe(1);
+    expect(approve.json).toMatchObject({ error: { code: 'parameter_invalid', param: 'purchase' } });
+    expect(await creditsOf(orgId)).toEqual(before);
+    expect((await cli('credit', 'requests', '--org', orgId)).json.data).toEqual([]);
+    expect((await cli('credit', 'requests', '--org', orgId, '--status', 'all')).json.data).toEqual([expect.objectContaining({ id: started.data.purchase.id, status: 'rejected' })]);
+    // Bad ids and unknown requests: usage (2) and not found (1).
+    expect((await cli('credit', 'approve', '--purchase', 'nope')).code).toBe(2);
+    expect((await cli('credit', 'approve', '--purchase', 'cp_doesnotexist')).json).toMatchObject({ error: { code: 'resource_not_found', param: 'purchase' } });
+  });
+
+  it('another organization’s member neither sees nor confirms the request; nothing in the console approves it', async () => {
+    const base = inject('baseUrl');
+    const stranger = await signUpVerified('Requesting Studio');
+    const started = await addCredit(stranger.organizationId, stranger.cookie, 2_500, base);
+    const purchaseId = started.data.purchase.id;
+    const other = await createTestOrg({ credit: 0 });
+    const outsider = await createMember(other.id, 'owner');
+    const cookie = await cookieOf(outsider.email, base);
+    // In the outsider's own organization the id is unknown; in the stranger's, the outsider is no member.
+    const confirmHere = await mutate('billing.confirmPurchase', { organizationId: other.id, mode: 'live', purchaseId }, cookie, { base });
+    expect(confirmHere.httpStatus).toBe(404);
+    const confirmThere = await mutate('billing.confirmPurchase', { organizationId: stranger.organizationId, mode: 'live', purchaseId }, cookie, { base });
+    expect([403, 404]).toContain(confirmThere.httpStatus);
+    const listThere = await query('billing.purchases', { organizationId: stranger.organizationId, mode: 'live', limit: 10 }, cookie);
+    expect([403, 404]).toContain(listThere.httpStatus);
+    expect(JSON.stringify(listThere)).not.toContain(purchaseId);
+    const listHere = await query<{ data: unknown[] }>('billing.purchases', { organizationId: other.id, mode: 'live', limit: 10 }, cookie);
+    expect(listHere.data.data).toEqual([]);
+    // The stranger's own owner has no approving procedure either (tRPC: no such procedure).
+    const selfApprove = await mutate('billing.approvePurchase', { organizationId: stranger.organizationId, mode: 'live', purchaseId }, stranger.cookie, { base });
+    expect(selfApprove.status).toBe(404);
+    expect(await db().creditPurchase.findUniqueOrThrow({ where: { id: purchaseId } })).toMatchObject({ status: 'pending', balanceTransactionId: null });
+  });
+
+  it('at most 5 requests wait at once per organization: the sixth is refused (429, param amount) until one is decided', async () => {
+    const base = inject('baseUrl');
+    const org = await createTestOrg({ credit: 0 });
+    const owner = await createMember(org.id, 'owner');
+    const cookie = await cookieOf(owner.email, base);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await addCredit(org.id, cookie, 500 + i, base)).data.purchase.id);
+    const sixth = await addCredit(org.id, cookie, 600, base);
+    expect(sixth.httpStatus).toBe(429);
+    expect(sixth.error).toMatchObject({ code: 'rate_limit_exceeded', param: 'amount' });
+    await rejectCreditPurchase(ids[0]!, null);
+    expect((await addCredit(org.id, cookie, 600, base)).data.purchase.status).toBe('pending');
+    expect((await db().organization.findUniqueOrThrow({ where: { id: org.id } })).balanceCents).toBe(0);
   });
 });

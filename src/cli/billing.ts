@@ -1,6 +1,8 @@
 /**
  * Billing commands of the `roomtone` CLI: credit grants (lots with an optional expiry), the
- * lots of an organization, auto-recharge settings and the saved Stripe payment method.
+ * manual provider's credit requests (list, approve, reject), the lots of an organization,
+ * auto-recharge settings and the saved Stripe payment method. Each change is in the audit log
+ * as the operator's.
  * Same conventions as the other commands: --json prints one JSON document; bad arguments exit
  * with 2, a refused operation with 1.
  */
@@ -9,10 +11,17 @@ import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { grantCredit } from '@/server/billing/ledger';
+import { approveCreditPurchase, listCreditRequests, rejectCreditPurchase, type CreditRequestView } from '@/server/billing/credit-purchases';
+import { recordAudit } from '@/server/audit/record-audit';
+import { OPERATOR } from '@/server/audit/actor';
+import { purchaseIdSchema } from '@/shared/billing/purchase-inputs';
 import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/billing/auto-recharge';
 import type { CliContext } from './context';
 
 export const BILLING_USAGE = `  credit grant --org <org_id> --amount <cents> [--expires-at <ISO-8601>]
+  credit requests [--org <org_id>] [--status pending|all]   credit asked for under the manual provider, oldest first
+  credit approve --purchase <cp_…>          credit a request (once; approving again credits nothing more)
+  credit reject --purchase <cp_…> [--reason <text>]
   credit lots --org <org_id>
   auto-recharge set --org <org_id> --enabled true|false [--threshold <cents>] [--amount <cents>]
   auto-recharge show --org <org_id>
@@ -45,6 +54,21 @@ function autoRechargeText(v: AutoRechargeView): string {
   return `Auto-recharge for ${v.organization}: ${v.enabled ? 'enabled' : 'disabled'} (${settings})`;
 }
 
+function purchaseId(flags: Flags): string {
+  const parsed = purchaseIdSchema.safeParse(required(flags, 'purchase'));
+  if (!parsed.success) throw new UsageError('--purchase must be a credit purchase id (cp_…).');
+  return parsed.data;
+}
+
+function requestJson(r: CreditRequestView) {
+  return { object: 'credit_request', ...r };
+}
+
+function requestText(r: CreditRequestView): string {
+  const by = r.auto_recharge ? `auto-recharge ${r.auto_recharge}` : (r.requested_by ?? 'unknown');
+  return `${r.id}  ${r.organization}  ${r.amount_cents} cents  ${r.status}  ${new Date(r.created_at * 1000).toISOString()}  by ${by}`;
+}
+
 type Result = { json: unknown; text: string };
 const string = { type: 'string' } as const;
 
@@ -64,11 +88,48 @@ const commands: Record<string, { options: Record<string, typeof string>; run(fla
         if (expiresAt.getTime() <= clock.nowMs()) throw new UsageError('--expires-at must be in the future.');
       }
       await existingOrg(organizationId);
-      const entry = await transaction((tx) => grantCredit(tx, organizationId, amount, 'Credit granted (CLI)', expiresAt));
+      const entry = await transaction(async (tx) => {
+        const row = await grantCredit(tx, organizationId, amount, 'Credit granted (CLI)', expiresAt);
+        await recordAudit(tx, OPERATOR, organizationId, {
+          action: 'balance.credit_granted',
+          mode: 'live',
+          target: { type: 'balance_transaction', id: row.id },
+          details: { amount, currency: 'eur', expires_at: toUnixSeconds(expiresAt), balance_after: row.balanceAfter },
+        });
+        return row;
+      });
       return {
         json: { object: 'balance_transaction', id: entry.id, organization: organizationId, amount, expires_at: toUnixSeconds(expiresAt), balance_cents: entry.balanceAfter },
         text: `Granted ${amount} cents${expiresAt ? ` expiring ${expiresAt.toISOString()}` : ''}; balance ${entry.balanceAfter} cents`,
       };
+    },
+  },
+  'credit requests': {
+    options: { org: string, status: string },
+    async run(flags) {
+      const status = flags.status ?? 'pending';
+      if (status !== 'pending' && status !== 'all') throw new UsageError('--status must be pending or all.');
+      const organizationId = flags.org;
+      if (organizationId !== undefined) await existingOrg(organizationId);
+      const data = await listCreditRequests({ organizationId, all: status === 'all' });
+      return { json: { object: 'list', data: data.map(requestJson), has_more: false }, text: data.map(requestText).join('\n') || 'No credit requests.' };
+    },
+  },
+  'credit approve': {
+    options: { purchase: string },
+    async run(flags) {
+      const { purchase, credited } = await approveCreditPurchase(purchaseId(flags));
+      return {
+        json: { ...requestJson(purchase), credited },
+        text: credited ? `Approved ${purchase.id}: ${purchase.amount_cents} cents credited to ${purchase.organization}` : `${purchase.id} was already approved: nothing more credited`,
+      };
+    },
+  },
+  'credit reject': {
+    options: { purchase: string, reason: string },
+    async run(flags) {
+      const { purchase, rejected } = await rejectCreditPurchase(purchaseId(flags), flags.reason?.trim() || null);
+      return { json: { ...requestJson(purchase), rejected }, text: rejected ? `Rejected ${purchase.id}: nothing credited` : `${purchase.id} was already rejected` };
     },
   },
   'credit lots': {

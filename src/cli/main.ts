@@ -71,7 +71,14 @@ const commands: Record<string, { options: Record<string, { type: 'string' | 'boo
       if (!isKnownTier(tier)) throw new UsageError(`--tier must be one of ${TIERS.map((t) => t.tier).join(', ')}.`);
       const credit = integer(flags, 'credit', { min: 0 }) ?? 0;
       const client = await database();
-      const org = await transaction((tx) => createOrganization(tx, { name, tier, creditCents: credit }), undefined, client);
+      const org = await transaction(async (tx) => {
+        const created = await createOrganization(tx, { name, tier, creditCents: credit });
+        await recordAudit(tx, OPERATOR, created.id, { action: 'organization.created', target: { type: 'organization', id: created.id }, details: { name: created.name, tier } });
+        if (credit > 0) {
+          await recordAudit(tx, OPERATOR, created.id, { action: 'balance.credit_granted', mode: 'live', details: { amount: credit, currency: 'eur', expires_at: null, balance_after: created.balanceCents } });
+        }
+        return created;
+      }, undefined, client);
       return { json: { object: 'organization', ...org, balance_cents: org.balanceCents }, text: `Created ${org.id} (${org.name}, tier ${org.tier}, balance ${org.balanceCents} cents)` };
     },
   },

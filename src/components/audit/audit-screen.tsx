@@ -29,7 +29,7 @@ type AuditRow = ConsoleOutputs['audit']['list']['data'][number];
 
 /** "api_key.created" → "API key created". */
 function actionLabel(action: string): string {
-  const text = action.replace('api_key', 'API key').replace('two_factor', 'two-factor').replace('signin', 'sign-in').replaceAll('_', ' ').replace('.', ' ');
+  const text = action.replace('api_key', 'API key').replace('auto_recharge', 'auto-recharge').replace('two_factor', 'two-factor').replace('signin', 'sign-in').replaceAll('_', ' ').replace('.', ' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

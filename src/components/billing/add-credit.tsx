@@ -18,9 +18,10 @@ type AddCreditValues = z.input<typeof addCreditForm>;
 
 /**
  * "Add credit": with Stripe the browser goes to Stripe's payment page and comes back to
- * Billing with ?purchase=…; with the manual provider the credit is recorded at once (no payment).
+ * Billing with ?purchase=…; with the manual provider it files a request that the operator
+ * approves (the balance does not move before).
  */
-export function AddCreditDialog({ mode }: { mode: 'checkout' | 'top_up' }) {
+export function AddCreditDialog({ mode }: { mode: 'checkout' | 'operator_approval' }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const queryClient = useQueryClient();
@@ -33,7 +34,7 @@ export function AddCreditDialog({ mode }: { mode: 'checkout' | 'top_up' }) {
           window.location.assign(started.checkoutUrl);
           return;
         }
-        toast.success(`${money(started.purchase.amount_cents)} added (operator top-up, no payment taken).`);
+        toast.success(`Request for ${money(started.purchase.amount_cents)} sent: the credit is added once the operator approves it.`);
         setOpen(false);
         void queryClient.invalidateQueries({ queryKey: trpc.billing.pathKey() });
       },
@@ -50,7 +51,7 @@ export function AddCreditDialog({ mode }: { mode: 'checkout' | 'top_up' }) {
           <DialogDescription>
             {mode === 'checkout'
               ? 'You pay on Stripe’s secure page and come back here. The card you pay with also pays auto-recharges.'
-              : 'This installation takes no payment (PAYMENT_PROVIDER=manual): the credit is recorded as an operator top-up.'}
+              : 'This installation takes no payment (manual provider): your request waits for the operator of this Roomtone to approve it, and the balance changes only then.'}
           </DialogDescription>
         </DialogHeader>
         <form onSubmit={form.handleSubmit((values) => add.mutate({ ...input, amount: values.amount }))} className="flex flex-col gap-4" noValidate>
@@ -58,7 +59,7 @@ export function AddCreditDialog({ mode }: { mode: 'checkout' | 'top_up' }) {
           <TextField control={form.control} name="amount" label="Amount (EUR)" inputMode="decimal" description="From €5.00 to €10,000.00, excluding tax." />
           <DialogFooter>
             <Button type="submit" disabled={add.isPending || add.isSuccess}>
-              {mode === 'checkout' ? 'Continue to payment' : 'Add credit'}
+              {mode === 'checkout' ? 'Continue to payment' : 'Request credit'}
             </Button>
           </DialogFooter>
         </form>

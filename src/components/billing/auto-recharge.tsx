@@ -75,8 +75,8 @@ export function AutoRechargeForm({ billing }: { billing: Billing }) {
         <TextField control={form.control} name="amount" label="Add (EUR)" inputMode="decimal" />
       </div>
       <p className="text-xs text-muted-foreground" data-testid="recharge-card">
-        {payment.mode === 'top_up'
-          ? 'No card needed: this installation takes no payment (manual provider).'
+        {payment.mode === 'operator_approval'
+          ? 'No card: this installation takes no payment (manual provider). Each recharge becomes a credit request that the operator approves; until then the balance does not change.'
           : payment.card
             ? `Card: ${payment.card}.`
             : 'No card yet: add credit once; the card you pay with is saved for auto-recharge.'}

@@ -15,7 +15,16 @@ const STATUS: Record<Purchase['status'], { label: string; variant: 'success' | '
   paid: { label: 'paid', variant: 'success' },
   pending: { label: 'awaiting payment', variant: 'secondary' },
   expired: { label: 'not paid', variant: 'outline' },
+  rejected: { label: 'rejected by the operator', variant: 'outline' },
 };
+
+/** A manual-provider request: approved by the operator rather than paid. */
+function statusOf(p: Purchase): { label: string; variant: 'success' | 'secondary' | 'outline' } {
+  if (p.provider !== 'manual') return STATUS[p.status];
+  if (p.status === 'pending') return { label: 'awaiting the operator', variant: 'secondary' };
+  if (p.status === 'paid') return { label: 'approved', variant: 'success' };
+  return STATUS[p.status];
+}
 
 /** Credit purchases (receipts): the provider's receipt page once paid; pending ones too, so a buyer sees where theirs is. */
 export function Receipts() {
@@ -29,7 +38,7 @@ export function Receipts() {
     {
       id: 'status',
       header: 'Status',
-      cell: ({ row }) => <Badge variant={STATUS[row.original.status].variant}>{STATUS[row.original.status].label}</Badge>,
+      cell: ({ row }) => <Badge variant={statusOf(row.original).variant}>{statusOf(row.original).label}</Badge>,
     },
     { id: 'reference', header: 'Payment', cell: ({ row }) => <code className="text-xs break-all">{row.original.payment_reference ?? '—'}</code> },
     {
@@ -41,7 +50,7 @@ export function Receipts() {
             Receipt<span className="sr-only"> for {money(row.original.amount_cents)}</span>
           </a>
         ) : row.original.provider === 'manual' && row.original.status === 'paid' ? (
-          <span className="text-muted-foreground">Top-up, no payment</span>
+          <span className="text-muted-foreground">Approved by the operator, no payment</span>
         ) : (
           '—'
         ),

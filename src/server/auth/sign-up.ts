@@ -12,6 +12,8 @@ import { checkPasswordRule, hashPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
 import { sendVerificationMail } from './email-verification';
 import { normalizeEmail } from './verify-credentials';
+import { recordAudit } from '@/server/audit/record-audit';
+import { userActor } from '@/server/audit/actor';
 
 export interface SignUpInput {
   email: string;
@@ -77,11 +79,12 @@ export async function signUp(input: SignUpInput, ip: string | null): Promise<Sig
         // The invitation's link was mailed to this address: using it proves the address.
         const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, emailVerified: now, createdAt: now } });
         // Only the mailed link: a copy an inviter passed on proves nothing (members/invitation-share-link.ts).
-        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken, { onlyMailedLink: true })) };
+        return { kind: 'joined' as const, ...(await acceptInvitationTx(tx, user, input.invitationToken, { onlyMailedLink: true, origin: { ip, userAgent: null } })) };
       }
       const user = await tx.user.create({ data: { id: newId('usr'), email, name, passwordHash, createdAt: now } });
       const org = await createOrganization(tx, { name: (input.organizationName ?? '').trim() });
       await tx.membership.create({ data: { organizationId: org.id, userId: user.id, role: 'owner', createdAt: now } });
+      await recordAudit(tx, userActor(user, { ip, userAgent: null }), org.id, { action: 'organization.created', target: { type: 'organization', id: org.id }, details: { name: org.name, via: 'sign_up' } });
       return { kind: 'created' as const, user: { id: user.id, email } };
     });
   } catch (error) {

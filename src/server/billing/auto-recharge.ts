@@ -8,10 +8,12 @@ import { jobs } from '@/server/jobs/client';
 import type { Step } from '@/server/jobs/steps';
 import { autoRechargeRequested } from '@/server/jobs/definitions/event-jobs';
 import { recordBalanceEvent } from '@/server/webhooks/events';
-import { OPERATOR, type AuditActor } from '@/server/audit/actor';
+import { OPERATOR, SYSTEM, type AuditActor } from '@/server/audit/actor';
 import { recordAudit } from '@/server/audit/record-audit';
 import type { AutoRechargeAttempt, Prisma } from '@/generated/prisma/client';
 import { appendLedgerEntry } from './ledger';
+import { rechargeExpiry } from './lots';
+import { fileAutoRechargeRequest } from './credit-purchases';
 import { balanceObject } from './balance-object';
 import { activeSettings } from './balance-decrease';
 import { paymentProvider } from './payments/provider';
@@ -22,6 +24,9 @@ import { PaymentOutcomeUnknown, type PaymentOutcome, type PaymentProvider } from
  * `recharge` of the chosen amount is requested in the charge's transaction (a row and a job,
  * nothing slow) and paid by a job through the payment-provider port. At most 3 recharges within
  * 24 hours; the need for a fourth disables auto-recharge. A failure never changes the balance.
+ * A provider that takes no money (manual) credits nothing: the job files a credit request for
+ * the operator to approve and closes the attempt as failed (`operator_approval_required`).
+ * Every attempt that ends paid or failed is in the audit log (auto_recharge.succeeded|failed).
  */
 export { DEFAULT_LOW_BALANCE_THRESHOLD, RETRY_AFTER_REFUSAL_MS } from './balance-decrease';
 export const MAX_RECHARGES_PER_DAY = 3;
@@ -32,6 +37,8 @@ export const PENDING_REQUEUE_AFTER_MS = 2 * 60 * 1000;
 export const PENDING_GIVE_UP_AFTER_MS = 3600 * 1000;
 /** How often a payment under way (or a provider that could not answer a lookup) is asked again. */
 export const PAYMENT_RECHECK_AFTER_MS = 15 * 60 * 1000;
+/** The failure code of a recharge the provider cannot pay (manual): a credit request awaits the operator. */
+export const APPROVAL_REQUIRED = 'operator_approval_required';
 /** Margin past the provider's timeout after which a payment request is surely no longer in flight. */
 const IN_FLIGHT_MARGIN_MS = 60 * 1000;
 /** Provider lookups per sweep (each may take up to STRIPE_TIMEOUT_MS); the rest wait for the next minute. */
@@ -141,15 +148,6 @@ export async function setPaymentMethod(organizationId: string, input: { customer
   return view(await db().organization.findUniqueOrThrow({ where: { id: organizationId } }));
 }
 
-/** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */
-export function rechargeExpiry(now: Date): Date | null {
-  const months = config().RECHARGE_EXPIRY_MONTHS;
-  if (months === 0) return null;
-  const expires = new Date(now);
-  expires.setUTCMonth(expires.getUTCMonth() + months);
-  return expires;
-}
-
 type Settlement = { status: 'succeeded'; provider: PaymentProvider['name']; reference: string } | { status: 'failed' | 'limited' | 'skipped'; provider?: PaymentProvider['name']; code: string; message: string; reference?: string };
 
 /**
@@ -178,20 +176,40 @@ async function settle(
     },
   });
   if (closed.count === 0) return false;
+  let filedRequest: string | null = null;
+  if (settlement.status === 'failed' && settlement.code === APPROVAL_REQUIRED) filedRequest = await fileAutoRechargeRequest(tx, attempt);
   const disable = settlement.status === 'limited';
   const org = await tx.organization.update({
     where: { id: attempt.organizationId },
     data: { autoRechargePendingId: null, ...(disable ? { autoRechargeEnabled: false } : {}) },
   });
+  const audited = { mode: 'live' as const, target: { type: 'auto_recharge', id: attempt.id } };
   if (settlement.status === 'succeeded') {
-    const description =
-      settlement.provider === 'manual' ? 'Auto-recharge (manual provider: no payment taken)' : `Auto-recharge (${settlement.provider} ${settlement.reference})`;
+    const description = `Auto-recharge (${settlement.provider} ${settlement.reference})`;
     const entry = await appendLedgerEntry(tx, { organizationId: attempt.organizationId, type: 'recharge', amount: attempt.amount, description, expiresAt: rechargeExpiry(now) });
     await tx.autoRechargeAttempt.update({ where: { id: attempt.id }, data: { balanceTransactionId: entry.id } });
+    await recordAudit(tx, SYSTEM, attempt.organizationId, {
+      action: 'auto_recharge.succeeded',
+      ...audited,
+      details: { amount: attempt.amount, currency: 'eur', provider: settlement.provider, payment_reference: settlement.reference, balance_transaction: entry.id, balance_after: entry.balanceAfter },
+    });
   } else if (settlement.status === 'failed' || settlement.status === 'limited') {
     await recordBalanceEvent(tx, attempt.organizationId, 'balance.recharge_failed', {
       ...balanceObject(org.balanceCents),
       failed_recharge: { amount: attempt.amount, auto_recharge_enabled: org.autoRechargeEnabled },
+    });
+    await recordAudit(tx, SYSTEM, attempt.organizationId, {
+      action: 'auto_recharge.failed',
+      ...audited,
+      details: {
+        amount: attempt.amount,
+        currency: 'eur',
+        provider: settlement.provider ?? null,
+        code: settlement.code,
+        message: settlement.message,
+        auto_recharge_enabled: org.autoRechargeEnabled,
+        credit_purchase: filedRequest,
+      },
     });
   }
   return true;
@@ -256,6 +274,19 @@ export async function runAutoRechargeJob(attemptId: string, step: Step, provider
     }),
   );
   if (!decision) return;
+  if (provider.approvalOnly) {
+    await step.run('request approval', () =>
+      transaction((tx) =>
+        settle(tx, decision, {
+          status: 'failed',
+          provider: provider.name,
+          code: APPROVAL_REQUIRED,
+          message: 'This installation takes no payment (manual provider): the recharge waits for the operator\'s approval as a credit request.',
+        }),
+      ),
+    );
+    return;
+  }
   const org = await db().organization.findUniqueOrThrow({ where: { id: decision.organizationId }, select: { stripeCustomerId: true, stripePaymentMethodId: true } });
   const outcome = await step.run('pay', async (): Promise<PaymentOutcome | null> => {
     const marked = await db().autoRechargeAttempt.updateMany({ where: { id: attemptId, status: 'pending' }, data: { paymentRequestedAt: clock.now() } });

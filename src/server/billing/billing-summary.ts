@@ -15,8 +15,8 @@ export interface BillingView {
   monthly_limit_cents: number;
   month_spend_cents: number;
   auto_recharge: { enabled: boolean; threshold_cents: number | null; amount_cents: number | null };
-  /** How credit is bought here (a provider checkout, or an operator top-up with the manual provider) and the saved card that pays auto-recharges. */
-  payment: { mode: 'checkout' | 'top_up'; card: string | null };
+  /** How credit is bought here (a provider checkout, or with the manual provider a request the operator approves) and the saved card that pays auto-recharges. */
+  payment: { mode: 'checkout' | 'operator_approval'; card: string | null };
   /** Credit lots with an unspent part and an expiry ahead (soonest first): granted and unspent amounts. */
   expiring_credits: { id: string; type: BalanceTransactionType; amount_cents: number; remaining_cents: number; created_at: number; expires_at: number }[];
 }

@@ -84,7 +84,7 @@ export async function chargeBalance(
   return { id, balanceAfter: row.balanceCents };
 }
 
-/** Grant credit (console top-up, CLI `credit grant`): a lot that expires at `expiresAt`, or never. */
+/** Grant credit (CLI `credit grant`, the initial credit of a new organization): a lot that expires at `expiresAt`, or never. */
 export async function grantCredit(tx: Tx, organizationId: string, amount: number, description = 'Credit granted', expiresAt: Date | null = null) {
   if (!Number.isInteger(amount) || amount <= 0) throw new Error('credit amount must be a positive integer (cents)');
   return appendLedgerEntry(tx, { organizationId, type: 'credit', amount, description, expiresAt });

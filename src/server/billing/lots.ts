@@ -1,6 +1,7 @@
 import type { DbTx } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
+import { config } from '@/server/platform/config';
 
 /**
  * Credit lots. Every credit and recharge opens a lot; charges take from the lot that expires
@@ -72,4 +73,13 @@ export async function restoreLots(tx: DbTx, refund: { id: string; organizationId
   const base = { organizationId: refund.organizationId, transactionId: refund.id };
   if (late > 0) await openLot(tx, { ...base, amount: late, expiresAt: new Date(now.getTime() + REFUND_AFTER_EXPIRY_MS) });
   if (left > 0) await openLot(tx, { ...base, amount: left, expiresAt: null });
+}
+
+/** When a recharge's unspent part expires (RECHARGE_EXPIRY_MONTHS after it; 0 = never). */
+export function rechargeExpiry(now: Date): Date | null {
+  const months = config().RECHARGE_EXPIRY_MONTHS;
+  if (months === 0) return null;
+  const expires = new Date(now);
+  expires.setUTCMonth(expires.getUTCMonth() + months);
+  return expires;
 }

@@ -21,6 +21,7 @@ export function startupBanner(options: { processes: string; runtime: Runtime; de
   const base = c.publicBaseUrl;
   const lines = [`Roomtone is up: ${base}  (API ${base}/v1, API reference ${base}/docs, health ${base}/healthz; ${options.processes})`];
   if (options.runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
+  if (c.PAYMENT_PROVIDER === 'manual') lines.push(...manualPaymentsNotice(c.CONSOLE_OPEN_SIGNUP));
   const demo = options.demo;
   if (demo) {
     lines.push(
@@ -35,4 +36,18 @@ export function startupBanner(options: { processes: string; runtime: Runtime; de
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The manual provider takes no money: credit asked for in the console (and every auto-recharge)
+ * waits for the operator. Said at each start, so a public deployment is not opened by mistake.
+ */
+export function manualPaymentsNotice(openSignUp: boolean): string[] {
+  return [
+    'Payments: manual provider (PAYMENT_PROVIDER=manual) — no money is taken. Credit asked for in the console,',
+    '  and every auto-recharge, waits for your approval: npx roomtone credit requests, then credit approve|reject --purchase cp_…',
+    openSignUp
+      ? '  Sign-up is open (CONSOLE_OPEN_SIGNUP=true): for a public deployment set PAYMENT_PROVIDER=stripe, or approve only whom you trust.'
+      : '  Sign-up is by invitation (CONSOLE_OPEN_SIGNUP=false).',
+  ];
 }

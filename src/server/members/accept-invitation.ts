@@ -2,6 +2,8 @@ import { db, type DbTx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError } from '@/server/platform/errors';
 import { requireVerified } from '@/server/auth/email-verification';
+import { recordAudit } from '@/server/audit/record-audit';
+import { NO_ORIGIN, userActor, type RequestOrigin } from '@/server/audit/actor';
 import { findInvitationByLink } from './invitation-share-link';
 import type { Role } from './roles';
 
@@ -53,7 +55,7 @@ export async function acceptInvitationTx(
   tx: DbTx,
   user: { id: string; email: string },
   token: string,
-  options: { onlyMailedLink?: boolean } = {},
+  options: { onlyMailedLink?: boolean; origin?: RequestOrigin } = {},
 ): Promise<{ organization_id: string; role: Role }> {
   const found = await findInvitationByLink((where) => tx.invitation.findUnique({ where }), token);
   const invitation = found?.invitation;
@@ -76,9 +78,14 @@ export async function acceptInvitationTx(
   const existing = await tx.membership.findUnique({ where: { organizationId_userId: { organizationId: invitation.organizationId, userId: user.id } } });
   if (existing) throw new DomainError('already_member', 'You are already a member of this organization.');
   await tx.membership.create({ data: { organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: now } });
+  await recordAudit(tx, userActor(user, options.origin ?? NO_ORIGIN), invitation.organizationId, {
+    action: 'member.invitation_accepted',
+    target: { type: 'invitation', id: invitation.id },
+    details: { email: invitation.email, role: invitation.role, invited_by: invitation.invitedByUserId },
+  });
   return { organization_id: invitation.organizationId, role: invitation.role };
 }
 
-export function acceptInvitation(user: { id: string; email: string }, token: string) {
-  return db().$transaction((tx) => acceptInvitationTx(tx, user, token));
+export function acceptInvitation(user: { id: string; email: string }, token: string, origin: RequestOrigin = NO_ORIGIN) {
+  return db().$transaction((tx) => acceptInvitationTx(tx, user, token, { origin }));
 }

@@ -29,8 +29,8 @@ export async function updateMemberRole(actor: Member, input: { userId: string; r
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner' && input.role !== 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.update({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } }, data: { role: input.role } });
-    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
-    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.role_changed', target: { type: 'user', id: input.userId }, details: { from: target.role, to: input.role } });
+    const ended = await endInvitationsOfInviter(tx, actor.organizationId, input.userId, input.role);
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.role_changed', target: { type: 'user', id: input.userId }, details: { from: target.role, to: input.role, invitations_ended: ended } });
     return { user_id: input.userId, role: input.role };
   });
 }
@@ -45,9 +45,9 @@ export async function removeMember(actor: Member, input: { userId: string }): Pr
     const target = await lockedTarget(tx, actor, input.userId);
     if (target.role === 'owner') await requireAnotherOwner(tx, actor.organizationId);
     await tx.membership.delete({ where: { organizationId_userId: { organizationId: actor.organizationId, userId: input.userId } } });
-    await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
+    const ended = await endInvitationsOfInviter(tx, actor.organizationId, input.userId, null);
     const revoked = await revokeKeysCreatedBy(tx, actor.organizationId, input.userId);
-    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.removed', target: { type: 'user', id: input.userId }, details: { role: target.role, revoked_keys: revoked } });
+    await recordAudit(tx, memberActor(actor), actor.organizationId, { action: 'member.removed', target: { type: 'user', id: input.userId }, details: { role: target.role, revoked_keys: revoked, invitations_ended: ended } });
     return { user_id: input.userId, removed: true as const, revoked_keys: revoked };
   });
 }

@@ -1,7 +1,8 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { DomainError, notFound } from '@/server/platform/errors';
-import { canAssignRole, type Member, type Role } from './roles';
+import { recordAudit } from '@/server/audit/record-audit';
+import { canAssignRole, memberActor, type Member, type Role } from './roles';
 
 /**
  * Revoke a pending invitation: its link stops working at once. Whoever may invite with its role
@@ -16,7 +17,12 @@ export async function revokeInvitation(member: Member, invitationId: string): Pr
   if (!canAssignRole(member, invitation.role)) {
     throw new DomainError('permission_denied', 'Only an owner can revoke an invitation to the owner role.', { param: 'invitationId' });
   }
-  await db().invitation.updateMany({ where: { id: invitation.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: clock.now() } });
+  await db().$transaction(async (tx) => {
+    const revoked = await tx.invitation.updateMany({ where: { id: invitation.id, acceptedAt: null, revokedAt: null }, data: { revokedAt: clock.now() } });
+    if (revoked.count === 1) {
+      await recordAudit(tx, memberActor(member), member.organizationId, { action: 'member.invitation_revoked', target: { type: 'invitation', id: invitation.id }, details: { email: invitation.email, role: invitation.role } });
+    }
+  });
   return { id: invitation.id, revoked: true };
 }
 

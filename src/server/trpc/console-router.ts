@@ -168,12 +168,14 @@ export const consoleRouter = router({
     transactions: manager
       .input(pageInput.extend({ type: z.enum(['credit', 'charge', 'refund', 'recharge', 'expiry']).optional() }))
       .query(({ ctx, input }) => listTransactions(ctx.member.organizationId, input)),
-    /** Buy credit: a provider checkout to send the browser to, or (manual provider) an operator top-up credited at once. */
+    /** Buy credit: a provider checkout to send the browser to, or (manual provider) a request that waits for the operator's approval. */
     addCredit: manager.input(creditPurchaseInput).mutation(({ ctx, input }) =>
       startCreditPurchase(
         { organizationId: ctx.member.organizationId, userId: ctx.user.id, email: ctx.user.email },
         input,
         `${config().publicBaseUrl}/o/${ctx.member.organizationId}/${ctx.member.mode}/billing`,
+        undefined,
+        memberActor(ctx.member),
       ),
     ),
     /** The browser is back from the provider's page: ask the provider now. */
@@ -206,7 +208,7 @@ export const consoleRouter = router({
   }),
   invitations: router({
     get: publicProcedure.input(z.object({ token: linkTokenSchema })).query(({ input }) => previewInvitation(input.token)),
-    accept: sessionProcedure.input(z.object({ token: linkTokenSchema })).mutation(({ ctx, input }) => acceptInvitation(ctx.user, input.token)),
+    accept: sessionProcedure.input(z.object({ token: linkTokenSchema })).mutation(({ ctx, input }) => acceptInvitation(ctx.user, input.token, ctx.origin)),
   }),
   settings: router({
     get: anyMember.query(({ ctx }) => organizationSettings(ctx.member.organizationId)),

@@ -1,15 +1,17 @@
 import type { PaymentProvider } from './port';
 
 /**
- * The zero-setup provider, for development: every recharge succeeds and no money is taken.
- * Its reference says so, and the recharge's ledger row is described as such. It answers at once,
- * so an attempt it never answered was never paid: a lookup finds nothing.
+ * The zero-setup provider: no money is taken, so nothing is credited without the operator.
+ * A console purchase or an auto-recharge becomes a request the operator approves with the CLI
+ * (credit-purchases.ts); `charge` is never asked (the auto-recharge job files the request
+ * instead) and refuses if it were. It answers at once, so a lookup finds nothing.
  */
 export function manualProvider(): PaymentProvider {
   return {
     name: 'manual',
-    async charge(payment) {
-      return { status: 'succeeded', reference: `manual:${payment.attemptId}` };
+    approvalOnly: true,
+    async charge() {
+      return { status: 'refused', code: 'operator_approval_required', message: 'The manual payment provider takes no money: credit needs the operator\'s approval.' };
     },
     async lookup() {
       return { status: 'not_found' };

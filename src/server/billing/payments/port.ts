@@ -31,8 +31,10 @@ export interface PaymentProvider {
   name: 'manual' | 'stripe';
   charge(payment: RechargePayment): Promise<PaymentOutcome>;
   lookup(payment: RechargePayment & { reference: string | null; requestedSince: Date }): Promise<PaymentLookup>;
-  /** A hosted checkout for buying credit; absent: the provider takes no payment (an operator top-up). */
+  /** A hosted checkout for buying credit; absent: the provider takes no payment. */
   checkout?: CheckoutPort;
+  /** The provider takes no money (manual): every credit, auto-recharges included, waits for the operator's approval. */
+  approvalOnly?: true;
 }
 
 /** A credit purchase handed to the provider's hosted payment page. */
