@@ -6,7 +6,7 @@
  *
  * The Python tests reach what only the service layer can set up (an organization and its keys,
  * a generation that stays unstarted, a full quota minute, a webhook endpoint and its deliveries,
- * a secret rotation, the server's own Standard Webhooks signer) through a small HTTP server of
+ * a secret rotation, an upload's id and URL, the server's own Standard Webhooks signer) through a small HTTP server of
  * this file on loopback: POST /<action> with a JSON body, answered in JSON.
  */
 import { spawn } from 'node:child_process';
@@ -21,6 +21,7 @@ import { setEnv } from '@/server/platform/config';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { rotateSecret } from '@/server/webhooks/rotate-secret';
 import { signatureHeader } from '@/server/webhooks/sign';
+import { createUpload } from '@/server/uploads/uploads';
 import type { Permission } from '@/shared/keys/permissions';
 import { baseUrl, createKey, createTestOrg, holdGenerations, testIp } from './support';
 import { insertGeneration } from './fixtures';
@@ -142,6 +143,11 @@ async function startFixtures(receivers: Receivers): Promise<{ url: string; close
         charges: ledger.map((t) => ({ generation: t.generationId, amount: t.amount })),
         balance: (await db().organization.findUniqueOrThrow({ where: { id: org } })).balanceCents,
       };
+    },
+    // A waiting upload (MCP's create_upload) of the organization's test mode: its id and PUT URL.
+    upload: async (b) => {
+      const upload = await createUpload({ organizationId: String(b.org), mode: 'test', permissions: new Set(['upscales']), tier: 9, apiKeyId: null });
+      return { id: upload.id, upload_url: upload.upload_url };
     },
     // A test-mode webhook endpoint on a receiver of this file.
     endpoint: async (b) => {

@@ -6,12 +6,13 @@ import os
 import pathlib
 import re
 import unittest
+import urllib.request
 from typing import Any, Callable, List, Tuple, cast
 
 import roomtone
-from roomtone import ImageInput, InvalidRequestError, RoomtoneError
+from roomtone import ImageInput, NotFoundError, RoomtoneError
 
-from support import ELEMENT_PNG, IMAGE_URL, MASK_PNG, ROOM_JPG, Proxy, client, new_org
+from support import ELEMENT_PNG, IMAGE_URL, IP, MASK_PNG, ROOM_JPG, Proxy, client, fixture, new_org
 
 
 def read(path: str) -> bytes:
@@ -140,13 +141,18 @@ class CreationTests(unittest.TestCase):
 
     def test_an_upload_id_is_sent_as_is_not_read_as_a_path(self) -> None:
         org = new_org()
+        upload = fixture("upload", org=org.id)
+        put = urllib.request.Request(upload["upload_url"], data=read(ROOM_JPG), headers={"x-forwarded-for": IP}, method="PUT")
+        with urllib.request.urlopen(put, timeout=60) as answer:
+            self.assertEqual(answer.status, 200)
         with Proxy() as proxy:
             api = client(org.test_key, base_url=proxy.url)
-            with self.assertRaises(InvalidRequestError) as caught:
+            generation = api.upscales.create(image=upload["id"])
+            self.assertEqual((generation["status"], generation["output"][0]["width"]), ("succeeded", 640))
+            with self.assertRaises(NotFoundError) as caught:
                 api.upscales.create(image="file_doesnotexist0")
-            [call] = proxy.calls
-        self.assertEqual(json.loads(call.body), {"image": "file_doesnotexist0"})
-        self.assertEqual((caught.exception.status, caught.exception.param), (400, "image"))
+            self.assertEqual([json.loads(c.body) for c in proxy.calls], [{"image": upload["id"]}, {"image": "file_doesnotexist0"}])
+        self.assertEqual((caught.exception.status, caught.exception.code, caught.exception.param), (404, "resource_not_found", "image"))
 
 
 if __name__ == "__main__":

@@ -22,9 +22,9 @@ class GenerationTests(unittest.TestCase):
         self.assertGreater(len(seen), 0)
         for generation in seen:
             self.assertEqual((generation["id"], generation["status"]), (accepted["id"], "in_progress"))
+            # 0 to 1 as the engine reports it, null when it cannot tell (the spec's generation object).
             progress = generation["progress"]
-            assert progress is not None
-            self.assertTrue(0 <= progress <= 1, progress)
+            self.assertTrue(progress is None or 0 <= progress <= 1, progress)
         self.assertEqual(api.generations.retrieve(accepted["id"])["status"], "succeeded")
 
     def test_cancel_before_the_start_then_conflict_on_a_second_cancel(self) -> None:
