@@ -52,7 +52,7 @@ class Roomtone:
     edit_material_categories: EditMaterialCategories
     """``GET /v1/edit-material-categories`` (permission ``edits``)."""
     webhooks: Webhooks
-    """Verify deliveries (``verify``, ``unwrap``)."""
+    """Verify deliveries (``verify``, ``unwrap``), and ``listen`` to the test-mode event stream."""
     base_url: str
 
     def __init__(
@@ -92,7 +92,7 @@ class Roomtone:
         self.styles = Styles(http)
         self.edit_materials = EditMaterials(http)
         self.edit_material_categories = EditMaterialCategories(http)
-        self.webhooks = Webhooks()
+        self.webhooks = Webhooks(http)
 
     def __repr__(self) -> str:
         return f"Roomtone(base_url={self.base_url!r})"

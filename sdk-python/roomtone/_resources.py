@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import urllib.parse
 import uuid
-from typing import Any, Callable, Dict, List, Literal, Mapping, Optional, Sequence, Union, cast, overload
+from typing import Any, Callable, Dict, Iterator, List, Literal, Mapping, Optional, Sequence, Union, cast, overload
 
 from . import _webhooks
 from ._errors import WaitTimeoutError
@@ -24,7 +24,9 @@ from ._types import (
     Scale,
     StyleList,
     WebhookEvent,
+    WebhookEventType,
 )
+from ._event_stream import listen_events
 from ._uploads import creation_body
 
 
@@ -306,7 +308,10 @@ class EditMaterials:
 
 
 class Webhooks:
-    """Verify deliveries: :func:`roomtone.webhooks.verify` and :func:`roomtone.webhooks.unwrap`, also here for convenience."""
+    """Verify deliveries (also :func:`roomtone.webhooks.verify` / :func:`roomtone.webhooks.unwrap`, without a client), and ``listen`` to the test-mode event stream."""
+
+    def __init__(self, http: HttpClient) -> None:
+        self._http = http
 
     @staticmethod
     def verify(payload: _webhooks.Payload, headers: Mapping[str, str], secret: _webhooks.Secrets) -> None:
@@ -315,6 +320,24 @@ class Webhooks:
     @staticmethod
     def unwrap(payload: _webhooks.Payload, headers: Mapping[str, str], secret: _webhooks.Secrets) -> WebhookEvent:
         return _webhooks.unwrap(payload, headers, secret)
+
+    def listen(
+        self,
+        *,
+        events: Optional[Sequence[WebhookEventType]] = None,
+        last_event_id: Optional[str] = None,
+        on_ready: Optional[Callable[[List[WebhookEventType]], None]] = None,
+    ) -> Iterator[WebhookEvent]:
+        """The organization's test-mode events as they happen, from ``GET /v1/events/stream`` (an
+        extension of Roomtone's API for developing webhook receivers): each event is the body a
+        webhook endpoint would receive. Needs a test key with ``generations_read``.
+
+        Reconnects by itself (resuming after the last event received, ``Last-Event-ID``) after a
+        dropped connection, 45 s of silence (the server sends a keep-alive every 15 s), 429 or
+        5xx; raises :class:`APIError` on another refusal. ``on_ready`` is called at each
+        (re)connection with the types the stream carries. Stop by leaving the loop.
+        """
+        return listen_events(self._http, events, last_event_id, on_ready)
 
 
 def _paginate(http: HttpClient, path: str, query: Query, after: Optional[str], options: Dict[str, Any]) -> Page[Any]:

@@ -1,7 +1,7 @@
 /**
  * "Copy as code": the playground's request as the /v1 call a developer makes, in curl,
- * JavaScript (fetch), Python (requests) and the official clients (@roomtone/sdk, and the Python
- * package `roomtone` of sdk-python/). Framework-free
+ * JavaScript (fetch), Python (requests) and the official SDK (@roomtone/sdk); the API reference
+ * also shows the Python client (`roomtone`, sdk-python/). Framework-free
  * (the OpenAPI document's examples use the same renderers). The key is never included
  * (`$ROOMTONE_API_KEY` / `process.env` / `os.environ`); a request with a file becomes
  * multipart/form-data exactly as /v1 takes it: each file a part named as its field (image, mask,
@@ -223,9 +223,6 @@ export function toPythonSdk(req: CodeRequest): string {
     `generation = client.${req.route}.create(`,
     ...keywords,
     ')',
-    ...(req.body.background === true
-      ? ['# Answered at once, in progress: wait for the end (or take the result by webhook).', 'generation = client.generations.wait_until_done(generation, on_progress=lambda g: print(g["progress"]))']
-      : []),
     'print(generation["id"], generation["status"])',
   ].join('\n');
 }
