@@ -39,14 +39,14 @@ const RUN_TIMEOUT_MS = 8 * 60_000;
 function declaredTests(): string[] {
   const ids: string[] = [];
   for (const file of fs.readdirSync(TESTS_DIR).filter((f) => /^test_\w+\.py$/.test(f)).sort()) {
-    const module = file.slice(0, -3);
+    const moduleName = file.slice(0, -3);
     let current: string | null = null;
     for (const line of fs.readFileSync(path.join(TESTS_DIR, file), 'utf8').split('\n')) {
       const cls = /^class (\w+)\(/.exec(line);
       if (cls) current = cls[1]!;
       else if (/^\S/.test(line)) current = null;
       const test = /^ {4}def (test_\w+)\(/.exec(line);
-      if (test && current) ids.push(`${module}.${current}.${test[1]}`);
+      if (test && current) ids.push(`${moduleName}.${current}.${test[1]}`);
     }
   }
   return ids;

@@ -128,9 +128,11 @@ interface ReadCall {
   python: string;
 }
 
-/** SDK calls of the read routes (the creation routes' come from their request example). */
+/** SDK and Python client calls of the read routes (the creation routes' come from their request example). */
 const READ_CALLS: Record<string, ReadCall> = {
-  'GET /generations/{id}': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA', sdk: `const generation = await client.generations.retrieve('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status);`,
+  'GET /generations/{id}': {
+    path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA',
+    sdk: `const generation = await client.generations.retrieve('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status);`,
     python: `generation = client.generations.retrieve("gen_3kTq9ZbX2mPw7LrV1sNc8YdA")\nprint(generation["status"])`,
   },
   'GET /generations': {
@@ -139,13 +141,20 @@ const READ_CALLS: Record<string, ReadCall> = {
     sdk: `// Every page, fetched as the loop goes (after = the last id received).\nfor await (const generation of client.generations.list({ status: 'succeeded' })) {\n  console.log(generation.id, generation.output[0]?.url);\n}`,
     python: `# Every page, fetched as the loop goes (after = the last id received).\nfor generation in client.generations.list(status="succeeded"):\n    print(generation["id"], generation["output"][0]["url"] if generation["output"] else None)`,
   },
-  'POST /generations/{id}/cancel': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel', method: 'POST', sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled`,
+  'POST /generations/{id}/cancel': {
+    path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel',
+    method: 'POST',
+    sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled`,
     python: `generation = client.generations.cancel("gen_3kTq9ZbX2mPw7LrV1sNc8YdA")\nprint(generation["status"])  # canceled`,
   },
-  'GET /styles': { path: '/styles', sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);`,
+  'GET /styles': {
+    path: '/styles',
+    sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);`,
     python: `styles = client.styles.list()\nfor style in styles["data"]:\n    print(style["id"], style["name"])`,
   },
-  'GET /edit-material-categories': { path: '/edit-material-categories', sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));`,
+  'GET /edit-material-categories': {
+    path: '/edit-material-categories',
+    sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));`,
     python: `categories = client.edit_material_categories.list()\nprint([category["id"] for category in categories["data"]])`,
   },
   'GET /edit-materials': {
