@@ -91,11 +91,13 @@ class Call:
 class Proxy:
     """A loopback HTTP proxy to the server under test that records every call (what went on the
     wire) and, when asked, drops the connection instead of answering the first POST (after the
-    server has served it: the answer is lost, not the request)."""
+    server has served it: the answer is lost, not the request), or sets (a value) or removes
+    (None) headers of the server's error answers."""
 
-    def __init__(self, drop_first_post: bool = False) -> None:
+    def __init__(self, drop_first_post: bool = False, error_headers: Optional[Dict[str, Optional[str]]] = None) -> None:
         self.calls: List[Call] = []
         self.drop_first_post = drop_first_post
+        self.error_headers = {k.lower(): v for k, v in (error_headers or {}).items()}
         upstream = urllib.parse.urlsplit(BASE_URL)
         proxy = self
 
@@ -121,9 +123,13 @@ class Proxy:
                     self.close_connection = True
                     return  # closed without a byte of answer
                 self.send_response(answer.status)
+                replaced = proxy.error_headers if answer.status >= 400 else {}
                 for name, value in answer.getheaders():
-                    if name.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server"):
+                    if name.lower() not in ("transfer-encoding", "connection", "content-length", "date", "server", *replaced):
                         self.send_header(name, value)
+                for name, set_value in replaced.items():
+                    if set_value is not None:
+                        self.send_header(name, set_value)
                 self.send_header("content-length", str(len(data)))
                 self.end_headers()
                 self.wfile.write(data)

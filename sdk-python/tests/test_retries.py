@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import unittest
 
-from roomtone import RateLimitError
+from roomtone import APIError, RateLimitError
 
 from support import IMAGE_URL, ROOM_JPG, Proxy, client, fixture, new_org
 
@@ -53,6 +53,30 @@ class RetryTests(unittest.TestCase):
         self.assertEqual(charges["generations"], 1)
         self.assertEqual(charges["charges"], [{"generation": generation["id"], "amount": -10}])
         self.assertEqual(charges["balance"], 990)
+
+    def test_x_should_retry_false_on_the_real_mode_unavailable_is_not_retried(self) -> None:
+        # A live render without a generative backend: 503 mode_unavailable, a configuration that
+        # waiting does not change. The proxy makes sure the answer says x-should-retry: false.
+        org = new_org(credit=1000)
+        with Proxy(error_headers={"x-should-retry": "false"}) as proxy:
+            api = client(org.live_key, base_url=proxy.url)
+            with self.assertRaises(APIError) as caught:
+                api.renders.create(image=IMAGE_URL)
+            self.assertEqual([c.status for c in proxy.calls], [503])
+        self.assertEqual((caught.exception.status, caught.exception.code, caught.exception.should_retry), (503, "mode_unavailable", False))
+        self.assertEqual(fixture("charges", org=org.id), {"generations": 0, "charges": [], "balance": 1000})
+
+    def test_a_5xx_without_x_should_retry_is_retried_with_the_same_idempotency_key(self) -> None:
+        org = new_org(credit=1000)
+        with Proxy(error_headers={"x-should-retry": None}) as proxy:
+            api = client(org.live_key, base_url=proxy.url, max_retries=2)
+            with self.assertRaises(APIError) as caught:
+                api.renders.create(image=IMAGE_URL)
+            calls = list(proxy.calls)
+        self.assertEqual([c.status for c in calls], [503, 503, 503])
+        self.assertEqual(len({c.headers["idempotency-key"] for c in calls}), 1)
+        self.assertIsNone(caught.exception.should_retry)
+        self.assertEqual(fixture("charges", org=org.id)["generations"], 0)
 
     def test_an_explicit_idempotency_key_gives_the_same_generation_again(self) -> None:
         org = new_org(credit=1000)
