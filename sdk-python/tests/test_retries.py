@@ -13,7 +13,8 @@ class RetryTests(unittest.TestCase):
         with Proxy() as proxy:
             api = client(org.test_key, base_url=proxy.url)
             fixture("fill-quota", org=org.id, seconds_left=2)
-            generation = api.upscales.create(image=IMAGE_URL, background=True)
+            with self.assertLogs("roomtone", "INFO") as logs:
+                generation = api.upscales.create(image=IMAGE_URL, background=True)
             self.assertEqual(generation["status"], "in_progress")
             self.assertEqual([c.status for c in proxy.calls], [429, 202])
             first, second = proxy.calls
@@ -25,6 +26,9 @@ class RetryTests(unittest.TestCase):
         self.assertRegex(first.headers["idempotency-key"], r"^sdk_[0-9a-f-]{36}$")
         self.assertEqual(second.headers["idempotency-key"], first.headers["idempotency-key"])
         self.assertEqual(fixture("charges", org=org.id)["generations"], 11)
+        # The wait is visible: one INFO line on the roomtone logger, with the status, code and wait.
+        [line] = logs.output
+        self.assertRegex(line, r"^INFO:roomtone:POST .*/v1/upscales answered 429 generation_rate_limit_exceeded; retrying in \d+\.\d s \(Retry-After\)$")
 
     def test_a_retry_after_longer_than_max_retry_wait_raises_at_once_with_retry_after(self) -> None:
         org = new_org(tier=1)
