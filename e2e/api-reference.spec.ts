@@ -69,12 +69,15 @@ test('an example of the reference has the shape of the real answer', async ({ pa
   }).find((value) => value?.object === 'generation');
   expect(example, 'a generation example on the page').toBeTruthy();
   expect(shape(example).sort()).toEqual(shape(real).sort());
-  // The route's code samples: curl, the SDK and Python.
+  // The route's code samples: curl, the TypeScript SDK and the Python client.
   const operation = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Retrieve a generation' }) }).last();
   await operation.getByRole('button', { name: 'curl', exact: true }).click();
-  await expect(page.getByRole('option')).toHaveText(['curl', 'SDK (TypeScript)', 'Python']);
+  await expect(page.getByRole('option')).toHaveText(['curl', 'SDK (TypeScript)', 'SDK (Python)']);
   await page.getByRole('option', { name: 'SDK (TypeScript)' }).click();
   await expect(operation.getByText("client.generations.retrieve('gen_3kTq9ZbX2mPw7LrV1sNc8YdA')")).toBeVisible();
+  await operation.getByRole('button', { name: 'SDK (TypeScript)', exact: true }).click();
+  await page.getByRole('option', { name: 'SDK (Python)' }).click();
+  await expect(operation.getByText('client.generations.retrieve("gen_3kTq9ZbX2mPw7LrV1sNc8YdA")')).toBeVisible();
 });
 
 test('fits a 390 px phone, and the console sidebar links to it', async ({ page, browser, demo }) => {

@@ -57,7 +57,7 @@ describe('what the OpenAPI document says about each route', () => {
         const needed = op['x-permissions'] as (typeof all)[number][];
         expect(needed.length, `${method} ${path}`).toBeGreaterThan(0);
         expect(op.description, `${method} ${path}`).toContain('**Permission:**');
-        expect(op['x-codeSamples'].map((s: { label: string }) => s.label), `${method} ${path}`).toEqual(['curl', 'SDK (TypeScript)', 'Python']);
+        expect(op['x-codeSamples'].map((s: { label: string }) => s.label), `${method} ${path}`).toEqual(['curl', 'SDK (TypeScript)', 'SDK (Python)']);
         const url = `/v1${path.replace('{id}', 'gen_doesnotexist')}`;
         const call = async (key: string) => {
           const res = await fetch(`${baseUrl}${url}`, {

@@ -1,6 +1,7 @@
 /**
  * "Copy as code": the playground's request as the /v1 call a developer makes, in curl,
- * JavaScript (fetch), Python (requests) and the official SDK (@roomtone/sdk). Framework-free
+ * JavaScript (fetch), Python (requests) and the official SDK (@roomtone/sdk); the API reference
+ * also shows the Python client (`roomtone`, sdk-python/). Framework-free
  * (the OpenAPI document's examples use the same renderers). The key is never included
  * (`$ROOMTONE_API_KEY` / `process.env` / `os.environ`); a request with a file becomes
  * multipart/form-data exactly as /v1 takes it: each file a part named as its field (image, mask,
@@ -201,5 +202,27 @@ export function toSdk(req: CodeRequest): string {
     ``,
     `const generation = await client.${req.route}.create(${js(sdkBody(req.body))}${options});`,
     `console.log(JSON.stringify(generation, null, 2));`,
+  ].join('\n');
+}
+
+/** Python's keyword arguments of a creation: files become paths (the client reads them), URLs stay URLs. */
+function pythonKeywords(body: Record<string, unknown>, indent: string): string[] {
+  return Object.entries(sdkBody(body)).map(([key, value]) => `${indent}${key}=${python(value, indent)},`);
+}
+
+/** The Python client (`from roomtone import Roomtone`): the same resources, snake_case. */
+export function toPythonSdk(req: CodeRequest): string {
+  const keywords = pythonKeywords(req.body, '    ');
+  if (req.idempotencyKey) keywords.push(`    idempotency_key=${JSON.stringify(req.idempotencyKey)},`);
+  return [
+    'from roomtone import Roomtone',
+    '',
+    '# The key is read from ROOMTONE_API_KEY; file paths are read from the working directory.',
+    `client = Roomtone(base_url=${JSON.stringify(req.baseUrl.replace(/\/$/, ''))})`,
+    '',
+    `generation = client.${req.route}.create(`,
+    ...keywords,
+    ')',
+    'print(generation["id"], generation["status"])',
   ].join('\n');
 }

@@ -1,10 +1,10 @@
 import type { ApiGeneration } from '@/server/generations/serialize';
 import type { ApiEditMaterial, ApiEditMaterialCategory, ApiStyle } from '@/server/reference/reference';
-import { toCurl, toPython, toSdk, type CodeRequest } from '@/components/playground/copy-as-code';
+import { toCurl, toPythonSdk, toSdk, type CodeRequest } from '@/components/playground/copy-as-code';
 
 /**
- * Examples of the OpenAPI document: request bodies, answers, and code samples (curl, the SDK,
- * Python) per route, rendered by the API reference at /docs. Creation samples use the
+ * Examples of the OpenAPI document: request bodies, answers, and code samples (curl, the
+ * TypeScript SDK, the Python client) per route, rendered by the API reference at /docs. Creation samples use the
  * playground's "copy as code" renderers, so both show the same calls. Typed against the
  * objects the API returns: a field added to the generation fails the type check here.
  */
@@ -124,32 +124,56 @@ interface ReadCall {
   query?: Record<string, string>;
   method?: 'GET' | 'POST';
   sdk: string;
+  /** The same call with the Python client (after its `client = Roomtone(…)`). */
+  python: string;
 }
 
-/** SDK calls of the read routes (the creation routes' come from their request example). */
+/** SDK and Python client calls of the read routes (the creation routes' come from their request example). */
 const READ_CALLS: Record<string, ReadCall> = {
-  'GET /generations/{id}': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA', sdk: `const generation = await client.generations.retrieve('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status);` },
+  'GET /generations/{id}': {
+    path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA',
+    sdk: `const generation = await client.generations.retrieve('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status);`,
+    python: `generation = client.generations.retrieve("gen_3kTq9ZbX2mPw7LrV1sNc8YdA")\nprint(generation["status"])`,
+  },
   'GET /generations': {
     path: '/generations',
     query: { status: 'succeeded', limit: '20' },
     sdk: `// Every page, fetched as the loop goes (after = the last id received).\nfor await (const generation of client.generations.list({ status: 'succeeded' })) {\n  console.log(generation.id, generation.output[0]?.url);\n}`,
+    python: `# Every page, fetched as the loop goes (after = the last id received).\nfor generation in client.generations.list(status="succeeded"):\n    print(generation["id"], generation["output"][0]["url"] if generation["output"] else None)`,
   },
-  'POST /generations/{id}/cancel': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel', method: 'POST', sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled` },
-  'GET /styles': { path: '/styles', sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);` },
-  'GET /edit-material-categories': { path: '/edit-material-categories', sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));` },
+  'POST /generations/{id}/cancel': {
+    path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel',
+    method: 'POST',
+    sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled`,
+    python: `generation = client.generations.cancel("gen_3kTq9ZbX2mPw7LrV1sNc8YdA")\nprint(generation["status"])  # canceled`,
+  },
+  'GET /styles': {
+    path: '/styles',
+    sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);`,
+    python: `styles = client.styles.list()\nfor style in styles["data"]:\n    print(style["id"], style["name"])`,
+  },
+  'GET /edit-material-categories': {
+    path: '/edit-material-categories',
+    sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));`,
+    python: `categories = client.edit_material_categories.list()\nprint([category["id"] for category in categories["data"]])`,
+  },
   'GET /edit-materials': {
     path: '/edit-materials',
     query: { category: 'flooring' },
     sdk: `for await (const material of client.editMaterials.list({ category: 'flooring' })) {\n  console.log(material.id, material.name);\n}`,
+    python: `for material in client.edit_materials.list(category="flooring"):\n    print(material["id"], material["name"])`,
   },
   'GET /events/stream': {
     path: '/events/stream',
     query: { events: 'generation.succeeded,generation.failed' },
     sdk: `// Or from a terminal: npx @roomtone/sdk listen --forward-to http://localhost:4000/hooks\nfor await (const event of client.webhooks.listen({ events: ['generation.succeeded', 'generation.failed'] })) {\n  console.log(event.type, event.data.object.id);\n}`,
+    python: `for event in client.webhooks.listen(events=["generation.succeeded", "generation.failed"]):\n    print(event["type"], event["data"]["object"]["id"])`,
   },
 };
 
 const SDK_HEADER = (baseUrl: string) => `import Roomtone from '@roomtone/sdk';\n\nconst client = new Roomtone({ baseUrl: ${JSON.stringify(baseUrl)} }); // key from ROOMTONE_API_KEY\n\n`;
+
+const PYTHON_HEADER = (baseUrl: string) => `from roomtone import Roomtone\n\nclient = Roomtone(base_url=${JSON.stringify(baseUrl)})  # key from ROOMTONE_API_KEY\n\n`;
 
 function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
   const query = call.query ? `?${new URLSearchParams(call.query).toString()}` : '';
@@ -157,27 +181,14 @@ function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
   const method = call.method ?? 'GET';
   const stream = call.path === '/events/stream';
   const curl = [`curl${method === 'POST' ? ' -X POST' : ''}${stream ? ' -N' : ''} '${url}${query}'`, `  -H "Authorization: Bearer $ROOMTONE_API_KEY"`].join(' \\\n');
-  const python = [
-    'import os',
-    'import requests',
-    '',
-    `response = requests.${method.toLowerCase()}(`,
-    `    ${JSON.stringify(url)},`,
-    `    headers={"Authorization": f"Bearer {os.environ['ROOMTONE_API_KEY']}"},`,
-    ...(call.query ? [`    params=${JSON.stringify(call.query).replace(/":"/g, '": "').replace(/","/g, '", "')},`] : []),
-    ...(stream ? ['    stream=True,'] : []),
-    `    timeout=${stream ? 'None' : '30'},`,
-    ')',
-    ...(stream ? ['for line in response.iter_lines(decode_unicode=True):', '    print(line)'] : [method === 'POST' ? 'generation = response.json()' : 'page = response.json()']),
-  ].join('\n');
   return [
     { lang: 'shell', label: 'curl', source: curl },
     { lang: 'javascript', label: 'SDK (TypeScript)', source: `${SDK_HEADER(baseUrl)}${call.sdk}` },
-    { lang: 'python', label: 'Python', source: python },
+    { lang: 'python', label: 'SDK (Python)', source: `${PYTHON_HEADER(baseUrl)}${call.python}` },
   ];
 }
 
-/** curl, SDK and Python for one route, or none when the route has no sample. */
+/** curl, the TypeScript SDK and the Python client for one route, or none when the route has no sample. */
 export function codeSamples(baseUrl: string, method: string, path: string): CodeSample[] {
   const key = `${method.toUpperCase()} ${path}`;
   const read = READ_CALLS[key];
@@ -188,6 +199,6 @@ export function codeSamples(baseUrl: string, method: string, path: string): Code
   return [
     { lang: 'shell', label: 'curl', source: toCurl(request) },
     { lang: 'javascript', label: 'SDK (TypeScript)', source: toSdk(request) },
-    { lang: 'python', label: 'Python', source: toPython(request) },
+    { lang: 'python', label: 'SDK (Python)', source: toPythonSdk(request) },
   ];
 }
