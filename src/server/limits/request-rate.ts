@@ -19,7 +19,7 @@ import { FixedWindowLimiter, type Lease, type LeaseRequest, type LimiterName, ty
 export { FixedWindowLimiter, type LimiterName, type RateDecision };
 
 const globalLimiters = globalThis as unknown as { roomtoneLimiters?: Record<LimiterName, FixedWindowLimiter> };
-const localLimiters = (globalLimiters.roomtoneLimiters ??= { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() });
+const localLimiters = (globalLimiters.roomtoneLimiters ??= { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter(), key: new FixedWindowLimiter() });
 
 /** Set in the environment of web processes forked by `npm start`: their counters are the primary's. */
 export const SHARED_LIMITS_ENV = 'ROOMTONE_SHARED_RATE_LIMITS';
