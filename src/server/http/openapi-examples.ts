@@ -73,6 +73,10 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'GET /generations': list([GENERATION_EXAMPLE], true),
   'POST /generations/{id}/cancel': { ...IN_PROGRESS_EXAMPLE, status: 'canceled', cancelable: false, completed_at: T0 + 2, cost: { ...GENERATION_EXAMPLE.cost, amount_refunded: 30 } },
   'GET /styles': list([STYLE_EXAMPLE]),
+  'GET /prices': list([
+    { object: 'price', type: 'render', quality: '2k', scale: null, amount: 27, list_amount: 30, discount_percent: 10, currency: 'eur', unit: 'cents' },
+    { object: 'price', type: 'upscale', quality: null, scale: 'x2', amount: 9, list_amount: 10, discount_percent: 10, currency: 'eur', unit: 'cents' },
+  ]),
   'GET /edit-material-categories': list([CATEGORY_EXAMPLE]),
   'GET /edit-materials': list([MATERIAL_EXAMPLE], true),
 };
@@ -136,6 +140,10 @@ const READ_CALLS: Record<string, ReadCall> = {
   },
   'POST /generations/{id}/cancel': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel', method: 'POST', sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled` },
   'GET /styles': { path: '/styles', sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);` },
+  'GET /prices': {
+    path: '/prices',
+    sdk: `const prices = await client.prices.list();\nconst render2k = prices.data.find((p) => p.type === 'render' && p.quality === '2k');\nconsole.log(render2k?.amount); // cents, tier discount applied`,
+  },
   'GET /edit-material-categories': { path: '/edit-material-categories', sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));` },
   'GET /edit-materials': {
     path: '/edit-materials',
