@@ -11,6 +11,7 @@ describe('key IP allowlists', () => {
       '::1/128',
       '192.0.2.9/32',
     ]);
+    expect(normalizeAllowlist(['2001:DB8:0:0:0:0:0:1', '2001:db8::1/128'])).toEqual(['2001:db8::1/128']);
   });
 
   it.each(['203.0.113.0/33', '2001:db8::/129', 'example.com', '10.0.0.1/8/1', '10.0.0/8', '10.0.0.1/-1', '10.0.0.1/x', ''])('refuses %j with the entry as param', (entry) => {

@@ -39,7 +39,9 @@ export function parseCidr(entry: string): Cidr | null {
   if (rawPrefix !== undefined && !/^\d{1,3}$/.test(rawPrefix)) return null;
   const prefix = rawPrefix === undefined ? max : Number(rawPrefix);
   if (prefix > max) return null;
-  return { address, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
+  // IPv6 in its one canonical spelling (lower case, longest zero run compressed), as URLs write it.
+  const canonical = version === 6 ? new URL(`http://[${address}]/`).hostname.slice(1, -1) : address;
+  return { address: canonical, prefix, family: version === 4 ? 'ipv4' : 'ipv6' };
 }
 
 /**
