@@ -17,15 +17,16 @@ export interface KeyFencesValue {
   monthly_spend_cap_cents: number | null;
 }
 
-/** The Fences column: what narrows the key, or "None". */
+/** Under the key's permissions: what narrows the key, or that nothing does. */
 export function KeyFencesSummary({ fences }: { fences: KeyFencesValue }) {
   const parts: string[] = [];
   if (fences.allowed_ips.length > 0) parts.push(fences.allowed_ips.length <= 2 ? `IPs ${fences.allowed_ips.join(', ')}` : `${fences.allowed_ips.length} IP networks`);
   if (fences.requests_per_minute !== null) parts.push(`${fences.requests_per_minute} req/min`);
   if (fences.monthly_spend_cap_cents !== null) parts.push(`${money(fences.monthly_spend_cap_cents)}/month`);
-  if (parts.length === 0) return <span className="text-muted-foreground">None</span>;
+  if (parts.length === 0) return <span className="text-xs text-muted-foreground">No fences</span>;
   return (
     <div className="flex flex-col text-xs" title={fences.allowed_ips.join('\n') || undefined}>
+      <span className="text-muted-foreground">Fences:</span>
       {parts.map((p) => (
         <span key={p} className="break-all">
           {p}

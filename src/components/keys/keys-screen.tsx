@@ -50,14 +50,18 @@ export function KeysScreen() {
     { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
     {
       id: 'permissions',
-      header: 'Permissions',
+      header: 'Permissions and fences',
+      // One column for both: with the actions, one more column overflows a laptop's card.
       cell: ({ row }) => (
-        <div className="flex flex-wrap gap-1">
-          {row.original.permissions.map((p) => (
-            <Badge key={p} variant="secondary">
-              {p}
-            </Badge>
-          ))}
+        <div className="flex flex-col gap-1">
+          <div className="flex flex-wrap gap-1">
+            {row.original.permissions.map((p) => (
+              <Badge key={p} variant="secondary">
+                {p}
+              </Badge>
+            ))}
+          </div>
+          <KeyFencesSummary fences={row.original} />
         </div>
       ),
     },
@@ -83,7 +87,6 @@ export function KeysScreen() {
         </div>
       ),
     },
-    { id: 'fences', header: 'Fences', cell: ({ row }) => <KeyFencesSummary fences={row.original} /> },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
