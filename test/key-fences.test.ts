@@ -3,11 +3,13 @@
  * /mcp, judged on the client IP behind the trusted proxy hop (the shared test server runs with
  * TRUST_PROXY=true, one hop) and applied at once after an edit, however warm the key cache; a
  * key's own request rate; a key's monthly spend cap (402, nothing charged); the console's edit
- * (owners and admins, limits below the organization's, audited) and its list (last use and IP).
+ * (owners and admins, limits below the organization's, audited) and its list (last use and IP);
+ * an open event stream fenced off its address.
  */
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import Roomtone, { PermissionDeniedError } from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
 import { PERMISSIONS } from '@/shared/keys/permissions';
 import { createApiKey } from '@/server/keys/keys';
@@ -242,4 +244,32 @@ describe('editing fences from the console', () => {
     expect(listed).toMatchObject({ last_used_ip: ip, allowed_ips: [`${ip}/32`], requests_per_minute: 100, monthly_spend_cap_cents: null, can_fence: true });
     expect(listed.last_used_at).toBeGreaterThan(0);
   });
+});
+
+describe('an open event stream', () => {
+  it('ends at its next keep-alive once an edit fences its address off (the SDK raises PermissionDeniedError)', async () => {
+    const org = await createTestOrg();
+    const cookie = await ownerOf(org);
+    const ip = testIp();
+    const sdk = new Roomtone({
+      apiKey: org.testKey,
+      baseUrl,
+      fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), 'x-forwarded-for': ip } }),
+    });
+    let opened!: () => void;
+    const ready = new Promise<void>((resolve) => (opened = resolve));
+    const ended = (async () => {
+      try {
+        for await (const event of sdk.webhooks.listen({ onReady: () => opened() })) void event;
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    await Promise.race([ready, ended.then((error) => Promise.reject(error ?? new Error('the stream ended before it was ready')))]);
+    expect((await setFences(org, cookie, 'test', org.keyIds.test, { allowedIps: ['192.0.2.0/24'] })).error).toBeNull();
+    const error = await ended;
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toMatchObject({ status: 403, code: 'api_key_ip_not_allowed' });
+  }, 60_000);
 });
