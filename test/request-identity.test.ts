@@ -2,7 +2,7 @@
  * Who is calling, decided identically under `npm start` and plain `next start`:
  * - the client IP behind TRUST_PROXY=<hops> proxies is the hops-th X-Forwarded-For entry from
  *   the right, so entries the client wrote itself (on the left) move neither the API's per-IP
- *   limit nor sign-in's;
+ *   limit nor sign-in's, nor get a request inside a key's IP allowlist;
  * - repeated Authorization headers (sent over a raw socket: fetch merges them) are refused as
  *   an ambiguous credential on /v1 and /mcp, never resolved to one of the keys.
  * Both servers run on the shared test database with their own limits (workers off).
