@@ -75,7 +75,7 @@ describe('what the OpenAPI document says about each route', () => {
         checked++;
       }
     }
-    expect(checked).toBe(11);
+    expect(checked).toBe(12);
     // A list several creation kinds read says that one of their permissions is enough.
     expect(doc.paths['/styles'].get['x-permissions-rule']).toBe('any');
     expect(doc.paths['/styles'].get.description).toContain('**Permission:** `decorations` or `renders`.');

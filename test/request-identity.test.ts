@@ -2,7 +2,7 @@
  * Who is calling, decided at the edge server:
  * - the client IP behind TRUST_PROXY=<hops> proxies is the hops-th X-Forwarded-For entry from
  *   the right, so entries the client wrote itself (on the left) move neither the API's per-IP
- *   limit nor sign-in's;
+ *   limit nor sign-in's, nor get a request inside a key's IP allowlist;
  * - repeated Authorization headers (sent over a raw socket: fetch merges them) are refused as
  *   an ambiguous credential on /v1 and /mcp, never resolved to one of the keys.
  * A server of its own runs on the shared test database with these limits (workers off).
@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { db } from '@/server/platform/db';
+import { createApiKey } from '@/server/keys/keys';
 import { startServer, waitFor } from './server-processes';
 import type { StartedProcess } from './start-server';
 import { api, baseUrl, createTestOrg, testIp, type TestOrg } from './support';
@@ -80,6 +81,28 @@ describe.each(['npm start'])('under %s', (name) => {
     // Another client behind the same proxies has its own counter.
     const other = await api(`/v1/styles`, { base: base(), headers: { 'x-forwarded-for': forwarded(['203.0.113.1'], realClient()) } });
     expect(other.status).toBe(401);
+  });
+
+  it("TRUST_PROXY=2: a key's IP allowlist judges the same client two hops back, on /v1 and /mcp; entries the client writes cannot get it in", async () => {
+    const allowed = realClient();
+    const key = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
+    await db().apiKey.update({ where: { id: key.id }, data: { allowedIps: [`${allowed}/32`] } });
+    const v1 = (xff: string) => api<{ error?: { code: string } }>('/v1/styles', { base: base(), key: key.secret, headers: { 'x-forwarded-for': xff } });
+    const mcp = (xff: string) =>
+      fetch(`${base()}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': xff },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    const outsider = realClient();
+    // The allowed address written by the client, left of the real one: refused.
+    const forged = await v1(forwarded([allowed], outsider));
+    expect(forged.status).toBe(403);
+    expect(forged.body.error?.code).toBe('api_key_ip_not_allowed');
+    expect((await mcp(forwarded([allowed], outsider))).status).toBe(403);
+    // The allowed client, whatever it writes on the left: admitted.
+    expect((await v1(forwarded(['203.0.113.7'], allowed))).status).toBe(200);
+    expect((await mcp(forwarded(['203.0.113.7'], allowed))).status).toBe(200);
   });
 
   it('TRUST_PROXY=2: the sign-in per-IP limit follows the same client', async () => {

@@ -44,11 +44,11 @@ async function viaAdapter(path: string, caller: Caller): Promise<Answer> {
   return { status: result.status, body: unsigned(JSON.parse(result.body)) };
 }
 
-async function viaDirectRead(path: string, caller: Caller, key: AuthenticatedKey): Promise<Answer> {
+async function viaDirectRead(path: string, caller: Caller, key: AuthenticatedKey, ip: string | null = '198.51.100.1'): Promise<Answer> {
   const read = directRead(new URL(`http://roomtone.test${path}`));
   if (!read) throw new Error(`${path} is not served directly`);
   try {
-    return { status: 200, body: unsigned(await read(caller, key)) };
+    return { status: 200, body: unsigned(await read(caller, key, ip)) };
   } catch (error) {
     const apiError = apiErrorFromUnknown(error);
     return { status: apiError.status, body: apiError.toBody() };
@@ -65,7 +65,7 @@ describe('generation reads without the tRPC layers answer as the procedures do',
   beforeAll(async () => {
     org = await createTestOrg();
     const other = await createTestOrg();
-    key = { keyId: org.keyIds.test, organizationId: org.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 };
+    key = { keyId: org.keyIds.test, organizationId: org.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1, allowedIps: [], requestsPerMinute: null };
     caller = callerFromKey(key);
     ids = [];
     for (let i = 0; i < 7; i++) {
@@ -115,7 +115,7 @@ describe('generation reads without the tRPC layers answer as the procedures do',
 
   it('a key the cache served without its revocation barrier, revoked since: 401 on every path, found, missing, empty or malformed', async () => {
     const revokedOrg = await createTestOrg();
-    const revokedKey: AuthenticatedKey = { keyId: revokedOrg.keyIds.test, organizationId: revokedOrg.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1 };
+    const revokedKey: AuthenticatedKey = { keyId: revokedOrg.keyIds.test, organizationId: revokedOrg.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1, allowedIps: [], requestsPerMinute: null };
     const one = (await insertGeneration({ organizationId: revokedOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
     // Revoked in the database only, with no notice: the read's own query must see it.
     await sql('update "ApiKey" set "revokedAt" = now() where id = $1', [revokedKey.keyId]);
@@ -132,6 +132,23 @@ describe('generation reads without the tRPC layers answer as the procedures do',
     expect((await viaDirectRead(`/v1/generations/${one}`, revokedCaller, revokedKey)).status).toBe(200);
   });
 
+  it('a key the cache served without an allowlist, given one since: judged on the address on every path; inside it, the same answers', async () => {
+    const fencedOrg = await createTestOrg();
+    const fencedKey: AuthenticatedKey = { keyId: fencedOrg.keyIds.test, organizationId: fencedOrg.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1, allowedIps: [], requestsPerMinute: null, revocationUnchecked: true };
+    const one = (await insertGeneration({ organizationId: fencedOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
+    // Set in the database only, with no notice: the read's own query must see it.
+    await sql(`update "ApiKey" set "allowedIps" = '{192.0.2.0/24}' where id = $1`, [fencedKey.keyId]);
+    const fencedCaller = callerFromKey(fencedKey);
+    const paths = [`/v1/generations/${one}`, '/v1/generations', '/v1/generations?status=canceled', '/v1/generations/gen_doesnotexist', '/v1/generations?limit=abc'];
+    const outside = await Promise.all(paths.map((path) => viaDirectRead(path, fencedCaller, fencedKey, '198.51.100.1')));
+    for (const answer of outside) expect(answer).toMatchObject({ status: 403, body: { error: { code: 'api_key_ip_not_allowed' } } });
+    for (const path of paths) {
+      const [inside, adapter] = await Promise.all([viaDirectRead(path, fencedCaller, fencedKey, '192.0.2.77'), viaAdapter(path, fencedCaller)]);
+      expect({ path, ...inside }).toStrictEqual({ path, ...adapter });
+    }
+    expect((await viaDirectRead(`/v1/generations/${one}`, fencedCaller, fencedKey, '192.0.2.77')).status).toBe(200);
+  });
+
   it('a key without generations_read: the same 403 on both paths', async () => {
     const limited = { ...caller, permissions: new Set<Permission>(PERMISSIONS.filter((p) => p !== 'generations_read')) };
     for (const path of [`/v1/generations/${ids[0]}`, '/v1/generations', '/v1/generations?limit=nope']) {
@@ -144,7 +161,7 @@ describe('generation reads without the tRPC layers answer as the procedures do',
   it('what is served directly matches the routes\' output schemas (the adapter validates them, this path does not)', async () => {
     let checked = 0;
     for (const path of paths()) {
-      const body = await directRead(new URL(`http://roomtone.test${path}`))?.(caller, key).catch(() => null);
+      const body = await directRead(new URL(`http://roomtone.test${path}`))?.(caller, key, null).catch(() => null);
       if (!body) continue;
       const schema = path.startsWith('/v1/generations?') || path === '/v1/generations' ? listSchema(apiGenerationSchema, 'GenerationList') : apiGenerationSchema;
       expect(schema.parse(body)).toStrictEqual(body);

@@ -31,7 +31,7 @@ export const rateLimitSection: Section = async (ctx) => {
   const database = await ctx.database();
   setEnv('DATABASE_URL', database.url);
   const rows: Row[] = [];
-  const fallback = () => ({ ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() });
+  const fallback = () => ({ ip: new FixedWindowLimiter(), org: new FixedWindowLimiter(), key: new FixedWindowLimiter() });
   const counting = (source: LeaseSource) => {
     const counter = { leases: 0 };
     const counted: LeaseSource = (requests) => {

@@ -2,7 +2,7 @@ import { RoomtoneError } from './core/errors.js';
 import { HttpClient, refuseBrowsers, type Fetch } from './core/http.js';
 import { Creations } from './resources/creations.js';
 import { Generations } from './resources/generations.js';
-import { EditMaterialCategories, EditMaterials, Styles } from './resources/reference.js';
+import { EditMaterialCategories, EditMaterials, Prices, Styles } from './resources/reference.js';
 import { webhookVerification, Webhooks } from './resources/webhooks.js';
 import type { DecorationCreateParams, EditCreateParams, RenderCreateParams, UpscaleCreateParams } from './types.js';
 
@@ -63,6 +63,8 @@ export class Roomtone {
   readonly editMaterials: EditMaterials;
   /** `GET /v1/edit-material-categories` (permission `edits`). */
   readonly editMaterialCategories: EditMaterialCategories;
+  /** `GET /v1/prices` (any creation permission): this organization's prices, tier discount applied. */
+  readonly prices: Prices;
   /** Verify deliveries, and `listen` to the test-mode event stream. */
   readonly webhooks: Webhooks;
 
@@ -99,6 +101,7 @@ export class Roomtone {
     this.styles = new Styles(http);
     this.editMaterials = new EditMaterials(http);
     this.editMaterialCategories = new EditMaterialCategories(http);
+    this.prices = new Prices(http);
     this.webhooks = new Webhooks(http);
   }
 }

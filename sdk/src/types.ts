@@ -13,6 +13,7 @@ export type GenerationStatus = Generation['status'];
 export type GenerationType = Generation['type'];
 export type GenerationOutput = Generation['output'][number];
 export type Style = Schemas['Style'];
+export type Price = Schemas['Price'];
 export type EditMaterial = Schemas['EditMaterial'];
 export type EditMaterialCategory = Schemas['EditMaterialCategory'];
 export type Balance = Schemas['Balance'];

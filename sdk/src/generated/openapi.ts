@@ -216,6 +216,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List prices
+         * @description **Permission:** `renders` or `edits` or `decorations` or `upscales`.
+         *
+         *     The price of one generation of each type at each quality (renders, edits, decorations) or scale (upscales) for the key’s organization, its tier discount applied: the `cost.amount` a creation accepted now gets. Test mode charges nothing; the prices are those live mode charges. An extension to the specification.
+         */
+        get: operations["prices-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/stream": {
         parameters: {
             query?: never;
@@ -454,6 +476,28 @@ export type components = {
             name: string;
             description: string;
             category: string;
+        };
+        PriceList: {
+            /** @constant */
+            object: "list";
+            data: components["schemas"]["Price"][];
+            has_more: boolean;
+        };
+        Price: {
+            /** @constant */
+            object: "price";
+            /** @enum {string} */
+            type: "render" | "edit" | "decoration" | "upscale";
+            quality: ("1k" | "2k" | "4k" | "8k") | null;
+            scale: ("x2" | "x4") | null;
+            /** @description What `cost.amount` of a generation accepted now will be: the list price less the tier discount, in cents. */
+            amount: number;
+            list_amount: number;
+            discount_percent: number;
+            /** @constant */
+            currency: "eur";
+            /** @constant */
+            unit: "cents";
         };
         Error: {
             error: {
@@ -696,7 +740,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
+             * @description `api_key_spend_cap_reached`: Live mode: the generation would pass the monthly spend cap of the key that sent it. Nothing was charged. An extension to the specification.
+             *
+             *     `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
              *
              *     `monthly_limit_reached`: Live mode: the generation would pass the organization’s monthly spending limit.
              */
@@ -710,7 +756,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -764,7 +812,7 @@ export interface operations {
             /**
              * @description `generation_rate_limit_exceeded`: Generation quota (Generations/min or /h of the tier, per mode) exceeded. `Retry-After` gives the seconds to wait; nothing was created or charged.
              *
-             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait.
+             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait.
              */
             429: {
                 headers: {
@@ -1051,7 +1099,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
+             * @description `api_key_spend_cap_reached`: Live mode: the generation would pass the monthly spend cap of the key that sent it. Nothing was charged. An extension to the specification.
+             *
+             *     `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
              *
              *     `monthly_limit_reached`: Live mode: the generation would pass the organization’s monthly spending limit.
              */
@@ -1065,7 +1115,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -1139,7 +1191,7 @@ export interface operations {
             /**
              * @description `generation_rate_limit_exceeded`: Generation quota (Generations/min or /h of the tier, per mode) exceeded. `Retry-After` gives the seconds to wait; nothing was created or charged.
              *
-             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait.
+             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait.
              */
             429: {
                 headers: {
@@ -1369,7 +1421,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
+             * @description `api_key_spend_cap_reached`: Live mode: the generation would pass the monthly spend cap of the key that sent it. Nothing was charged. An extension to the specification.
+             *
+             *     `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
              *
              *     `monthly_limit_reached`: Live mode: the generation would pass the organization’s monthly spending limit.
              */
@@ -1383,7 +1437,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -1437,7 +1493,7 @@ export interface operations {
             /**
              * @description `generation_rate_limit_exceeded`: Generation quota (Generations/min or /h of the tier, per mode) exceeded. `Retry-After` gives the seconds to wait; nothing was created or charged.
              *
-             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait.
+             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait.
              */
             429: {
                 headers: {
@@ -1652,7 +1708,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
+             * @description `api_key_spend_cap_reached`: Live mode: the generation would pass the monthly spend cap of the key that sent it. Nothing was charged. An extension to the specification.
+             *
+             *     `insufficient_balance`: Live mode: the balance does not cover the price. Nothing was charged.
              *
              *     `monthly_limit_reached`: Live mode: the generation would pass the organization’s monthly spending limit.
              */
@@ -1666,7 +1724,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -1720,7 +1780,7 @@ export interface operations {
             /**
              * @description `generation_rate_limit_exceeded`: Generation quota (Generations/min or /h of the tier, per mode) exceeded. `Retry-After` gives the seconds to wait; nothing was created or charged.
              *
-             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait.
+             *     `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait.
              */
             429: {
                 headers: {
@@ -1838,7 +1898,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -1861,7 +1923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -1990,7 +2052,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -2003,7 +2067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2112,7 +2176,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks `generations_read` or the permission of the generation’s type (renders, edits, decorations or upscales).
              */
@@ -2145,7 +2211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2234,7 +2300,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -2247,7 +2315,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2336,7 +2404,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -2349,7 +2419,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2448,7 +2518,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
              */
@@ -2461,7 +2533,127 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected: logged with the request-id. Retry later. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the same envelope. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "prices-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "object": "price",
+                     *           "type": "render",
+                     *           "quality": "2k",
+                     *           "scale": null,
+                     *           "amount": 27,
+                     *           "list_amount": 30,
+                     *           "discount_percent": 10,
+                     *           "currency": "eur",
+                     *           "unit": "cents"
+                     *         },
+                     *         {
+                     *           "object": "price",
+                     *           "type": "upscale",
+                     *           "quality": null,
+                     *           "scale": "x2",
+                     *           "amount": 9,
+                     *           "list_amount": 10,
+                     *           "discount_percent": 10,
+                     *           "currency": "eur",
+                     *           "unit": "cents"
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PriceList"];
+                };
+            };
+            /** @description `parameter_invalid`: An unknown or invalid parameter (`param` names it). */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_invalid`: The key is malformed, unknown or revoked.
+             *
+             *     `api_key_missing`: No `Authorization: Bearer <key>` header.
+             */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             *
+             *     `permission_denied`: The key lacks the permission this route needs.
+             */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
             429: {
                 headers: {
                     "request-id": components["headers"]["request-id"];
@@ -2550,7 +2742,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key is a live key (the stream serves test mode only) or lacks `generations_read`.
              */

@@ -1,6 +1,6 @@
 import type { HttpClient } from '../core/http.js';
 import { paginate, type PagePromise } from '../core/pagination.js';
-import type { EditMaterial, EditMaterialCategory, EditMaterialListParams, List, RequestOptions, Style } from '../types.js';
+import type { EditMaterial, EditMaterialCategory, EditMaterialListParams, List, Price, RequestOptions, Style } from '../types.js';
 
 /** `GET /v1/styles`: every decoration style in one answer. */
 export class Styles {
@@ -26,5 +26,17 @@ export class EditMaterials {
 
   list(params: EditMaterialListParams = {}, options?: RequestOptions): PagePromise<EditMaterial> {
     return paginate<EditMaterial>(this.http, '/edit-materials', params, options);
+  }
+}
+
+/**
+ * `GET /v1/prices`: the price of each type at each quality or scale for the key's organization,
+ * its tier discount applied (the `cost.amount` a creation accepted now gets), in cents.
+ */
+export class Prices {
+  constructor(private readonly http: HttpClient) {}
+
+  async list(options?: RequestOptions): Promise<List<Price>> {
+    return (await this.http.request<List<Price>>({ method: 'GET', path: '/prices' }, options)).data;
   }
 }

@@ -144,7 +144,9 @@ export class Webhooks {
                 failures = 0;
                 options.onReady?.({ events: (JSON.parse(message.data) as { events: WebhookEventType[] }).events });
               } else if (message.event === 'error') {
-                const body = JSON.parse(message.data) as unknown;
+                // The stream ends when its key is revoked (401) or fenced off this address (403).
+                const body = JSON.parse(message.data) as { error?: { code?: string } };
+                if (body.error?.code === 'api_key_ip_not_allowed') throw APIError.from(403, body, response.headers);
                 throw new AuthenticationError(401, body, response.headers);
               } else if (message.data) {
                 if (message.id) lastEventId = message.id;

@@ -21,6 +21,7 @@ import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
 import { KeyExpiry, KeyExpiryField, RenameKeyDialog } from './key-edits';
+import { KeyFencesDialog, KeyFencesSummary } from './key-fences';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
@@ -49,14 +50,18 @@ export function KeysScreen() {
     { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
     {
       id: 'permissions',
-      header: 'Permissions',
+      header: 'Permissions and fences',
+      // One column for both: with the actions, one more column overflows a laptop's card.
       cell: ({ row }) => (
-        <div className="flex flex-wrap gap-1">
-          {row.original.permissions.map((p) => (
-            <Badge key={p} variant="secondary">
-              {p}
-            </Badge>
-          ))}
+        <div className="flex flex-col gap-1">
+          <div className="flex flex-wrap gap-1">
+            {row.original.permissions.map((p) => (
+              <Badge key={p} variant="secondary">
+                {p}
+              </Badge>
+            ))}
+          </div>
+          <KeyFencesSummary fences={row.original} />
         </div>
       ),
     },
@@ -72,15 +77,27 @@ export function KeysScreen() {
       ),
     },
     { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
-    { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <span>{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span> },
+    {
+      id: 'last_used_at',
+      header: 'Last used',
+      cell: ({ row }) => (
+        <div className="flex flex-col">
+          <span>{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span>
+          {row.original.last_used_ip ? <span className="text-xs break-all text-muted-foreground">from {row.original.last_used_ip}</span> : null}
+        </div>
+      ),
+    },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       cell: ({ row }) =>
         row.original.revoked_at ? (
           <Badge variant="outline">Revoked</Badge>
-        ) : row.original.can_revoke ? (
+        ) : row.original.can_revoke || row.original.can_fence ? (
           <div className="flex flex-wrap gap-1">
+          {row.original.can_fence ? <KeyFencesDialog keyId={row.original.id} name={row.original.name} fences={row.original} onSaved={() => void invalidate()} /> : null}
+          {row.original.can_revoke ? (
+          <>
           <RenameKeyDialog keyId={row.original.id} name={row.original.name} onRenamed={() => void invalidate()} />
           <ConfirmDialog
             trigger={
@@ -93,6 +110,8 @@ export function KeysScreen() {
             confirmLabel="Revoke key"
             onConfirm={() => revoke.mutate({ ...input, keyId: row.original.id })}
           />
+          </>
+          ) : null}
           </div>
         ) : null,
     },

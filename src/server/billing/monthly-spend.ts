@@ -22,3 +22,16 @@ export async function monthlySpendCents(tx: DbTx, organizationId: string): Promi
 export function monthlyLimitCents(org: { monthlyLimitCents: number | null }, tier: number): number {
   return org.monthlyLimitCents ?? tierOf(tier).monthlyLimitCents;
 }
+
+/**
+ * What one API key spent this calendar month (UTC): live charges net of refunds of the
+ * generations created with it, the measure of its monthly spend cap (keys/fences.ts).
+ */
+export async function keyMonthlySpendCents(tx: DbTx, organizationId: string, apiKeyId: string): Promise<number> {
+  const rows = await tx.$queryRaw<{ spent: bigint | null }[]>`
+    select -sum(t.amount) as spent
+    from "BalanceTransaction" t join "Generation" g on g.id = t."generationId"
+    where t."organizationId" = ${organizationId} and t.type in ('charge', 'refund') and t."createdAt" >= ${monthStart(clock.now())}
+      and g."organizationId" = ${organizationId} and g."apiKeyId" = ${apiKeyId}`;
+  return Number(rows[0]?.spent ?? 0);
+}

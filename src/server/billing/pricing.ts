@@ -68,3 +68,26 @@ export function priceFor(
   const amount = Math.round((listAmount * (100 - discountPercent)) / 100);
   return { amount, listAmount, discountPercent };
 }
+
+export const QUALITIES: readonly Quality[] = ['1k', '2k', '4k', '8k'];
+export const SCALES: readonly Scale[] = ['x2', 'x4'];
+
+/** One line of a price list: what a generation of `type` at `quality` or `scale` costs (priceFor). */
+export interface PriceLine extends Price {
+  type: GenerationType;
+  quality: Quality | null;
+  scale: Scale | null;
+}
+
+/**
+ * Every price of a tier, each from priceFor, so the list (GET /v1/prices, the MCP tool
+ * descriptions) is the `cost.amount` a creation accepted now gets.
+ */
+export function priceList(tier: number): PriceLine[] {
+  const lines: PriceLine[] = [];
+  for (const type of ['render', 'edit', 'decoration'] as const) {
+    for (const quality of QUALITIES) lines.push({ type, quality, scale: null, ...priceFor(type, { quality }, tier) });
+  }
+  for (const scale of SCALES) lines.push({ type: 'upscale', quality: null, scale, ...priceFor('upscale', { scale }, tier) });
+  return lines;
+}

@@ -3,7 +3,7 @@ import { DomainError } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
 import { chargeBalance } from '@/server/billing/ledger';
-import { monthlyLimitCents, monthlySpendCents } from '@/server/billing/monthly-spend';
+import { keyMonthlySpendCents, monthlyLimitCents, monthlySpendCents } from '@/server/billing/monthly-spend';
 import { tierOf, type Price } from '@/server/billing/pricing';
 import type { Caller } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
@@ -83,7 +83,12 @@ export async function checkLoad(tx: DbTx, caller: Caller, type: GenerationType):
   }
 }
 
-/** Live mode: the monthly spend limit (charges net of refunds this calendar month, UTC), then the charge. */
+/**
+ * Live mode: the organization's monthly spend limit (charges net of refunds this calendar month,
+ * UTC), the calling key's monthly spend cap if it has one (402 api_key_spend_cap_reached), then
+ * the charge. Both read inside the admission lock (lockAdmission), so a burst cannot pass them;
+ * the cap is read from the key's row here, so an edit applies to the next creation.
+ */
 export async function chargeForGeneration(tx: Tx, caller: Caller, price: Price, generationId: string, type: GenerationType): Promise<void> {
   if (caller.mode !== 'live' || price.amount === 0) return;
   const org = await tx.organization.findUniqueOrThrow({ where: { id: caller.organizationId }, select: { monthlyLimitCents: true } });
@@ -91,6 +96,19 @@ export async function chargeForGeneration(tx: Tx, caller: Caller, price: Price, 
   const spentCents = await monthlySpendCents(tx, caller.organizationId);
   if (spentCents + price.amount > limit) {
     throw new DomainError('monthly_limit_reached', `This generation would pass your monthly spending limit of ${limit} cents. Raise it in the console.`);
+  }
+  if (caller.apiKeyId) {
+    const key = await tx.apiKey.findUnique({ where: { id: caller.apiKeyId }, select: { monthlySpendCapCents: true } });
+    const cap = key?.monthlySpendCapCents ?? null;
+    if (cap !== null) {
+      const keySpent = await keyMonthlySpendCents(tx, caller.organizationId, caller.apiKeyId);
+      if (keySpent + price.amount > cap) {
+        throw new DomainError(
+          'api_key_spend_cap_reached',
+          `This generation (${price.amount} cents) would pass the monthly spend cap of API key ${caller.apiKeyId} (${cap} cents, ${keySpent} spent this month). Nothing was charged; an admin can raise the cap in the console.`,
+        );
+      }
+    }
   }
   await chargeBalance(tx, caller.organizationId, price.amount, generationId, `${type} ${generationId}`);
 }

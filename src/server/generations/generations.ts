@@ -17,15 +17,16 @@ export interface Scope {
   organizationId: string;
   mode: Mode;
   /**
-   * An API key the read must find unrevoked: rows come back only while that key has no
-   * revokedAt in the read's own snapshot. http/v1-reads.ts sets it for a key the cache served
-   * without its revocation barrier, and confirms the key itself when nothing comes back.
+   * An API key the read must find unrevoked and without an IP allowlist (the cache served it
+   * with none): rows come back only while that key has no revokedAt and no allowlist in the
+   * read's own snapshot. http/v1-reads.ts sets it for a key the cache served without its
+   * revocation barrier, and confirms the key itself when nothing comes back.
    */
   unrevokedKeyId?: string | undefined;
 }
 
 /** The condition of Scope.unrevokedKeyId, on parameter `param`. */
-const keyUnrevoked = (param: number) => `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null)`;
+const keyUnrevoked = (param: number) => `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0)`;
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;

@@ -3,6 +3,7 @@ import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
 import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
+import { assertIpAllowed } from '@/server/keys/fences';
 import { tierOf } from '@/server/billing/pricing';
 import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
 import { recordRequest } from '@/server/requestlog/requestlog';
@@ -49,10 +50,12 @@ export interface DoorRequest {
   ip: string | null;
   key: AuthenticatedKey | null;
   orgDecision: RateDecision | null;
+  /** The key's own request rate, when it has one (a fence: keys/fences.ts). */
+  keyDecision: RateDecision | null;
 }
 
 export function beginRequest(ip: string | null, requestId = newId('req')): DoorRequest {
-  return { requestId, receivedAt: Date.now(), started: performance.now(), ip, key: null, orgDecision: null };
+  return { requestId, receivedAt: Date.now(), started: performance.now(), ip, key: null, orgDecision: null, keyDecision: null };
 }
 
 /**
@@ -80,12 +83,27 @@ export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
 }
 
 /**
- * The Bearer key (401 otherwise), then the organization's request rate (429 otherwise).
+ * The Bearer key (401 otherwise), its IP allowlist (403 api_key_ip_not_allowed, logged under
+ * the key), its own request rate if it has one, then the organization's (429 otherwise).
  * `revocationCheckedByCaller`: the caller proves the key unrevoked itself (authenticateBearer).
  */
 export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1, revocationCheckedByCaller = false): Promise<AuthenticatedKey> {
-  const key = await authenticateBearer(db(), req.headers.get('authorization'), { revocationCheckedByCaller });
+  const key = await authenticateBearer(db(), req.headers.get('authorization'), { revocationCheckedByCaller, ip: door.ip });
   door.key = key;
+  assertIpAllowed(key, door.ip);
+  // The key's rate first: a key at its own limit does not spend the organization's allowance.
+  if (key.requestsPerMinute !== null) {
+    for (let i = 0; i < hits; i++) {
+      const hit = hitRateLimit('key', key.keyId, key.requestsPerMinute);
+      door.keyDecision = hit instanceof Promise ? await hit : hit;
+    }
+    const decision = door.keyDecision;
+    if (decision && !decision.allowed) {
+      throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of this API key (${decision.limit}/min) exceeded.`, {
+        headers: { 'retry-after': String(decision.resetSeconds) },
+      });
+    }
+  }
   for (let i = 0; i < hits; i++) {
     const hit = hitRateLimit('org', key.organizationId, tierOf(key.tier).requestsPerMinute);
     door.orgDecision = hit instanceof Promise ? await hit : hit;
@@ -102,7 +120,9 @@ export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1
 /** request-id and x-ratelimit-*-requests on the reply. */
 export function finishReply(door: DoorRequest, reply: DoorReply): DoorReply {
   reply.headers['request-id'] = door.requestId;
-  if (door.orgDecision) Object.assign(reply.headers, requestRateHeaders(door.orgDecision));
+  // The limit that binds first: the key's own or the organization's, whichever has less left.
+  const decision = door.keyDecision && (!door.orgDecision || door.keyDecision.remaining <= door.orgDecision.remaining) ? door.keyDecision : door.orgDecision;
+  if (decision) Object.assign(reply.headers, requestRateHeaders(decision));
   return reply;
 }
 

@@ -19,7 +19,7 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
  * - the raw-socket edge: the request URL is built from the fixed origin (PUBLIC_BASE_URL) and
  *   the checked path, never from the Host header; unparseable requests, CONNECT and odd
  *   `Expect` headers are answered in the envelope; the client IP comes from the socket
- *   (http/incoming-request.ts, which plain `next start` applies too);
+ *   (http/incoming-request.ts);
  *   request timeouts are long enough for synchronous creations; bytes nobody reads are drained
  *   so a refusal reaches the client;
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).

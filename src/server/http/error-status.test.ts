@@ -11,6 +11,8 @@ describe('code → HTTP status, once at the doors', () => {
     ['api_key_invalid', 401],
     ['insufficient_balance', 402],
     ['monthly_limit_reached', 402],
+    ['api_key_spend_cap_reached', 402],
+    ['api_key_ip_not_allowed', 403],
     ['permission_denied', 403],
     ['resource_not_found', 404],
     ['invitation_invalid', 404],

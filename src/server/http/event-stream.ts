@@ -1,5 +1,6 @@
 import { callerFromKey } from '@/server/access/caller';
 import { authenticateBearer } from '@/server/keys/keys';
+import { assertIpAllowed } from '@/server/keys/fences';
 import { db } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { ApiError } from './api-error';
@@ -69,7 +70,7 @@ function message(fields: { id?: string; event?: string; data?: string; retry?: n
   return encoder.encode(`${text}\n`);
 }
 
-function eventStream(session: StreamSession, cursor: StreamCursor, authorization: string | null, closed: AbortSignal): ReadableStream<Uint8Array> {
+function eventStream(session: StreamSession, cursor: StreamCursor, authorization: string | null, ip: string | null, closed: AbortSignal): ReadableStream<Uint8Array> {
   let end: () => void = () => undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -118,12 +119,13 @@ function eventStream(session: StreamSession, cursor: StreamCursor, authorization
         setInterval(() => {
           void (async () => {
             try {
-              await authenticateBearer(db(), authorization);
+              // A key revoked, or fenced off this address, since the stream opened ends it.
+              assertIpAllowed(await authenticateBearer(db(), authorization, { ip }), ip);
               await renewEventStream(session);
               if (!ended) controller.enqueue(message({ comment: 'ping' }));
             } catch (error) {
               const refusal = apiErrorFromUnknown(error);
-              if (!ended && refusal.status === 401) {
+              if (!ended && (refusal.status === 401 || refusal.code === 'api_key_ip_not_allowed')) {
                 controller.enqueue(message({ event: 'error', data: JSON.stringify(refusal.toBody()) }));
                 end();
               }
@@ -169,7 +171,7 @@ export async function serveEventStream(req: Request, requestId?: string, closed:
     }
     const reply = finishReply(door, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }, body: '', errorCode: null });
     status = 200;
-    response = new Response(eventStream(session, cursor, req.headers.get('authorization'), closed), { status: 200, headers: reply.headers });
+    response = new Response(eventStream(session, cursor, req.headers.get('authorization'), door.ip, closed), { status: 200, headers: reply.headers });
   } catch (error) {
     const reply = finishReply(door, errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${EVENT_STREAM_PATH}` })));
     status = reply.status;

@@ -13,9 +13,10 @@ const KEYED: Documented = {
   parameter_invalid: 'An unknown or invalid parameter (`param` names it).',
   api_key_missing: 'No `Authorization: Bearer <key>` header.',
   api_key_invalid: 'The key is malformed, unknown or revoked.',
+  api_key_ip_not_allowed: 'The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.',
   browser_request_refused: 'The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.',
   permission_denied: 'The key lacks the permission this route needs.',
-  rate_limit_exceeded: 'Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait.',
+  rate_limit_exceeded: 'Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait.',
   internal_error: 'Unexpected: logged with the request-id. Retry later.',
 };
 
@@ -33,6 +34,7 @@ const CREATION: Documented = {
   ...IMAGES,
   insufficient_balance: 'Live mode: the balance does not cover the price. Nothing was charged.',
   monthly_limit_reached: 'Live mode: the generation would pass the organization’s monthly spending limit.',
+  api_key_spend_cap_reached: 'Live mode: the generation would pass the monthly spend cap of the key that sent it. Nothing was charged. An extension to the specification.',
   idempotency_key_reused: 'This Idempotency-Key was first used on another door (MCP or the console playground).',
   idempotency_key_mismatch: 'This Idempotency-Key was already used with different parameters.',
   generation_rate_limit_exceeded: 'Generation quota (Generations/min or /h of the tier, per mode) exceeded. `Retry-After` gives the seconds to wait; nothing was created or charged.',
@@ -67,6 +69,7 @@ export const ROUTE_ERRORS: Record<string, Documented> = {
     permission_denied: 'The key lacks `generations_read` or the permission of the generation’s type (renders, edits, decorations or upscales).',
   },
   'GET /styles': {},
+  'GET /prices': {},
   'GET /edit-material-categories': {},
   'GET /edit-materials': { parameter_invalid: 'Invalid `limit` (1 to 100), `after` (the id of a material you listed), unknown `category`, or `search` over 100 characters (`param` names it).' },
   'GET /events/stream': {

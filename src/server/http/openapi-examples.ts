@@ -73,6 +73,10 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'GET /generations': list([GENERATION_EXAMPLE], true),
   'POST /generations/{id}/cancel': { ...IN_PROGRESS_EXAMPLE, status: 'canceled', cancelable: false, completed_at: T0 + 2, cost: { ...GENERATION_EXAMPLE.cost, amount_refunded: 30 } },
   'GET /styles': list([STYLE_EXAMPLE]),
+  'GET /prices': list([
+    { object: 'price', type: 'render', quality: '2k', scale: null, amount: 27, list_amount: 30, discount_percent: 10, currency: 'eur', unit: 'cents' },
+    { object: 'price', type: 'upscale', quality: null, scale: 'x2', amount: 9, list_amount: 10, discount_percent: 10, currency: 'eur', unit: 'cents' },
+  ]),
   'GET /edit-material-categories': list([CATEGORY_EXAMPLE]),
   'GET /edit-materials': list([MATERIAL_EXAMPLE], true),
 };
@@ -156,6 +160,11 @@ const READ_CALLS: Record<string, ReadCall> = {
     path: '/edit-material-categories',
     sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));`,
     python: `categories = client.edit_material_categories.list()\nprint([category["id"] for category in categories["data"]])`,
+  },
+  'GET /prices': {
+    path: '/prices',
+    sdk: `const prices = await client.prices.list();\nconst render2k = prices.data.find((p) => p.type === 'render' && p.quality === '2k');\nconsole.log(render2k?.amount); // cents, tier discount applied`,
+    python: `prices = client.prices.list()\nrender_2k = next(p for p in prices["data"] if p["type"] == "render" and p.get("quality") == "2k")\nprint(render_2k["amount"])  # cents, tier discount applied`,
   },
   'GET /edit-materials': {
     path: '/edit-materials',

@@ -86,7 +86,7 @@ export async function serveV1(req: IncomingHead, requestId?: string): Promise<V1
       const key = await authenticate(req, door, 1, read !== null);
       // A read writes no log line of its own (a failure is logged below, with the request id),
       // so it runs outside the log context: AsyncLocalStorage adds to every promise inside it.
-      if (read) response = jsonReply(200, await read(callerFromKey(key), key));
+      if (read) response = jsonReply(200, await read(callerFromKey(key), key, door.ip));
       else response = await withLogContext({ requestId: door.requestId, organizationId: key.organizationId }, () => dispatch(req.request(), url, key, door.requestId, door.receivedAt, asked));
     }
   } catch (error) {

@@ -6,6 +6,7 @@ import { clock } from '@/server/platform/clock';
 import type { Mode } from '@/generated/prisma/enums';
 import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import { announceKeyChange, cachedKeyLookup, cachedKeyUnchecked } from './cache';
+import { ipAllowed } from './fences';
 
 /**
  * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
@@ -70,6 +71,8 @@ interface KeyRow {
   lastUsedAt: Date | null;
   secretHash: string;
   tier: number;
+  allowedIps: string[];
+  requestsPerMinute: number | null;
 }
 
 export interface AuthenticatedKey {
@@ -78,6 +81,9 @@ export interface AuthenticatedKey {
   mode: Mode;
   permissions: ReadonlySet<Permission>;
   tier: number;
+  /** The key's fences the door enforces (keys/fences.ts); its spend cap is read at admission. */
+  allowedIps: readonly string[];
+  requestsPerMinute: number | null;
   /**
    * Served from the key cache without its revocation barrier (authenticateBearer's
    * `revocationCheckedByCaller`): the caller's own query must prove the key unrevoked, or
@@ -89,7 +95,11 @@ export interface AuthenticatedKey {
 const KEY_INVALID = 'The API key is unknown or has been revoked.';
 
 /** Parse `Authorization: Bearer …` and find the key. 401 api_key_missing / api_key_invalid. */
-export async function authenticateBearer(tx: DbTx, authorization: string | null, options: { revocationCheckedByCaller?: boolean } = {}): Promise<AuthenticatedKey> {
+export async function authenticateBearer(
+  tx: DbTx,
+  authorization: string | null,
+  options: { revocationCheckedByCaller?: boolean; ip?: string | null } = {},
+): Promise<AuthenticatedKey> {
   if (!authorization || !authorization.trim()) {
     throw new DomainError('api_key_missing', 'No API key provided. Send it as "Authorization: Bearer rt_test_…".');
   }
@@ -104,12 +114,16 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null,
     throw new DomainError('api_key_invalid', 'The API key is malformed. Keys look like rt_test_… or rt_live_….');
   }
   const hash = hashSecret(secret);
-  // A caller that proves the key unrevoked in its own query takes a cached key as it is.
-  const unchecked = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
+  // A caller that proves the key unrevoked in its own query takes a cached key as it is, unless
+  // the key has an IP allowlist: the proof shows the key has none (generations.ts), so only
+  // the barrier makes a cached allowlist as fresh as a revocation.
+  const cached = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
+  const unchecked = cached && cached.allowedIps.length === 0 ? cached : null;
   // One round trip for key and tier (this runs on every /v1 request).
   const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
-      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt", k."secretHash", o.tier
+      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt", k."secretHash", o.tier,
+        k."allowedIps", k."requestsPerMinute"
       from "ApiKey" k join "Organization" o on o.id = k."organizationId"
       where k."secretHash" = ${hash}`;
     return rows[0] ?? null;
@@ -124,10 +138,12 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null,
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
     throw new DomainError('api_key_invalid', 'The API key has expired. Create a new key in the console.');
   }
-  // lastUsedAt is informative; write it at most once a minute per key to keep reads read-only.
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+  // lastUsedAt (and the address it came from) is informative; write it at most once a minute
+  // per key to keep reads read-only. A request its allowlist refuses is no use of the key.
+  const ip = options.ip ?? null;
+  if ((!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) && ipAllowed(key.allowedIps, ip)) {
     key.lastUsedAt = now; // the cached entry too, so the next minute's requests skip the write
-    void tx.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } }).catch(() => undefined);
+    void tx.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now, lastUsedIp: ip } }).catch(() => undefined);
   }
   return {
     keyId: key.id,
@@ -135,14 +151,21 @@ export async function authenticateBearer(tx: DbTx, authorization: string | null,
     mode: key.mode,
     permissions: new Set(key.permissions as Permission[]),
     tier: key.tier,
+    allowedIps: key.allowedIps,
+    requestsPerMinute: key.requestsPerMinute,
     ...(unchecked ? { revocationUnchecked: true } : {}),
   };
 }
 
-/** 401 api_key_invalid unless the key is unrevoked in the database now (for a key taken with its revocation unchecked). */
-export async function assertKeyUnrevoked(keyId: string): Promise<void> {
-  const rows = await sql<{ revoked: boolean }>(`select "revokedAt" is not null as revoked from "ApiKey" where id = $1`, [keyId]);
+/**
+ * For a key taken with its revocation unchecked: 401 api_key_invalid unless the key is unrevoked
+ * in the database now. Its stored allowlist, which the cached copy had empty, may have been set
+ * since: returns it (empty if still none) for the caller to judge the request by.
+ */
+export async function assertKeyUnrevoked(keyId: string): Promise<string[]> {
+  const rows = await sql<{ revoked: boolean; allowedIps: string[] }>(`select "revokedAt" is not null as revoked, "allowedIps" from "ApiKey" where id = $1`, [keyId]);
   if (!rows[0] || rows[0].revoked) throw new DomainError('api_key_invalid', KEY_INVALID);
+  return rows[0].allowedIps;
 }
 
 export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: string; revokedAt: Date }> {

@@ -3,7 +3,11 @@ import { recordAudit } from '@/server/audit/record-audit';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
-import { canManageKey, memberActor, type Member } from '@/server/members/roles';
+import { canManageKey, memberActor, requireRole, type Member, type Role } from '@/server/members/roles';
+import { tierOf } from '@/server/billing/pricing';
+import { monthlyLimitCents } from '@/server/billing/monthly-spend';
+import { announceKeyChange } from './cache';
+import { normalizeAllowlist, type KeyFences } from './fences';
 import type { Permission } from '@/shared/keys/permissions';
 import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
 
@@ -18,12 +22,20 @@ export interface KeyView {
   created_by: string | null;
   created_at: number;
   last_used_at: number | null;
+  /** The client IP of that last use (null: not used since addresses were kept). */
+  last_used_ip: string | null;
   revoked_at: number | null;
   /** When it stops working (null: never), and whether that time has come. */
   expires_at: number | null;
   expired: boolean;
   /** Whether this member may revoke or rename it (developers: only their own keys). */
   can_revoke: boolean;
+  /** Its fences (keys/fences.ts): CIDRs (empty: any address), requests per minute and monthly spend cap in cents (null: the organization's). */
+  allowed_ips: string[];
+  requests_per_minute: number | null;
+  monthly_spend_cap_cents: number | null;
+  /** Whether this member may edit the fences (owners and admins). */
+  can_fence: boolean;
 }
 
 export async function listMemberKeys(member: Member, page: PageParams & { includeRevoked?: boolean | undefined }): Promise<Page<KeyView>> {
@@ -54,10 +66,15 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     created_by: r.createdByUserId ? (creators.get(r.createdByUserId) ?? null) : null,
     created_at: toUnixSeconds(r.createdAt),
     last_used_at: toUnixSeconds(r.lastUsedAt),
+    last_used_ip: r.lastUsedIp,
     revoked_at: toUnixSeconds(r.revokedAt),
     expires_at: toUnixSeconds(r.expiresAt),
     expired: r.expiresAt !== null && r.expiresAt.getTime() <= clock.nowMs(),
     can_revoke: r.revokedAt === null && canManageKey(member, r),
+    allowed_ips: r.allowedIps,
+    requests_per_minute: r.requestsPerMinute,
+    monthly_spend_cap_cents: r.monthlySpendCapCents,
+    can_fence: r.revokedAt === null && FENCE_ROLES.includes(member.role),
   }));
 }
 
@@ -125,5 +142,57 @@ export async function renameMemberKey(member: Member, keyId: string, name: strin
       details: { prefix: key.prefix, from: key.name, to: renamed.name },
     });
     return { id: renamed.id, name: renamed.name };
+  });
+}
+
+const FENCE_ROLES: readonly Role[] = ['owner', 'admin'];
+
+/**
+ * Set a key's fences (owners and admins; a developer's key included, since fences guard the
+ * organization's money). Limits must sit below the organization's: a request rate under its
+ * tier's, a spend cap under its monthly limit. Every process's key cache forgets the key in
+ * the same transaction, as on revocation, so the next request meets the new fences; the
+ * change is audited with what it was and what it became.
+ */
+export async function updateMemberKeyFences(
+  member: Member,
+  keyId: string,
+  input: { allowedIps: string[]; requestsPerMinute: number | null; monthlySpendCapCents: number | null },
+): Promise<KeyFences & { id: string }> {
+  requireRole(member, FENCE_ROLES);
+  const allowedIps = normalizeAllowlist(input.allowedIps, 'allowedIps');
+  const org = await db().organization.findUniqueOrThrow({ where: { id: member.organizationId }, select: { tier: true, monthlyLimitCents: true } });
+  const orgRate = tierOf(org.tier).requestsPerMinute;
+  if (input.requestsPerMinute !== null && input.requestsPerMinute >= orgRate) {
+    throw invalidParam('requestsPerMinute', `A key's request rate must be below the organization's (${orgRate} per minute).`);
+  }
+  const orgLimit = monthlyLimitCents(org, org.tier);
+  if (input.monthlySpendCapCents !== null && input.monthlySpendCapCents >= orgLimit) {
+    throw invalidParam('monthlySpendCapCents', `A key's monthly spend cap must be below the organization's monthly limit (${orgLimit} cents).`);
+  }
+  return transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      select id from "ApiKey" where id = ${keyId} and "organizationId" = ${member.organizationId} and mode = ${member.mode}::"Mode" for update`;
+    if (rows.length === 0) throw notFound(`No API key ${keyId}.`, 'keyId');
+    const key = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+    if (key.revokedAt) throw new DomainError('parameter_invalid', 'A revoked key cannot be changed.', { param: 'keyId' });
+    const before: KeyFences = { allowedIps: key.allowedIps, requestsPerMinute: key.requestsPerMinute, monthlySpendCapCents: key.monthlySpendCapCents };
+    const after: KeyFences = { allowedIps, requestsPerMinute: input.requestsPerMinute, monthlySpendCapCents: input.monthlySpendCapCents };
+    await tx.apiKey.update({ where: { id: keyId }, data: after });
+    await announceKeyChange(tx, key.secretHash);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      await recordAudit(tx, memberActor(member), member.organizationId, {
+        action: 'api_key.fences_updated',
+        mode: key.mode,
+        target: { type: 'api_key', id: key.id },
+        details: {
+          name: key.name,
+          prefix: key.prefix,
+          from: { allowed_ips: before.allowedIps, requests_per_minute: before.requestsPerMinute, monthly_spend_cap_cents: before.monthlySpendCapCents },
+          to: { allowed_ips: after.allowedIps, requests_per_minute: after.requestsPerMinute, monthly_spend_cap_cents: after.monthlySpendCapCents },
+        },
+      });
+    }
+    return { id: key.id, ...after };
   });
 }

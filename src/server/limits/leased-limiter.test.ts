@@ -5,7 +5,7 @@ import { LeasedLimiter, MAX_SLICE, type LeaseSource } from './leased-limiter';
 
 /** A shared store (the primary's counters) and the lease round trips made to it. */
 function sharedStore() {
-  const store = { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() };
+  const store = { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter(), key: new FixedWindowLimiter() };
   const calls: LeaseRequest[][] = [];
   const source: LeaseSource = async (requests) => {
     calls.push(requests);
@@ -15,7 +15,7 @@ function sharedStore() {
 }
 
 function processOf(source: LeaseSource): LeasedLimiter {
-  return new LeasedLimiter(source, { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() }, 'test');
+  return new LeasedLimiter(source, { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter(), key: new FixedWindowLimiter() }, 'test');
 }
 
 const allowedOf = (decisions: RateDecision[]) => decisions.filter((d) => d.allowed).length;

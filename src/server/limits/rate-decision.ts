@@ -7,5 +7,5 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-/** The request-rate limiters: per client IP and per organization. */
-export type LimiterName = 'ip' | 'org';
+/** The request-rate limiters: per client IP, per organization and per API key (a key's own limit). */
+export type LimiterName = 'ip' | 'org' | 'key';

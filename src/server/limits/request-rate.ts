@@ -18,7 +18,7 @@ import { FixedWindowLimiter, type Lease, type LeaseRequest, type LimiterName, ty
 
 export { FixedWindowLimiter, type LimiterName, type RateDecision };
 
-const localLimiters: Record<LimiterName, FixedWindowLimiter> = { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter() };
+const localLimiters: Record<LimiterName, FixedWindowLimiter> = { ip: new FixedWindowLimiter(), org: new FixedWindowLimiter(), key: new FixedWindowLimiter() };
 
 /** Set in the environment of web processes forked by `npm start`: their counters are the primary's. */
 export const SHARED_LIMITS_ENV = 'ROOMTONE_SHARED_RATE_LIMITS';

@@ -3,7 +3,7 @@ import { checkEngineEnv } from '@/server/engine/backends/settings';
 
 /**
  * The capabilities' own cross-checks of the configuration, added to config() by every entry
- * point (the launcher, `next start`, `roomtone worker`, the CLI) before it reads it: a bad
+ * point (the launcher, `roomtone worker`, the CLI) before it reads it: a bad
  * ENGINE_<OPERATION> is refused at start with a message naming the variable.
  */
 export function addServiceConfigChecks(): void {

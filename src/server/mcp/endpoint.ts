@@ -14,6 +14,7 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
 import { nextStep } from './next-step';
+import { priceSentence } from './prices';
 import { mcpInstructions } from './instructions';
 
 /**
@@ -50,7 +51,12 @@ function errorResult(error: ApiError): CallToolResult {
 function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, ToolLogLine>): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: mcpInstructions(), jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.priceType ? `${t.description} ${priceSentence(t.priceType, caller)}` : t.description,
+      inputSchema: t.inputSchema as { type: 'object' },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);

@@ -1,3 +1,4 @@
+import type { GenerationType } from '@/server/billing/pricing';
 import type { ApiGeneration } from '@/server/generations/serialize';
 import type { TrpcContext } from '@/server/trpc/context';
 
@@ -14,6 +15,8 @@ export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
+  /** A creation tool: the type whose prices its description lists for the caller (mcp/prices.ts). */
+  priceType?: GenerationType;
   inputSchema: Record<string, unknown>;
   run(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome>;
 }

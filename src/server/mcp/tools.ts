@@ -10,6 +10,7 @@ import { createCallerFactory } from '@/server/trpc/init';
 import { editMaterialsInput, generationIdInput, noInput, v1Router } from '@/server/trpc/v1-router';
 import { createUploadArguments, createUploadTool } from './upload-tool';
 import type { ToolDefinition } from './tool';
+import type { GenerationType } from '@/server/billing/pricing';
 
 /**
  * The nine MCP tools. Each calls the same tRPC procedure as its /v1 route through a
@@ -81,12 +82,20 @@ const FIELD_DESCRIPTIONS: Record<string, string> = {
 const idempotencyKeyArg = { type: 'string', minLength: 1, maxLength: 255 };
 
 /** A creation tool: the route's body without `background`, plus `idempotency_key`. */
-function creationTool(name: string, title: string, description: string, schema: z.ZodType, call: (c: V1Caller, input: never) => Promise<ApiGeneration>): ToolDefinition {
+function creationTool(
+  name: string,
+  priceType: GenerationType,
+  title: string,
+  description: string,
+  schema: z.ZodType,
+  call: (c: V1Caller, input: never) => Promise<ApiGeneration>,
+): ToolDefinition {
   const inputSchema = describe(jsonSchemaOf(schema), FIELD_DESCRIPTIONS, ['background']);
   inputSchema.properties = { ...inputSchema.properties, idempotency_key: { ...idempotencyKeyArg, description: FIELD_DESCRIPTIONS.idempotency_key } };
   return {
     name,
     title,
+    priceType,
     description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON and the next step; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
     inputSchema,
     async run(args, ctx) {
@@ -136,16 +145,17 @@ const getGenerationTool: ToolDefinition = {
 };
 
 export const TOOLS: readonly ToolDefinition[] = [
-  creationTool('create_render', 'Render a draft', 'Photorealistic render of a draft interior image (POST /v1/renders). Permission: renders.', renderInput, (c, i) => c.creations.render(i)),
+  creationTool('create_render', 'render', 'Render a draft', 'Photorealistic render of a draft interior image (POST /v1/renders). Permission: renders.', renderInput, (c, i) => c.creations.render(i)),
   creationTool(
     'create_edit',
+    'edit',
     'Edit an image',
     'Edits an interior image (POST /v1/edits) by written instruction (mode prompt) or by colour mask (mode mask, one layer per painted colour). Permission: edits.',
     editInput,
     (c, i) => c.creations.edit(i),
   ),
-  creationTool('create_decoration', 'Decorate a room', 'Decorates a furnished room with accessories in a style from list_styles (POST /v1/decorations). Permission: decorations.', decorationInput, (c, i) => c.creations.decoration(i)),
-  creationTool('create_upscale', 'Upscale an image', 'Upscales x2 or x4 without changing the content (POST /v1/upscales). Permission: upscales.', upscaleInput, (c, i) => c.creations.upscale(i)),
+  creationTool('create_decoration', 'decoration', 'Decorate a room', 'Decorates a furnished room with accessories in a style from list_styles (POST /v1/decorations). Permission: decorations.', decorationInput, (c, i) => c.creations.decoration(i)),
+  creationTool('create_upscale', 'upscale', 'Upscale an image', 'Upscales x2 or x4 without changing the content (POST /v1/upscales). Permission: upscales.', upscaleInput, (c, i) => c.creations.upscale(i)),
   {
     name: 'create_upload',
     title: 'Prepare an upload',

@@ -36,6 +36,9 @@ export type ApiErrorCode =
   | 'webhook_endpoint_limit_reached'
   | 'webhook_endpoint_disabled'
   | 'internal_error'
+  // Key fences (keys/fences.ts): not among the spec's codes, which stay as they are
+  | 'api_key_ip_not_allowed'
+  | 'api_key_spend_cap_reached'
   // Console (sessions, members, sign-up)
   | 'session_missing'
   | 'cross_site_request_refused'

@@ -18,7 +18,7 @@ import { invitationShareLink } from '@/server/members/invitation-share-link';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
-import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey } from '@/server/keys/member-keys';
+import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey, updateMemberKeyFences } from '@/server/keys/member-keys';
 import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
@@ -45,6 +45,7 @@ import {
   createOrganizationInput,
   createKeyInput,
   renameKeyInput,
+  keyFencesInput,
   generationIdSchema,
   waitForGenerationsInput,
   invitationIdSchema,
@@ -147,6 +148,7 @@ export const consoleRouter = router({
     }),
     rename: anyMember.input(renameKeyInput).mutation(({ ctx, input }) => renameMemberKey(ctx.member, input.keyId, input.name)),
     revoke: anyMember.input(z.object({ keyId: z.string().max(100) })).mutation(({ ctx, input }) => revokeMemberKey(ctx.member, input.keyId)),
+    fences: manager.input(keyFencesInput).mutation(({ ctx, input }) => updateMemberKeyFences(ctx.member, input.keyId, input)),
   }),
   logs: router({
     list: anyMember.input(pageInput.extend(logFiltersInput.shape)).query(({ ctx, input }) => listRequestLog(ctx.member, input, input)),

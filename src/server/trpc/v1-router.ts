@@ -7,6 +7,7 @@ import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, list
 import { cancelGeneration, readGeneration, readGenerationPage } from '@/server/generations/generations';
 import { toApiGeneration } from '@/server/generations/serialize';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
+import { priceList } from '@/server/billing/pricing';
 
 const TAG_GENERATIONS = 'Generations';
 const TAG_REFERENCE = 'Reference';
@@ -20,6 +21,39 @@ const materialSchema = z
   .meta({ id: 'EditMaterial' });
 
 /** Inputs shared by /v1 and the MCP tools (which generate their JSON Schemas from them). */
+const priceSchema = z
+  .object({
+    object: z.literal('price'),
+    type: generationTypeSchema,
+    quality: z.enum(['1k', '2k', '4k', '8k']).nullable(),
+    scale: z.enum(['x2', 'x4']).nullable(),
+    amount: z.int().meta({ description: 'What `cost.amount` of a generation accepted now will be: the list price less the tier discount, in cents.' }),
+    list_amount: z.int(),
+    discount_percent: z.number(),
+    currency: z.literal('eur'),
+    unit: z.literal('cents'),
+  })
+  .meta({ id: 'Price' });
+
+/** The calling key's organization's prices, each line from the one pricing function (billing/pricing.ts). */
+export function apiPriceList(tier: number) {
+  return {
+    object: 'list' as const,
+    data: priceList(tier).map((line) => ({
+      object: 'price' as const,
+      type: line.type,
+      quality: line.quality,
+      scale: line.scale,
+      amount: line.amount,
+      list_amount: line.listAmount,
+      discount_percent: line.discountPercent,
+      currency: 'eur' as const,
+      unit: 'cents' as const,
+    })),
+    has_more: false,
+  };
+}
+
 export const generationIdInput = z.strictObject({ id: resourceIdParam() });
 export const noInput = z.strictObject({});
 export const editMaterialsInput = z.strictObject({
@@ -100,11 +134,30 @@ export const referenceRouter = router({
     }),
 });
 
+export const pricesRouter = router({
+  list: permittedAnyProcedure(REFERENCE_READERS.prices)
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/prices',
+        tags: [TAG_REFERENCE],
+        summary: 'List prices',
+        description:
+          'The price of one generation of each type at each quality (renders, edits, decorations) or scale (upscales) for the key’s organization, its tier discount applied: the `cost.amount` a creation accepted now gets. Test mode charges nothing; the prices are those live mode charges. An extension to the specification.',
+        protect: true,
+      },
+    })
+    .input(noInput)
+    .output(listSchema(priceSchema, 'PriceList'))
+    .query(({ ctx }) => apiPriceList(ctx.caller.tier)),
+});
+
 /** Every procedure /v1 serves; the console's router reuses the same sub-routers. */
 export const v1Router = router({
   creations: creationsRouter,
   generations: generationsRouter,
   reference: referenceRouter,
+  prices: pricesRouter,
 });
 
 export type V1Router = typeof v1Router;

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'api_key.renamed',
+  'api_key.fences_updated',
   'member.invited',
   'member.invitation_accepted',
   'member.invitation_revoked',

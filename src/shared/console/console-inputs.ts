@@ -44,6 +44,13 @@ export const createKeyInput = z.object({
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });
 export const renameKeyInput = z.object({ keyId: z.string().max(100), name: keyName });
+/** A key's fences (server/keys/fences.ts): null clears a limit; addresses are checked on the server. */
+export const keyFencesInput = z.object({
+  keyId: z.string().max(100),
+  allowedIps: z.array(z.string().max(64)).max(50, 'At most 50 addresses or networks per key.'),
+  requestsPerMinute: z.number().int().min(1).nullable(),
+  monthlySpendCapCents: z.number().int().min(0).nullable(),
+});
 export const inviteInput = z.object({ email, role: roleSchema });
 export const renameInput = z.object({ name: organizationNameSchema });
 export const createOrganizationInput = z.object({ name: organizationNameSchema });

@@ -21,6 +21,8 @@ export const REFERENCE_READERS = {
   styles: ['decorations', 'renders'],
   editMaterials: ['edits'],
   editMaterialCategories: ['edits'],
+  /** The price list (GET /v1/prices): any key that can create something. */
+  prices: ['renders', 'edits', 'decorations', 'upscales'],
 } as const satisfies Record<string, readonly Permission[]>;
 
 /** What each permission lets a key do, as the console's key dialog describes it. */
