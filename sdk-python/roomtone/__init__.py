@@ -34,6 +34,8 @@ from ._types import (
     ImageInput,
     MaskColor,
     ModifyLayer,
+    Price,
+    PriceList,
     Quality,
     RemoveLayer,
     Scale,
@@ -80,6 +82,8 @@ __all__ = [
     "RemoveLayer",
     "Scale",
     "Style",
+    "Price",
+    "PriceList",
     "WebhookEvent",
     "WebhookEventType",
 ]

@@ -7,7 +7,7 @@ from typing import Mapping, Optional
 
 from ._errors import RoomtoneError
 from ._http import HttpClient, Settings
-from ._resources import Decorations, EditMaterialCategories, EditMaterials, Edits, Generations, Renders, Styles, Upscales, Webhooks
+from ._resources import Decorations, EditMaterialCategories, EditMaterials, Edits, Generations, Prices, Renders, Styles, Upscales, Webhooks
 
 DEFAULT_BASE_URL = "http://localhost:3000"
 DEFAULT_TIMEOUT = 6 * 60.0
@@ -47,6 +47,8 @@ class Roomtone:
     """Retrieve, list, cancel and wait for generations (permission ``generations_read``)."""
     styles: Styles
     """``GET /v1/styles`` (permission ``decorations``)."""
+    prices: Prices
+    """``GET /v1/prices`` (any creation permission): prices before you run, tier discount applied."""
     edit_materials: EditMaterials
     """``GET /v1/edit-materials`` (permission ``edits``)."""
     edit_material_categories: EditMaterialCategories
@@ -90,6 +92,7 @@ class Roomtone:
         self.upscales = Upscales(http, "/upscales")
         self.generations = Generations(http)
         self.styles = Styles(http)
+        self.prices = Prices(http)
         self.edit_materials = EditMaterials(http)
         self.edit_material_categories = EditMaterialCategories(http)
         self.webhooks = Webhooks(http)

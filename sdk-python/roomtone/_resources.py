@@ -20,6 +20,7 @@ from ._types import (
     GenerationStatus,
     GenerationType,
     ImageInput,
+    PriceList,
     Quality,
     Scale,
     StyleList,
@@ -273,6 +274,16 @@ class Styles:
     def list(self, *, timeout: Optional[float] = None, max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None) -> StyleList:
         """``GET /v1/styles`` (permission ``decorations``): every decoration style, in one answer."""
         return cast(StyleList, self._http.request("GET", "/styles", **_Options.pick(timeout, max_retries, extra_headers)).data)
+
+
+class Prices:
+    def __init__(self, http: HttpClient) -> None:
+        self._http = http
+
+    def list(self, *, timeout: Optional[float] = None, max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None) -> PriceList:
+        """``GET /v1/prices`` (any creation permission): the price of each type at each quality or scale
+        for the key's organization, tier discount applied, in cents."""
+        return cast(PriceList, self._http.request("GET", "/prices", **_Options.pick(timeout, max_retries, extra_headers)).data)
 
 
 class EditMaterialCategories:

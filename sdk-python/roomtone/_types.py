@@ -108,6 +108,26 @@ class StyleList(TypedDict):
     has_more: bool
 
 
+class Price(TypedDict):
+    """One line of ``GET /v1/prices``: ``amount`` is what ``cost.amount`` of a generation accepted now will be."""
+
+    object: Literal["price"]
+    type: Literal["render", "edit", "decoration", "upscale"]
+    quality: Optional[Literal["1k", "2k", "4k", "8k"]]
+    scale: Optional[Literal["x2", "x4"]]
+    amount: int
+    list_amount: int
+    discount_percent: float
+    currency: Literal["eur"]
+    unit: Literal["cents"]
+
+
+class PriceList(TypedDict):
+    object: Literal["list"]
+    data: List[Price]
+    has_more: bool
+
+
 class EditMaterialCategoryList(TypedDict):
     object: Literal["list"]
     data: List[EditMaterialCategory]

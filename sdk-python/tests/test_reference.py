@@ -4,7 +4,7 @@ import math
 import unittest
 from typing import List, Optional
 
-from support import client, new_org
+from support import IMAGE_URL, client, new_org
 
 
 class ReferenceListTests(unittest.TestCase):
@@ -47,3 +47,18 @@ class ReferenceListTests(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class PriceListTests(unittest.TestCase):
+    def test_prices_are_the_cost_a_creation_then_gets(self) -> None:
+        api = client(new_org(tier=3).test_key)
+        prices = api.prices.list()
+        self.assertEqual((prices["object"], prices["has_more"]), ("list", False))
+        lines = {(p["type"], p["quality"] or p["scale"]): p for p in prices["data"]}
+        expected = {(t, q) for t in ("render", "edit", "decoration") for q in ("1k", "2k", "4k", "8k")} | {("upscale", "x2"), ("upscale", "x4")}
+        self.assertEqual(set(lines), expected)
+        for line in prices["data"]:
+            self.assertEqual((line["object"], line["currency"], line["unit"]), ("price", "eur", "cents"))
+            self.assertLessEqual(line["amount"], line["list_amount"])
+        render = api.renders.create(image=IMAGE_URL, quality="1k", style="japandi")
+        self.assertEqual(render["cost"]["amount"], lines[("render", "1k")]["amount"])
