@@ -130,7 +130,7 @@ const json = (value: unknown) => ({ method: 'POST', headers: { 'content-type': '
 describe('plain `next start` serves the route table as `npm start` does', () => {
   it('operators: /healthz, /readyz (workers run under next start too), /metrics', async () => {
     const { nextStart: ready } = await expectSame('/readyz');
-    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', checks: { database: true, migrations: true, workers: true } });
+    expect(JSON.parse(ready.text)).toEqual({ status: 'ready', checks: { database: true, migrations: true, storage: true, workers: true } });
     await expectSame('/healthz');
     await expectSame('/readyz', { method: 'POST' });
     await expectSame('/metrics');
