@@ -54,7 +54,7 @@ export class S3BlobStore implements BlobStore {
       // A bucket that does not answer must not hold a request: the SDK itself waits forever.
       // Two attempts (one retry of a 5xx or a timeout), each bounded.
       maxAttempts: 2,
-      requestHandler: { connectionTimeout: Math.min(5_000, options.timeoutMs ?? 10_000), requestTimeout: options.timeoutMs ?? 10_000 },
+      requestHandler: { connectionTimeout: Math.min(5_000, options.timeoutMs ?? 10_000), requestTimeout: options.timeoutMs ?? 10_000, throwOnRequestTimeout: true },
       // Since SDK 3.729 every PutObject carries CRC checksums by default, which several
       // S3-compatible services reject or mis-handle; on those, only send what S3 requires.
       ...(custom ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
