@@ -15,6 +15,7 @@ import path from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/server/platform/embedded-postgres';
 import { closeDb } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
+import { timeoutSignal } from '@/server/platform/deadline';
 import { freePort } from '@/server/platform/ports';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { startProcess, type StartedProcess } from './start-server';
@@ -51,7 +52,7 @@ function clusterProcesses(postmaster: number): number[] {
 
 async function readyz(): Promise<{ status: number; elapsedMs: number; body: { status: string; checks: Record<string, unknown>; embedded_database?: { state: string; restarts: number; last_exit: string | null } } }> {
   const started = Date.now();
-  const res = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${server.url}/readyz`, { signal: timeoutSignal(20_000) });
   return { status: res.status, elapsedMs: Date.now() - started, body: (await res.json()) as never };
 }
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
+import { timeoutSignal } from '@/server/platform/deadline';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form } from './images-support';
 import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
@@ -55,7 +56,7 @@ function upscale(setup: Setup) {
 }
 
 async function readyz(setup: Setup): Promise<{ status: number; body: { status: string; checks: Record<string, unknown> } }> {
-  const res = await fetch(`${setup.server.url}/readyz`, { signal: AbortSignal.timeout(20_000) });
+  const res = await fetch(`${setup.server.url}/readyz`, { signal: timeoutSignal(20_000) });
   return { status: res.status, body: (await res.json()) as never };
 }
 
