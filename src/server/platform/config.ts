@@ -40,8 +40,8 @@ const baseSchema = z.object({
   DATABASE_POOL_IDLE_MS: int(300_000),
   /** How long a query waits for a connection (new, or a pooled one to come free) before the request answers 503. */
   DATABASE_ACQUIRE_TIMEOUT_MS: int(5_000),
-  /** How long a statement may go unanswered before the request answers 503 (a stalled database); 0 = no bound. */
-  DATABASE_STATEMENT_TIMEOUT_MS: int(5_000),
+  /** How long a statement (lock waits included) may go unanswered before the request answers 503 (a stalled database); 0 = no bound. */
+  DATABASE_STATEMENT_TIMEOUT_MS: int(10_000),
   /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
   APP_SECRET: z.string().min(32).optional(),
   /** Web server processes of `npm start`; 0 = one per CPU core, at most 4. With more than one, the launcher's primary process runs the job workers and holds the rate-limit counters. */
