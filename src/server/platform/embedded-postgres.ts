@@ -166,8 +166,9 @@ export async function startEmbeddedPostgres(
     clusterDir,
   };
   if (isRoot) {
-    // The postgres user must be able to traverse the fallback location's parents.
+    // The postgres user must be able to traverse the fallback location's parents (whatever root's umask).
     fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
+    if (clusterDir.startsWith(`${ROOT_FALLBACK_DIR}/`)) for (const dir of [ROOT_FALLBACK_DIR, path.dirname(clusterDir)]) fs.chmodSync(dir, 0o755);
   }
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
