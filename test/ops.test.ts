@@ -24,10 +24,10 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 }
 
 describe('GET /readyz', () => {
-  it('200 ready: database reachable, migrations applied, workers running', async () => {
+  it('200 ready: database reachable, migrations applied, storage writable, workers running', async () => {
     const res = await api('/readyz');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: 'ready', checks: { database: true, migrations: true, workers: true } });
+    expect(res.body).toEqual({ status: 'ready', checks: { database: true, migrations: true, storage: true, workers: true } });
     expect(res.headers.get('request-id')).toMatch(/^req_/);
   });
 

@@ -25,6 +25,11 @@ export interface LocalS3 {
   requests: S3Request[];
   /** GETs of `key` send 64 KiB and wait for the client to go away. */
   hold(key: string): void;
+  /**
+   * Every request from now on: `error` answers 500 InternalError (the bucket's own fault),
+   * `stall` never answers (until `fail('none')` or close()), `none` serves again.
+   */
+  fail(mode: 'none' | 'error' | 'stall'): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +45,8 @@ export async function startLocalS3(bucket = 'roomtone-test'): Promise<LocalS3> {
   const requests: S3Request[] = [];
   const held = new Set<string>();
   const open = new Set<http.ServerResponse>();
+  let failing: 'none' | 'error' | 'stall' = 'none';
+  const stalled = new Set<http.ServerResponse>();
 
   const handle = (req: http.IncomingMessage, body: Buffer, res: http.ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
@@ -53,6 +60,12 @@ export async function startLocalS3(bucket = 'roomtone-test'): Promise<LocalS3> {
     const [, name = '', ...rest] = url.pathname.split('/');
     const key = rest.map(decodeURIComponent).join('/');
     if (name !== bucket) return xmlError(res, 404, 'NoSuchBucket', 'The specified bucket does not exist');
+    if (failing === 'error') return xmlError(res, 500, 'InternalError', 'We encountered an internal error. Please try again.');
+    if (failing === 'stall') {
+      stalled.add(res);
+      res.once('close', () => stalled.delete(res));
+      return;
+    }
 
     switch (req.method) {
       case 'PUT':
@@ -98,8 +111,12 @@ export async function startLocalS3(bucket = 'roomtone-test'): Promise<LocalS3> {
     objects,
     requests,
     hold: (key) => held.add(key),
+    fail: (mode) => {
+      failing = mode;
+      if (mode === 'none') for (const res of stalled) res.destroy();
+    },
     async close() {
-      for (const res of open) res.destroy();
+      for (const res of [...open, ...stalled]) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

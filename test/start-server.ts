@@ -31,6 +31,8 @@ export interface StartOptions {
   /** Arguments to node; default: `npm start`'s (scripts/start.mjs), with `nodeFlags` first. */
   args?: string[];
   nodeFlags?: string[];
+  /** Working directory (default: this checkout). */
+  cwd?: string;
   /** On top of this process's environment and of what `port` and `processes` set (so it can override PUBLIC_BASE_URL). */
   env?: Record<string, string>;
   /** A server: listens on 127.0.0.1:port, is ready when GET `healthPath` answers 2xx. */
@@ -82,7 +84,7 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
   };
 
   const child = spawn(process.execPath, options.args ?? startCommandArgs(options.nodeFlags), {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

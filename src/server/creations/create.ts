@@ -169,7 +169,12 @@ async function storeInputs(generationId: string, images: Map<string, ReceivedIma
   for (const image of images.values()) {
     const name = image.param.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '');
     const key = `inputs/${generationId}/${name}.${extensionFor(image)}`;
-    await blobStore().put(key, image.bytes, 'application/octet-stream');
+    try {
+      await blobStore().put(key, image.bytes, 'application/octet-stream');
+    } catch (error) {
+      await deleteInputs(stored); // a store that fails midway keeps none of this request's inputs
+      throw error;
+    }
     stored.push({ param: image.param, key, digest: image.digest, width: image.info?.width ?? null, height: image.info?.height ?? null });
   }
   return stored;

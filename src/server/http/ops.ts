@@ -29,7 +29,10 @@ export async function serveHealth(req: Request): Promise<DoorReply> {
 export async function serveReadiness(req: Request): Promise<DoorReply> {
   readOnly(req.method);
   const state = await readiness();
-  return { status: state.ready ? 200 : 503, headers: NO_STORE, body: JSON.stringify({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks }) };
+  const embedded = state.embeddedDatabase
+    ? { embedded_database: { state: state.embeddedDatabase.state, restarts: state.embeddedDatabase.restarts, last_exit: state.embeddedDatabase.lastExit } }
+    : {};
+  return { status: state.ready ? 200 : 503, headers: NO_STORE, body: JSON.stringify({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks, ...embedded }) };
 }
 
 /** Off (404, like any unknown route) unless METRICS_TOKEN is set; then `Authorization: Bearer <token>`. */

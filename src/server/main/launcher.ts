@@ -29,6 +29,7 @@ import { SHARED_LIMITS_ENV, serveRateLimits } from '@/server/limits/request-rate
 import { answerQuestions } from '@/server/platform/primary-ipc';
 import { localMetricsJson, mergedMetricsText } from '@/server/observability/metrics';
 import { workersRunning } from '@/server/jobs/workers-state';
+import { embeddedDatabaseState } from '@/server/platform/embedded-database-state';
 import { jobs } from '@/server/jobs/client';
 import { endEventStreams } from '@/server/http/event-stream';
 import { addServiceConfigChecks } from './config-checks';
@@ -80,7 +81,11 @@ async function forkWebProcesses(count: number): Promise<WebFleet> {
     new Promise((resolve, reject) => {
       const worker = cluster.fork({ [SHARED_LIMITS_ENV]: '1' });
       serveRateLimits(worker);
-      answerQuestions(worker, { 'metrics-merged': () => mergedMetricsText(() => jobs().waitingJobs()), workers: async () => workersRunning() });
+      answerQuestions(worker, {
+        'metrics-merged': () => mergedMetricsText(() => jobs().waitingJobs()),
+        workers: async () => workersRunning(),
+        'embedded-database': async () => embeddedDatabaseState(),
+      });
       const failed = (code: number | null) => reject(new Error(`web process ${worker.process.pid} exited with ${code} while starting`));
       worker.once('exit', failed);
       worker.once('listening', () => {

@@ -7,6 +7,7 @@
 import client from 'prom-client';
 import cluster from 'node:cluster';
 import { poolStats } from '@/server/platform/db';
+import { embeddedDatabaseState } from '@/server/platform/embedded-database-state';
 import { askPrimary, askWebProcesses } from '@/server/platform/primary-ipc';
 
 const CREATION_ROUTES = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
@@ -60,6 +61,28 @@ function build() {
         this.set({ state: 'total' }, stats.total);
         this.set({ state: 'idle' }, stats.idle);
         this.set({ state: 'waiting' }, stats.waiting);
+      },
+    }),
+    embeddedRestarts: new client.Counter({
+      name: 'roomtone_embedded_database_restarts_total',
+      help: 'Times the supervisor started the embedded PostgreSQL again after it exited (only in the process that runs it).',
+      registers,
+      collect() {
+        const state = embeddedDatabaseState();
+        if (!state) return;
+        this.reset();
+        this.inc(state.restarts);
+      },
+    }),
+    embeddedState: new client.Gauge({
+      name: 'roomtone_embedded_database_state',
+      help: 'The embedded PostgreSQL: 1 for its current state (running; restarting after it exited; external: started again by another process), only in the process that runs it.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const state = embeddedDatabaseState();
+        this.reset();
+        if (state) this.set({ state: state.state }, 1);
       },
     }),
   };

@@ -38,6 +38,10 @@ const baseSchema = z.object({
   DATABASE_POOL_SIZE: int(20),
   /** How long a pooled connection (ours and pg-boss's) may stay idle before it is closed; 0 = never. */
   DATABASE_POOL_IDLE_MS: int(300_000),
+  /** How long a query waits for a connection (new, or a pooled one to come free) before the request answers 503. */
+  DATABASE_ACQUIRE_TIMEOUT_MS: int(5_000),
+  /** How long a statement (lock waits included) may go unanswered before the request answers 503 (a stalled database); 0 = no bound. */
+  DATABASE_STATEMENT_TIMEOUT_MS: int(10_000),
   /** Secret for signed file URLs, encrypted webhook secrets and sessions; generated under DATA_DIR if unset. */
   APP_SECRET: z.string().min(32).optional(),
   /** Web server processes of `npm start`; 0 = one per CPU core, at most 4. With more than one, the launcher's primary process runs the job workers and holds the rate-limit counters. */
@@ -68,6 +72,7 @@ const baseSchema = z.object({
   S3_REGION: z.string().optional().default('us-east-1'),
   S3_ENDPOINT: z.string().optional(),
   S3_FORCE_PATH_STYLE: bool,
+  S3_TIMEOUT_MS: int(10_000),
   MODERATION_PROVIDER: z.enum(['builtin', 'openai']).optional().default('builtin'),
   MODERATION_URL: z.string().url().optional(),
   MODERATION_API_KEY: z.string().optional(),

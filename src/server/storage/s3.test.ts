@@ -4,6 +4,7 @@ import { clock } from '@/server/platform/clock';
 import { startLocalS3, type LocalS3 } from '../../../test/s3-server';
 import { S3BlobStore, s3StoreFromEnv } from './s3';
 import { BlobTooLarge } from './read-at-most';
+import { StorageUnavailableError } from './blob-store';
 
 /** The local S3-protocol server (test/s3-server.ts): path-style, SigV4-signed requests only. */
 const BUCKET = 'roomtone-test';
@@ -87,15 +88,32 @@ describe('S3BlobStore against a local S3-protocol server', () => {
     await expect(store.delete('missing/nothing.png')).resolves.toBeUndefined();
   });
 
-  it('rethrows errors other than a missing key', async () => {
+  it('any other error is a StorageUnavailableError carrying the bucket\'s own', async () => {
     const other = new S3BlobStore({
       bucket: 'other-bucket',
       endpoint,
       forcePathStyle: true,
       credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
     });
-    await expect(other.get('x.png')).rejects.toMatchObject({ name: 'NoSuchBucket' });
+    await expect(other.get('x.png')).rejects.toMatchObject({ name: 'StorageUnavailableError', cause: { name: 'NoSuchBucket' } });
     other.client.destroy();
+  });
+
+  it('a bucket answering 500, or not answering within timeoutMs, fails the write as StorageUnavailableError', async () => {
+    const bounded = new S3BlobStore({ bucket: BUCKET, endpoint, forcePathStyle: true, credentials: { accessKeyId: 'a', secretAccessKey: 'b' }, timeoutMs: 300 });
+    try {
+      s3.fail('error');
+      await expect(bounded.put('faults/a.png', Buffer.from('x'), 'image/png')).rejects.toMatchObject({ name: 'StorageUnavailableError', cause: { name: 'InternalError' } });
+      s3.fail('stall');
+      await expect(bounded.put('faults/b.png', Buffer.from('x'), 'image/png')).rejects.toBeInstanceOf(StorageUnavailableError);
+      s3.fail('none');
+      await expect(bounded.put('faults/c.png', Buffer.from('x'), 'image/png')).resolves.toBeUndefined();
+      expect(objects().has('faults/a.png')).toBe(false);
+      expect(objects().has('faults/c.png')).toBe(true);
+    } finally {
+      s3.fail('none');
+      bounded.client.destroy();
+    }
   });
 
   it('refuses unsafe keys before any request', async () => {

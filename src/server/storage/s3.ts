@@ -12,7 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { assertSafeKey, type BlobStore } from './blob-store';
+import { assertSafeKey, storageFailure, type BlobStore } from './blob-store';
 import { BlobTooLarge, readAtMost } from './read-at-most';
 
 /**
@@ -31,6 +31,8 @@ export interface S3BlobStoreOptions {
   forcePathStyle?: boolean | undefined;
   /** Tests only; production uses the default chain. */
   credentials?: S3ClientConfig['credentials'];
+  /** A connection, or a request that stops sending, fails after this (default 10 s). */
+  timeoutMs?: number | undefined;
 }
 
 /** SigV4 presigned URLs cannot outlive a week. */
@@ -49,6 +51,10 @@ export class S3BlobStore implements BlobStore {
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      // A bucket that does not answer must not hold a request: the SDK itself waits forever.
+      // Two attempts (one retry of a 5xx or a timeout), each bounded.
+      maxAttempts: 2,
+      requestHandler: { connectionTimeout: Math.min(5_000, options.timeoutMs ?? 10_000), requestTimeout: options.timeoutMs ?? 10_000, throwOnRequestTimeout: true },
       // Since SDK 3.729 every PutObject carries CRC checksums by default, which several
       // S3-compatible services reject or mis-handle; on those, only send what S3 requires.
       ...(custom ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
@@ -57,9 +63,11 @@ export class S3BlobStore implements BlobStore {
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);
-    await this.client.send(
-      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }),
-    );
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }));
+    } catch (error) {
+      throw storageFailure('write', key, error);
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
@@ -70,7 +78,7 @@ export class S3BlobStore implements BlobStore {
       return Buffer.from(await res.Body.transformToByteArray());
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw error;
+      throw storageFailure('read', key, error);
     }
   }
 
@@ -86,7 +94,7 @@ export class S3BlobStore implements BlobStore {
       res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: controller.signal });
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw error;
+      throw storageFailure('read', key, error);
     }
     const body = res.Body as (AsyncIterable<Uint8Array> & { destroy?: () => void }) | undefined;
     const stop = () => {
@@ -104,7 +112,11 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertSafeKey(key);
     // S3 answers 204 for a missing key too, matching the local store's `rm --force`.
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    try {
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    } catch (error) {
+      throw storageFailure('delete', key, error);
+    }
   }
 
   /**
@@ -132,13 +144,13 @@ function isNotFound(error: unknown): boolean {
 }
 
 /**
- * The store described by S3_BUCKET, S3_REGION, S3_ENDPOINT and S3_FORCE_PATH_STYLE.
+ * The store described by S3_BUCKET, S3_REGION, S3_ENDPOINT, S3_FORCE_PATH_STYLE and S3_TIMEOUT_MS.
  * Throws when S3_BUCKET is missing, so a misconfigured STORAGE_DRIVER=s3 fails at start.
  */
 /** The S3_* settings, read through config(). */
 function s3Settings(): Record<string, string | undefined> {
   const c = config();
-  return { S3_BUCKET: c.S3_BUCKET, S3_REGION: c.S3_REGION, S3_ENDPOINT: c.S3_ENDPOINT, S3_FORCE_PATH_STYLE: String(c.S3_FORCE_PATH_STYLE) };
+  return { S3_BUCKET: c.S3_BUCKET, S3_REGION: c.S3_REGION, S3_ENDPOINT: c.S3_ENDPOINT, S3_FORCE_PATH_STYLE: String(c.S3_FORCE_PATH_STYLE), S3_TIMEOUT_MS: String(c.S3_TIMEOUT_MS) };
 }
 
 export function s3StoreFromEnv(env: Readonly<Record<string, string | undefined>> = s3Settings()): S3BlobStore {
@@ -152,5 +164,6 @@ export function s3StoreFromEnv(env: Readonly<Record<string, string | undefined>>
     region: env.S3_REGION?.trim() || undefined,
     endpoint: env.S3_ENDPOINT?.trim() || undefined,
     forcePathStyle: pathStyle === 'true' || pathStyle === '1',
+    timeoutMs: Number(env.S3_TIMEOUT_MS) > 0 ? Number(env.S3_TIMEOUT_MS) : undefined,
   });
 }

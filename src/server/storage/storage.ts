@@ -7,7 +7,7 @@ import { config } from '@/server/platform/config';
 import { derivedKey } from '@/server/platform/secrets';
 import { s3StoreFromEnv } from './s3';
 import { readAtMost, BlobTooLarge } from './read-at-most';
-import { assertSafeKey, type BlobStore } from './blob-store';
+import { assertSafeKey, storageFailure, type BlobStore } from './blob-store';
 
 /**
  * Blob storage port. Default: a local directory (DATA_DIR/blobs) whose files are served by the
@@ -15,7 +15,7 @@ import { assertSafeKey, type BlobStore } from './blob-store';
  * the same interface with presigned GETs. Nothing writes to either store but the service itself
  * (uploads come through the app: uploads/uploads.ts).
  */
-export { assertSafeKey, type BlobStore } from './blob-store';
+export { assertSafeKey, StorageUnavailableError, type BlobStore } from './blob-store';
 
 function signature(key: string, expiresAt: number): string {
   return createHmac('sha256', derivedKey('file-url')).update(`${key}\n${expiresAt}`).digest('base64url');
@@ -41,28 +41,35 @@ export class LocalBlobStore implements BlobStore {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const file = this.file(key);
-    await fs.mkdir(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.writeFile(tmp, bytes);
-    await fs.rename(tmp, file);
+    try {
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.writeFile(tmp, bytes);
+      await fs.rename(tmp, file);
+    } catch (error) {
+      await fs.rm(tmp, { force: true }).catch(() => undefined);
+      throw storageFailure('write', key, error);
+    }
   }
 
   async get(key: string): Promise<Buffer | null> {
+    const file = this.file(key);
     try {
-      return await fs.readFile(this.file(key));
+      return await fs.readFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      throw storageFailure('read', key, error);
     }
   }
 
   async getAtMost(key: string, maxBytes: number): Promise<Buffer | null> {
+    const file = this.file(key);
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(this.file(key), 'r');
+      handle = await fs.open(file, 'r');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
+      throw storageFailure('read', key, error);
     }
     try {
       const { size } = await handle.stat();
@@ -76,7 +83,9 @@ export class LocalBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     const file = this.file(key);
-    await fs.rm(file, { force: true });
+    await fs.rm(file, { force: true }).catch((error: unknown) => {
+      throw storageFailure('delete', key, error);
+    });
     // Drop the per-generation folder once empty (fails harmlessly while other files remain).
     await fs.rmdir(path.dirname(file)).catch(() => undefined);
   }

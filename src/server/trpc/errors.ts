@@ -6,6 +6,7 @@ import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
 import { paramFromPath } from '@/shared/param-path';
 import { isDatabaseUnavailable } from '@/server/platform/db';
+import { StorageUnavailableError } from '@/server/storage/blob-store';
 
 function messageFor(issue: $ZodIssue, param: string): string {
   switch (issue.code) {
@@ -50,6 +51,23 @@ function warnDatabaseUnavailable(error: unknown, context: ErrorContext): void {
   log.warn('database unavailable: answering 503 service_unavailable', { ...context, error: error instanceof Error ? error.message : String(error) });
 }
 
+/** Retry-After of a 503 while the blob store fails. */
+export const STORAGE_RETRY_AFTER_SECONDS = 10;
+
+let lastStorageWarning = 0;
+
+function isStorageUnavailable(error: unknown): boolean {
+  return error instanceof StorageUnavailableError || (error instanceof Error && error.name === 'StorageUnavailableError');
+}
+
+/** One line every 10 s at most, like the database's. */
+function warnStorageUnavailable(error: unknown, context: ErrorContext): void {
+  const now = Date.now();
+  if (now - lastStorageWarning < 10_000) return;
+  lastStorageWarning = now;
+  log.warn('storage unavailable: answering 503 service_unavailable', { ...context, error: error instanceof Error ? error.message : String(error) });
+}
+
 /** Where an error reached a door: logged with it. */
 export interface ErrorContext {
   requestId?: string;
@@ -92,6 +110,14 @@ export function apiErrorFromUnknown(error: unknown, context: ErrorContext = {}):
     warnDatabaseUnavailable(error, context);
     return new ApiError(503, 'service_unavailable', 'The service cannot reach its database right now; nothing was charged. Retry after the delay given.', {
       headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    });
+  }
+  // The blob store refused a write or read, or did not answer: intake stores inputs before
+  // anything is created or charged, so nothing was.
+  if (isStorageUnavailable(error)) {
+    warnStorageUnavailable(error, context);
+    return new ApiError(503, 'service_unavailable', 'The service cannot reach its file storage right now; nothing was created or charged. Retry after the delay given.', {
+      headers: { 'retry-after': String(STORAGE_RETRY_AFTER_SECONDS) },
     });
   }
   // Database saturated (no pooled connection or transaction slot in time): that is load, not a

@@ -5,6 +5,7 @@ import { log } from '@/server/platform/logger';
 import { EVENT_JOBS } from '../definitions/event-jobs';
 import type { JobDeclaration, JobDefinition, JobEvent, QueueSpec, Stoppable } from '../definitions/job';
 import { memoizedIo, runKey } from './pgboss-io';
+import { logQueueError } from './queue-errors';
 import type { JobProvider, QueueDepth } from './provider';
 
 /**
@@ -39,7 +40,7 @@ export function queueClient(): Promise<PgBoss> {
     // Loaded on first use: a CLI command that only writes rows never starts a queue.
     const { PgBoss } = await import('pg-boss');
     const client = new PgBoss(bossOptions({ supervise: false, schedule: false, max: 3 }));
-    client.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
+    client.on('error', (error: unknown) => logQueueError(error));
     await client.start();
     await ensureQueues(client, EVENT_JOBS);
     return client;
@@ -173,7 +174,7 @@ async function startWorkers(definitions: readonly JobDefinition[]): Promise<Stop
   const { PgBoss } = await import('pg-boss');
   // useListenNotify: queues created with `notify` wake their workers when a job is sent.
   const boss = new PgBoss(bossOptions({ useListenNotify: true }));
-  boss.on('error', (error: unknown) => log.error('job queue error', { error: String(error) }));
+  boss.on('error', (error: unknown) => logQueueError(error));
   await boss.start();
   await ensureQueues(boss, definitions);
 
