@@ -239,9 +239,12 @@ describe('creation tools', () => {
     expectToolError(await call(editsOnly, 'list_styles'), 'permission_denied');
     expectToolError(await call(editsOnly, 'get_generation', { id: 'gen_abc' }), 'permission_denied');
     expect((await call(editsOnly, 'list_edit_material_categories')).isError).toBe(false);
-    // A render body takes a style: a renders-only key may list them.
+    // The spec gives list_styles to decorations only.
     const rendersOnly = await connect(await createKey(local.id, 'test', ['renders']));
-    expect((await call(rendersOnly, 'list_styles')).isError).toBe(false);
+    expectToolError(await call(rendersOnly, 'list_styles'), 'permission_denied');
+    const decorationsOnly = await connect(await createKey(local.id, 'test', ['decorations']));
+    expect((await call(decorationsOnly, 'list_styles')).isError).toBe(false);
+    await decorationsOnly.close();
     expectToolError(await call(rendersOnly, 'list_edit_materials'), 'permission_denied');
     await rendersOnly.close();
     expect((await call(editsOnly, 'create_upload')).isError).toBe(false);

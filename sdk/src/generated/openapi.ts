@@ -163,9 +163,9 @@ export type paths = {
         };
         /**
          * List decoration styles
-         * @description **Permission:** `decorations` or `renders`.
+         * @description **Permission:** `decorations`.
          *
-         *     Styles for decorations (required) and renders (optional `style`). Permission: decorations or renders.
+         *     Styles for decorations and renders (optional `style`). Permission: decorations (an unknown `style` in a render names the valid ids).
          */
         get: operations["reference-styles"];
         put?: never;
@@ -208,6 +208,28 @@ export type paths = {
          * @description **Permission:** `edits`.
          */
         get: operations["reference-editMaterials"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the balance (extension)
+         * @description **Permission:** `renders` or `edits` or `decorations` or `upscales` or `generations_read`.
+         *
+         *     **An addition to the specification**, which shows the balance object only inside balance events: the same object (`object`, `amount`, `currency`, `unit`) plus `monthly_limit` and `monthly_spend`, so an integration can check what a batch may spend before it starts. Money exists in live mode only (test generations are never charged): a test key reads the same figures.
+         */
+        get: operations["balance-retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -454,6 +476,20 @@ export type components = {
             name: string;
             description: string;
             category: string;
+        };
+        AccountBalance: {
+            /** @constant */
+            object: "balance";
+            /** @description The balance, in euro cents excluding tax. */
+            amount: number;
+            /** @constant */
+            currency: "eur";
+            /** @constant */
+            unit: "cents";
+            /** @description The monthly spending limit, in cents: live charges net of refunds in a calendar month (UTC) may not pass it. */
+            monthly_limit: number;
+            /** @description Live charges net of refunds so far this calendar month (UTC), in cents. */
+            monthly_spend: number;
         };
         Error: {
             error: {
@@ -2424,6 +2460,104 @@ export interface operations {
                 };
             };
             /** @description `parameter_invalid`: Invalid `limit` (1 to 100), `after` (the id of a material you listed), unknown `category`, or `search` over 100 characters (`param` names it). */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_invalid`: The key is malformed, unknown or revoked.
+             *
+             *     `api_key_missing`: No `Authorization: Bearer <key>` header.
+             */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             *
+             *     `permission_denied`: The key lacks the permission this route needs.
+             */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected: logged with the request-id. Retry later. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the same envelope. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "balance-retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "balance",
+                     *       "amount": 12450,
+                     *       "currency": "eur",
+                     *       "unit": "cents",
+                     *       "monthly_limit": 50000,
+                     *       "monthly_spend": 3120
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountBalance"];
+                };
+            };
+            /** @description `parameter_invalid`: An unknown or invalid parameter (`param` names it). */
             400: {
                 headers: {
                     "request-id": components["headers"]["request-id"];

@@ -67,6 +67,7 @@ export const ROUTE_ERRORS: Record<string, Documented> = {
     permission_denied: 'The key lacks `generations_read` or the permission of the generation’s type (renders, edits, decorations or upscales).',
   },
   'GET /styles': {},
+  'GET /balance': {},
   'GET /edit-material-categories': {},
   'GET /edit-materials': { parameter_invalid: 'Invalid `limit` (1 to 100), `after` (the id of a material you listed), unknown `category`, or `search` over 100 characters (`param` names it).' },
   'GET /events/stream': {

@@ -73,6 +73,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'GET /generations': list([GENERATION_EXAMPLE], true),
   'POST /generations/{id}/cancel': { ...IN_PROGRESS_EXAMPLE, status: 'canceled', cancelable: false, completed_at: T0 + 2, cost: { ...GENERATION_EXAMPLE.cost, amount_refunded: 30 } },
   'GET /styles': list([STYLE_EXAMPLE]),
+  'GET /balance': { object: 'balance', amount: 12_450, currency: 'eur', unit: 'cents', monthly_limit: 50_000, monthly_spend: 3_120 },
   'GET /edit-material-categories': list([CATEGORY_EXAMPLE]),
   'GET /edit-materials': list([MATERIAL_EXAMPLE], true),
 };
@@ -135,6 +136,10 @@ const READ_CALLS: Record<string, ReadCall> = {
     sdk: `// Every page, fetched as the loop goes (after = the last id received).\nfor await (const generation of client.generations.list({ status: 'succeeded' })) {\n  console.log(generation.id, generation.output[0]?.url);\n}`,
   },
   'POST /generations/{id}/cancel': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel', method: 'POST', sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled` },
+  'GET /balance': {
+    path: '/balance',
+    sdk: `const balance = await client.balance.retrieve();\nconsole.log(balance.amount, balance.monthly_limit - balance.monthly_spend); // cents`,
+  },
   'GET /styles': { path: '/styles', sdk: `const styles = await client.styles.list();\nfor (const style of styles.data) console.log(style.id, style.name);` },
   'GET /edit-material-categories': { path: '/edit-material-categories', sdk: `const categories = await client.editMaterialCategories.list();\nconsole.log(categories.data.map((c) => c.id));` },
   'GET /edit-materials': {

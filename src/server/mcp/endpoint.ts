@@ -40,7 +40,8 @@ type JsonRpcMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; param
 function toolResult(outcome: { body: unknown; sentence?: string }): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(outcome.body) }];
   if (outcome.sentence) content.push({ type: 'text', text: outcome.sentence });
-  return { content };
+  // The same object as the first text, for clients that read the declared outputSchema.
+  return { content, structuredContent: outcome.body as Record<string, unknown> };
 }
 
 function errorResult(error: ApiError): CallToolResult {
@@ -50,7 +51,14 @@ function errorResult(error: ApiError): CallToolResult {
 function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, ToolLogLine>): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: mcpInstructions(), jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema as { type: 'object' } })),
+    tools: TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema as { type: 'object' },
+      outputSchema: t.outputSchema as { type: 'object' },
+      annotations: { title: t.title, ...t.annotations },
+    })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);

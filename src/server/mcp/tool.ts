@@ -15,5 +15,9 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** The JSON Schema of `body`, returned as the result's `structuredContent` too. */
+  outputSchema: Record<string, unknown>;
+  /** MCP tool annotations: hints for clients (read-only, idempotent, open world). */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   run(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome>;
 }

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
 import type { $ZodIssue } from 'zod/v4/core';
 import { isDomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
@@ -7,13 +8,23 @@ import { log } from '@/server/platform/logger';
 import { paramFromPath } from '@/shared/param-path';
 import { isDatabaseUnavailable } from '@/server/platform/db';
 
+/**
+ * zod 4 keeps no input on its issues, and a missing enum reads like a wrong value: every issue
+ * raised on an absent value (a schema-level message aside) carries this marker instead, so the
+ * answer says the field is required, in JSON and multipart alike.
+ */
+export const REQUIRED_MARKER = 'is required';
+z.config({
+  customError: (issue) => (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? REQUIRED_MARKER : undefined),
+});
+
 function messageFor(issue: $ZodIssue, param: string): string {
+  if (issue.message === REQUIRED_MARKER && param) return `${param} is required.`;
   switch (issue.code) {
     case 'unrecognized_keys':
       return `Unknown parameter '${param}'.`;
     case 'invalid_type':
-      // zod 4 does not keep the input on issues; its message ends with what it received.
-      if (/received undefined$/.test(issue.message)) return `Missing required parameter '${param}'.`;
+      if (/received undefined$/.test(issue.message)) return `${param} is required.`;
       return `Invalid type for '${param}': expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
     case 'invalid_value':
       return `Invalid value for '${param}': expected one of ${issue.values.map((v) => String(v)).join(', ')}.`;
