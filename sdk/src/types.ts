@@ -24,6 +24,10 @@ export type BalanceEvent = Schemas['BalanceEvent'];
 /** A webhook event (the body of a delivery, or of the event stream). */
 export type WebhookEvent = GenerationEvent | BalanceEvent;
 export type WebhookEventType = WebhookEvent['type'];
+/** What `webhooks.trigger` answers (`POST /v1/events/trigger`, a Roomtone extension). */
+export type TriggeredEvent = Schemas['TriggeredEvent'];
+/** The event types of test mode (the ones `trigger` and `listen` carry). */
+export type TestEventType = GenerationEvent['type'];
 /** The error body of every refusal. */
 export type ErrorBody = Schemas['Error'];
 
@@ -47,7 +51,9 @@ export interface List<T> {
 export type ImageInput = string | URL | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | Readable | AsyncIterable<Uint8Array>;
 
 /** The mask palette (the spec's five colours): each layer's `mask_color`, painted on the mask PNG. */
-export type MaskColor = '#FF0000' | '#CCFF00' | '#00FF66' | '#0066FF' | '#CC00FF';
+export type PaletteColor = '#FF0000' | '#CCFF00' | '#00FF66' | '#0066FF' | '#CC00FF';
+/** A palette colour as `mask_color` takes it (the API reads it in either case). */
+export type MaskColor = PaletteColor | Lowercase<PaletteColor>;
 /** A colour `#RRGGBB` (a `modify` layer's `color`). */
 export type HexColor = `#${string}`;
 

@@ -19,7 +19,9 @@ export interface ResponseInfo {
  * console.log(response.requestId, response.headers.get('x-ratelimit-remaining-generations-minute'));
  * ```
  */
-export class APIPromise<T> implements PromiseLike<T> {
+export class APIPromise<T> implements Promise<T> {
+  /** Makes it a `Promise<T>` for TypeScript too: code typed with Promise keeps compiling. */
+  readonly [Symbol.toStringTag] = 'APIPromise';
   private parsed: Promise<T> | null = null;
 
   constructor(private readonly responsePromise: Promise<HttpResponse<T>>) {}

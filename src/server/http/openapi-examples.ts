@@ -73,6 +73,7 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
   'GET /generations': list([GENERATION_EXAMPLE], true),
   'POST /generations/{id}/cancel': { ...IN_PROGRESS_EXAMPLE, status: 'canceled', cancelable: false, completed_at: T0 + 2, cost: { ...GENERATION_EXAMPLE.cost, amount_refunded: 30 } },
   'GET /styles': list([STYLE_EXAMPLE]),
+  'POST /events/trigger': { object: 'triggered_event', type: 'generation.succeeded', event_id: 'evt_9Qm2xR7tLpW4nZ8kB3vC6dYs', endpoints: 1, event_stream: true },
   'GET /balance': { object: 'balance', amount: 12_450, currency: 'eur', unit: 'cents', monthly_limit: 50_000, monthly_spend: 3_120 },
   'GET /edit-material-categories': list([CATEGORY_EXAMPLE]),
   'GET /edit-materials': list([MATERIAL_EXAMPLE], true),
@@ -124,6 +125,8 @@ interface ReadCall {
   path: string;
   query?: Record<string, string>;
   method?: 'GET' | 'POST';
+  /** A small JSON body (POST). */
+  body?: Record<string, string>;
   sdk: string;
 }
 
@@ -136,6 +139,12 @@ const READ_CALLS: Record<string, ReadCall> = {
     sdk: `// Every page, fetched as the loop goes (after = the last id received).\nfor await (const generation of client.generations.list({ status: 'succeeded' })) {\n  console.log(generation.id, generation.output[0]?.url);\n}`,
   },
   'POST /generations/{id}/cancel': { path: '/generations/gen_3kTq9ZbX2mPw7LrV1sNc8YdA/cancel', method: 'POST', sdk: `const generation = await client.generations.cancel('gen_3kTq9ZbX2mPw7LrV1sNc8YdA');\nconsole.log(generation.status); // canceled` },
+  'POST /events/trigger': {
+    path: '/events/trigger',
+    method: 'POST',
+    body: { type: 'generation.succeeded' },
+    sdk: `// Or from a terminal: npx @roomtone/sdk trigger generation.succeeded\nconst triggered = await client.webhooks.trigger('generation.succeeded');\nconsole.log(triggered.event_id, triggered.endpoints);`,
+  },
   'GET /balance': {
     path: '/balance',
     sdk: `const balance = await client.balance.retrieve();\nconsole.log(balance.amount, balance.monthly_limit - balance.monthly_spend); // cents`,
@@ -161,7 +170,11 @@ function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
   const url = `${baseUrl}/v1${call.path}`;
   const method = call.method ?? 'GET';
   const stream = call.path === '/events/stream';
-  const curl = [`curl${method === 'POST' ? ' -X POST' : ''}${stream ? ' -N' : ''} '${url}${query}'`, `  -H "Authorization: Bearer $ROOMTONE_API_KEY"`].join(' \\\n');
+  const curl = [
+    `curl${method === 'POST' ? ' -X POST' : ''}${stream ? ' -N' : ''} '${url}${query}'`,
+    `  -H "Authorization: Bearer $ROOMTONE_API_KEY"`,
+    ...(call.body ? [`  -H "Content-Type: application/json"`, `  -d '${JSON.stringify(call.body)}'`] : []),
+  ].join(' \\\n');
   const python = [
     'import os',
     'import requests',
@@ -170,10 +183,11 @@ function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
     `    ${JSON.stringify(url)},`,
     `    headers={"Authorization": f"Bearer {os.environ['ROOMTONE_API_KEY']}"},`,
     ...(call.query ? [`    params=${JSON.stringify(call.query).replace(/":"/g, '": "').replace(/","/g, '", "')},`] : []),
+    ...(call.body ? [`    json=${JSON.stringify(call.body).replace(/":"/g, '": "')},`] : []),
     ...(stream ? ['    stream=True,'] : []),
     `    timeout=${stream ? 'None' : '30'},`,
     ')',
-    ...(stream ? ['for line in response.iter_lines(decode_unicode=True):', '    print(line)'] : [method === 'POST' ? 'generation = response.json()' : 'page = response.json()']),
+    ...(stream ? ['for line in response.iter_lines(decode_unicode=True):', '    print(line)'] : [method === 'POST' ? (call.body ? 'result = response.json()' : 'generation = response.json()') : 'page = response.json()']),
   ].join('\n');
   return [
     { lang: 'shell', label: 'curl', source: curl },

@@ -133,7 +133,7 @@ function describeCreationBody(operation: Operation, path: string, key: string): 
 }
 
 /** Routes the specification does not have (marked `x-roomtone-extension`). */
-const EXTENSION_PATHS: ReadonlySet<string> = new Set(['/balance']);
+const EXTENSION_PATHS: ReadonlySet<string> = new Set(['/balance', '/events/trigger']);
 
 /** GET /v1/events/stream: not a tRPC procedure (it streams), so described here. */
 function eventStreamPath(baseUrl: string): Record<string, unknown> {

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
+import { REQUIRED_MARKER } from '@/server/platform/zod-required';
 import type { $ZodIssue } from 'zod/v4/core';
 import { isDomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
@@ -7,16 +7,6 @@ import { toHttpError } from '@/server/http/error-status';
 import { log } from '@/server/platform/logger';
 import { paramFromPath } from '@/shared/param-path';
 import { isDatabaseUnavailable } from '@/server/platform/db';
-
-/**
- * zod 4 keeps no input on its issues, and a missing enum reads like a wrong value: every issue
- * raised on an absent value (a schema-level message aside) carries this marker instead, so the
- * answer says the field is required, in JSON and multipart alike.
- */
-export const REQUIRED_MARKER = 'is required';
-z.config({
-  customError: (issue) => (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value') ? REQUIRED_MARKER : undefined),
-});
 
 function messageFor(issue: $ZodIssue, param: string): string {
   if (issue.message === REQUIRED_MARKER && param) return `${param} is required.`;

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { router, permittedAnyProcedure, permittedProcedure } from './init';
 import { PERMISSIONS, REFERENCE_READERS } from '@/shared/keys/permissions';
 import { readBalance } from '@/server/billing/balance-read';
+import { triggerTestEvent } from '@/server/webhooks/trigger-test-event';
+import { GENERATION_EVENT_TYPES } from '@/shared/webhooks/event-types';
 import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
@@ -134,12 +136,41 @@ export const balanceRouter = router({
     .query(({ ctx }) => readBalance(ctx.caller)),
 });
 
+const triggeredEventSchema = z
+  .object({
+    object: z.literal('triggered_event'),
+    type: z.string(),
+    event_id: z.string().nullable().meta({ description: 'The event produced (evt_…), or null when no active test endpoint and no open event stream follows the type.' }),
+    endpoints: z.number().int().meta({ description: 'Active test endpoints following the type: each gets one signed delivery.' }),
+    event_stream: z.boolean().meta({ description: 'Whether an open event stream (`listen`) follows the type.' }),
+  })
+  .meta({ id: 'TriggeredEvent' });
+
+export const testEventsRouter = router({
+  trigger: permittedProcedure('generations_read')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/events/trigger',
+        tags: ['Events'],
+        summary: 'Trigger a sample test-mode event (extension)',
+        description:
+          '**An extension to the specification**, as `stripe trigger`: a sample event of the type (fictitious ids, no image) is produced in test mode as a real one is: one signed delivery to each active test endpoint that follows the type, and the open event streams (`listen`). Test keys only. From a terminal: `npx @roomtone/sdk trigger generation.succeeded`.',
+        protect: true,
+      },
+    })
+    .input(z.strictObject({ type: z.enum(GENERATION_EVENT_TYPES) }))
+    .output(triggeredEventSchema)
+    .mutation(({ ctx, input }) => triggerTestEvent(ctx.caller, input.type)),
+});
+
 /** Every procedure /v1 serves; the console's router reuses the same sub-routers. */
 export const v1Router = router({
   creations: creationsRouter,
   generations: generationsRouter,
   reference: referenceRouter,
   balance: balanceRouter,
+  events: testEventsRouter,
 });
 
 export type V1Router = typeof v1Router;
