@@ -17,6 +17,7 @@ import Roomtone, { APIConnectionError, APIError, InvalidRequestError, RateLimitE
 import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { db } from '@/server/platform/db';
+import { freePort } from '@/server/platform/ports';
 import { setEnv } from '@/server/platform/config';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp } from './support';
@@ -116,10 +117,12 @@ describe('retries that can succeed (§3)', () => {
   });
 
   it('a wrong base URL (connection refused) fails at once, naming the URL it tried', async () => {
+    // A port reserved for this file that nothing listens on.
+    const port = await freePort();
     let attempts = 0;
     const client = new Roomtone({
       apiKey: 'rt_test_x',
-      baseUrl: 'http://127.0.0.1:1',
+      baseUrl: `http://127.0.0.1:${port}`,
       logLevel: 'off',
       fetch: (input, init) => {
         attempts++;
@@ -129,7 +132,7 @@ describe('retries that can succeed (§3)', () => {
     const started = performance.now();
     const error = await client.styles.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionError);
-    expect((error as Error).message).toContain('http://127.0.0.1:1/v1/styles');
+    expect((error as Error).message).toContain(`http://127.0.0.1:${port}/v1/styles`);
     expect((error as Error).message).toContain('ECONNREFUSED');
     expect(attempts).toBe(1);
     expect(performance.now() - started).toBeLessThan(400); // no backoff (0.5 s and 1 s) was waited
