@@ -34,8 +34,15 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 
 /** What a tool returns: the /v1 object's schema, open to fields added later (clients ignore unknown fields). */
 function outputSchemaOf(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  let json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
   delete json.$schema;
+  // A schema with an id comes out as a $ref to its definition: MCP wants the object at the top.
+  const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  if (ref && defs?.[ref]) {
+    const { [ref]: top, ...rest } = defs;
+    json = { ...top, ...(Object.keys(rest).length > 0 ? { $defs: rest } : {}) };
+  }
   const open = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(open);
     else if (node && typeof node === 'object') {
