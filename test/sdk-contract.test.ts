@@ -159,6 +159,11 @@ describe('observable calls (§2)', () => {
     expect(read.response.requestId).not.toBe(response.requestId);
     // Awaited directly, it is the object, as before.
     expect((await client.generations.retrieve(generation.id)).id).toBe(generation.id);
+    // A list page's answer: the client's lastResponse.
+    const page = await client.generations.list({ limit: 1 });
+    expect(page.data[0]!.id).toBe(generation.id);
+    expect(client.lastResponse).toMatchObject({ status: 200, requestId: expect.stringMatching(/^req_/) });
+    expect(client.lastResponse!.headers.get('x-ratelimit-remaining-requests')).toMatch(/^\d+$/);
   });
 
   it('createAndWait reports progress through onProgress until the end', async () => {

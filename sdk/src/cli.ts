@@ -90,13 +90,16 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   } catch (error) {
-    if (error instanceof RoomtoneError) {
-      const code = (error as { code?: string }).code;
-      console.error(code ? `${code}: ${error.message}` : error.message);
-      return 1;
-    }
-    throw error;
+    return reportFailure(error);
   }
+}
+
+/** A refusal or connection error as one line on stderr (exit code 1); anything else is a bug and throws. */
+function reportFailure(error: unknown): number {
+  if (!(error instanceof RoomtoneError)) throw error;
+  const code = (error as { code?: string }).code;
+  console.error(code ? `${code}: ${error.message}` : error.message);
+  return 1;
 }
 
 async function trigger(type: string, apiKey: string | undefined, baseUrl: string | undefined): Promise<number> {
@@ -115,12 +118,7 @@ async function trigger(type: string, apiKey: string | undefined, baseUrl: string
     console.log(`Triggered ${type} (${triggered.event_id}): sent to ${to}.`);
     return 0;
   } catch (error) {
-    if (error instanceof RoomtoneError) {
-      const code = (error as { code?: string }).code;
-      console.error(code ? `${code}: ${error.message}` : error.message);
-      return 1;
-    }
-    throw error;
+    return reportFailure(error);
   }
 }
 

@@ -1,5 +1,6 @@
 import { RoomtoneError } from './core/errors.js';
 import { HttpClient, refuseBrowsers, type Fetch } from './core/http.js';
+import type { ResponseInfo } from './core/api-promise.js';
 import { ClientHooks, isLogLevel, type ClientEventName, type Listener, type Logger, type LogLevel } from './core/hooks.js';
 import { Creations } from './resources/creations.js';
 import { download, type DownloadOptions, type DownloadTarget } from './resources/download.js';
@@ -119,6 +120,15 @@ export class Roomtone {
     this.editMaterials = new EditMaterials(http);
     this.editMaterialCategories = new EditMaterialCategories(http);
     this.webhooks = new Webhooks(http);
+  }
+
+  /**
+   * The answer of this client's most recent call, whatever the method (list pages included),
+   * errors too: request id, status, headers. With calls running at once, `.withResponse()` on
+   * the call you mean is exact.
+   */
+  get lastResponse(): ResponseInfo | undefined {
+    return this.http.lastResponse;
   }
 
   /**

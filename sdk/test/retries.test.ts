@@ -57,6 +57,7 @@ describe('retry rules', () => {
     expect(data.object).toBe('list');
     expect(response).toMatchObject({ requestId: 'req_2', status: 200 });
     expect(response.headers.get('content-type')).toBe('application/json');
+    expect(client.lastResponse).toMatchObject({ requestId: 'req_2', status: 200 });
     expect(lines).toEqual(['info [roomtone] GET http://api.test/v1/styles: 500 internal_error (req_1); retrying in 0.0 s (attempt 2)']);
     await expect(new Roomtone({ apiKey: 'rt_test_x', baseUrl: 'http://api.test', fetch: scripted([json(400, { error: { code: 'parameter_invalid', message: 'm' } })]).fetch }).styles.list()).rejects.toBeInstanceOf(APIError);
   });

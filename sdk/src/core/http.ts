@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, RoomtoneError } from './errors.js';
-import { APIPromise } from './api-promise.js';
+import { APIPromise, type ResponseInfo } from './api-promise.js';
 import type { ClientHooks } from './hooks.js';
 import { VERSION } from '../version.js';
 import type { RequestOptions } from '../types.js';
@@ -75,6 +75,8 @@ export interface HttpResponse<T> {
 export class HttpClient {
   /** Whether an answer (any status) ever came back: a refused connection after that is a restart, not a wrong address. */
   private reached = false;
+  /** The most recent answer of any call (errors included). */
+  lastResponse: ResponseInfo | undefined;
 
   constructor(readonly settings: HttpSettings) {}
 
@@ -149,6 +151,7 @@ export class HttpClient {
       }
       this.reached = true;
       const requestId = response.headers.get('request-id') ?? undefined;
+      this.lastResponse = { requestId, status: response.status, headers: response.headers };
       hooks.emit('response', { ...event, status: response.status, requestId, headers: response.headers, durationMs: Math.round(performance.now() - started) });
       if (response.ok) {
         return { data: (text ? JSON.parse(text) : null) as T, status: response.status, headers: response.headers, requestId };

@@ -51,3 +51,9 @@ export function triggeredRefusal(trigger: TestTrigger, caller: Pick<Caller, 'tie
 
 /** The message of a failed generation made with the `generation_failed` trigger. */
 export const TRIGGERED_FAILURE_MESSAGE = `The generation failed (test trigger ${TEST_TRIGGER_KEY}=generation_failed). You were not charged.`;
+
+/** Whether an admitted generation carries the `generation_failed` trigger (test mode only: admission refuses it in live mode). */
+export function failsByTrigger(generation: { mode: string; metadata: unknown }): boolean {
+  const metadata = generation.metadata as Record<string, unknown> | null;
+  return generation.mode === 'test' && metadata?.[TEST_TRIGGER_KEY] === 'generation_failed';
+}
