@@ -79,8 +79,8 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
   await page.getByRole('link', { name: 'API keys' }).click();
   await page.getByRole('button', { name: 'Create key' }).click();
   const dialog = page.getByRole('dialog');
-  // Each permission says what it allows (styles come with renders too: a render body takes a style).
-  await expect(dialog.getByRole('checkbox', { name: 'renders' })).toHaveAccessibleDescription('Create renders (POST /v1/renders) and list the styles they take (GET /v1/styles).');
+  // Each permission says what it allows.
+  await expect(dialog.getByRole('checkbox', { name: 'renders' })).toHaveAccessibleDescription('Create renders (POST /v1/renders).');
   await expect(dialog.getByRole('checkbox', { name: 'generations_read' })).toHaveAccessibleDescription(/Read and list generations/);
   // A name of this attempt: a retry must not find its failed attempt's key (still active).
   const keyName = `e2e backend ${test.info().retry}`;

@@ -97,6 +97,29 @@ describe('the door', () => {
     await client.close();
   });
 
+  it('declares annotations and an outputSchema per tool, and returns structuredContent that the official client validates against it', async () => {
+    const client = await connect(org.testKey);
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+      expect(tool.annotations, tool.name).toMatchObject({ destructiveHint: false });
+      const reads = tool.name === 'get_generation' || tool.name.startsWith('list_');
+      expect(tool.annotations, tool.name).toMatchObject(reads ? { readOnlyHint: true, idempotentHint: true, openWorldHint: false } : { readOnlyHint: false, idempotentHint: false });
+    }
+    expect(tools.find((t) => t.name === 'create_render')!.annotations).toMatchObject({ openWorldHint: true });
+    expect(tools.find((t) => t.name === 'get_generation')!.outputSchema!.required).toEqual(expect.arrayContaining(['object', 'id', 'status', 'output', 'cost']));
+    // callTool validates structuredContent against the listed outputSchema (it throws otherwise).
+    const styles = (await client.callTool({ name: 'list_styles', arguments: {} })) as CallToolResult;
+    expect(styles.structuredContent).toEqual(JSON.parse((styles.content[0] as { text: string }).text));
+    expect(styles.structuredContent).toMatchObject({ object: 'list', has_more: false });
+    const upscale = (await client.callTool({ name: 'create_upscale', arguments: { image: smallPng, scale: 'x2' } }, undefined, { timeout: 120_000 })) as CallToolResult;
+    expect(upscale.isError).toBeFalsy();
+    expect(upscale.structuredContent).toMatchObject({ object: 'generation', status: 'succeeded' });
+    const got = (await client.callTool({ name: 'get_generation', arguments: { id: (upscale.structuredContent as { id: string }).id } })) as CallToolResult;
+    expect(got.structuredContent).toEqual(JSON.parse((got.content[0] as { text: string }).text));
+    await client.close();
+  });
+
   it('refuses missing and bad keys with 401 and WWW-Authenticate, browsers with 403, GET/DELETE with 405; request-id everywhere; no session id', async () => {
     const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     const missing = await rawPost(init, {});
@@ -239,9 +262,12 @@ describe('creation tools', () => {
     expectToolError(await call(editsOnly, 'list_styles'), 'permission_denied');
     expectToolError(await call(editsOnly, 'get_generation', { id: 'gen_abc' }), 'permission_denied');
     expect((await call(editsOnly, 'list_edit_material_categories')).isError).toBe(false);
-    // A render body takes a style: a renders-only key may list them.
+    // The spec gives list_styles to decorations only.
     const rendersOnly = await connect(await createKey(local.id, 'test', ['renders']));
-    expect((await call(rendersOnly, 'list_styles')).isError).toBe(false);
+    expectToolError(await call(rendersOnly, 'list_styles'), 'permission_denied');
+    const decorationsOnly = await connect(await createKey(local.id, 'test', ['decorations']));
+    expect((await call(decorationsOnly, 'list_styles')).isError).toBe(false);
+    await decorationsOnly.close();
     expectToolError(await call(rendersOnly, 'list_edit_materials'), 'permission_denied');
     await rendersOnly.close();
     expect((await call(editsOnly, 'create_upload')).isError).toBe(false);

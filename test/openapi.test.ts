@@ -75,10 +75,11 @@ describe('what the OpenAPI document says about each route', () => {
         checked++;
       }
     }
-    expect(checked).toBe(12);
-    // A list several creation kinds read says that one of their permissions is enough.
-    expect(doc.paths['/styles'].get['x-permissions-rule']).toBe('any');
-    expect(doc.paths['/styles'].get.description).toContain('**Permission:** `decorations` or `renders`.');
+    expect(checked).toBe(14);
+    // The spec's one permission for styles.
+    expect(doc.paths['/styles'].get['x-permissions']).toEqual(['decorations']);
+    expect(doc.paths['/styles'].get['x-permissions-rule']).toBeUndefined();
+    expect(doc.paths['/styles'].get.description).toContain('**Permission:** `decorations`.');
     expect(doc.paths['/edit-materials'].get['x-permissions-rule']).toBeUndefined();
   });
 

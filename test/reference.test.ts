@@ -24,17 +24,25 @@ describe('GET /v1/styles', () => {
     }
   });
 
-  it('needs the decorations or the renders permission (a render body takes a style too)', async () => {
-    const key = await createKey(org.id, 'test', ['edits', 'generations_read']);
-    const res = await api('/v1/styles', { key, ip });
-    expect(res.status).toBe(403);
-    expectErrorShape(res.body);
-    expect(res.body.error.code).toBe('permission_denied');
-    for (const permission of ['renders', 'decorations'] as const) {
-      const allowed = await api<List<Item>>('/v1/styles', { key: await createKey(org.id, 'test', [permission]), ip });
-      expect(allowed.status, permission).toBe(200);
-      expect(allowed.body.data.length, permission).toBeGreaterThanOrEqual(24);
+  it('needs the decorations permission, as the spec says (a renders-only key is refused; its render names the valid style ids)', async () => {
+    for (const permissions of [['edits', 'generations_read'], ['renders']] as const) {
+      const res = await api('/v1/styles', { key: await createKey(org.id, 'test', [...permissions]), ip });
+      expect(res.status, permissions.join()).toBe(403);
+      expectErrorShape(res.body);
+      expect(res.body.error.code).toBe('permission_denied');
     }
+    const allowed = await api<List<Item>>('/v1/styles', { key: await createKey(org.id, 'test', ['decorations']), ip });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body.data.length).toBeGreaterThanOrEqual(24);
+    const render = await api<{ error: { code: string; param: string; message: string } }>('/v1/renders', {
+      method: 'POST',
+      key: await createKey(org.id, 'test', ['renders']),
+      ip,
+      body: { image: 'https://images.example.com/room.jpg', quality: '1k', style: 'no-such-style' },
+    });
+    expect(render.status).toBe(400);
+    expect(render.body.error).toMatchObject({ code: 'parameter_invalid', param: 'style' });
+    for (const style of allowed.body.data) expect(render.body.error.message).toContain(style.id);
   });
 
   it('refuses unknown query parameters', async () => {

@@ -18,6 +18,7 @@ from ._errors import (
 )
 from ._pagination import Page
 from ._types import (
+    AccountBalance,
     Balance,
     BalanceEvent,
     DecorationCategory,
@@ -40,6 +41,7 @@ from ._types import (
     RemoveLayer,
     Scale,
     Style,
+    TriggeredEvent,
     WebhookEvent,
     WebhookEventType,
 )
@@ -83,6 +85,8 @@ __all__ = [
     "Scale",
     "Style",
     "Price",
+    "AccountBalance",
+    "TriggeredEvent",
     "PriceList",
     "WebhookEvent",
     "WebhookEventType",

@@ -7,7 +7,7 @@ from typing import Mapping, Optional
 
 from ._errors import RoomtoneError
 from ._http import HttpClient, Settings
-from ._resources import Decorations, EditMaterialCategories, EditMaterials, Edits, Generations, Prices, Renders, Styles, Upscales, Webhooks
+from ._resources import BalanceResource, Decorations, EditMaterialCategories, EditMaterials, Edits, Generations, Prices, Renders, Styles, Upscales, Webhooks
 
 DEFAULT_BASE_URL = "http://localhost:3000"
 DEFAULT_TIMEOUT = 6 * 60.0
@@ -49,6 +49,8 @@ class Roomtone:
     """``GET /v1/styles`` (permission ``decorations``)."""
     prices: Prices
     """``GET /v1/prices`` (any creation permission): prices before you run, tier discount applied."""
+    balance: BalanceResource
+    """``GET /v1/balance`` (any permission; an addition to the spec): balance, monthly limit and spend, in cents."""
     edit_materials: EditMaterials
     """``GET /v1/edit-materials`` (permission ``edits``)."""
     edit_material_categories: EditMaterialCategories
@@ -93,6 +95,7 @@ class Roomtone:
         self.generations = Generations(http)
         self.styles = Styles(http)
         self.prices = Prices(http)
+        self.balance = BalanceResource(http)
         self.edit_materials = EditMaterials(http)
         self.edit_material_categories = EditMaterialCategories(http)
         self.webhooks = Webhooks(http)

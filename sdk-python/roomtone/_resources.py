@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.parse
 import uuid
@@ -9,9 +10,10 @@ from typing import Any, Callable, Dict, Iterator, List, Literal, Mapping, Option
 
 from . import _webhooks
 from ._errors import WaitTimeoutError
-from ._http import HttpClient, Query
+from ._http import Body, HttpClient, Query
 from ._pagination import Page
 from ._types import (
+    AccountBalance,
     DecorationCategory,
     EditLayer,
     EditMaterial,
@@ -24,6 +26,7 @@ from ._types import (
     Quality,
     Scale,
     StyleList,
+    TriggeredEvent,
     WebhookEvent,
     WebhookEventType,
 )
@@ -286,6 +289,15 @@ class Prices:
         return cast(PriceList, self._http.request("GET", "/prices", **_Options.pick(timeout, max_retries, extra_headers)).data)
 
 
+class BalanceResource:
+    def __init__(self, http: HttpClient) -> None:
+        self._http = http
+
+    def retrieve(self, *, timeout: Optional[float] = None, max_retries: Optional[int] = None, extra_headers: Optional[Mapping[str, str]] = None) -> AccountBalance:
+        """``GET /v1/balance`` (any permission; a Roomtone addition to the spec): balance, monthly limit and spend this month, in cents."""
+        return cast(AccountBalance, self._http.request("GET", "/balance", **_Options.pick(timeout, max_retries, extra_headers)).data)
+
+
 class EditMaterialCategories:
     def __init__(self, http: HttpClient) -> None:
         self._http = http
@@ -331,6 +343,19 @@ class Webhooks:
     @staticmethod
     def unwrap(payload: _webhooks.Payload, headers: Mapping[str, str], secret: _webhooks.Secrets) -> WebhookEvent:
         return _webhooks.unwrap(payload, headers, secret)
+
+    def trigger(
+        self,
+        type: Literal["generation.succeeded", "generation.failed", "generation.canceled"],
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+    ) -> TriggeredEvent:
+        """``POST /v1/events/trigger`` (test keys with ``generations_read``): a sample test-mode event of ``type``,
+        delivered signed to the test endpoints that follow it and to open ``listen`` streams."""
+        body = Body(data=json.dumps({"type": type}).encode(), content_type="application/json")
+        return cast(TriggeredEvent, self._http.request("POST", "/events/trigger", body=body, **_Options.pick(timeout, max_retries, extra_headers)).data)
 
     def listen(
         self,

@@ -149,6 +149,27 @@ class Balance(_BalanceRequired, total=False):
     expiring: Dict[str, Any]
 
 
+class AccountBalance(TypedDict):
+    """``GET /v1/balance`` (a Roomtone addition to the spec): the balance object with the monthly limit and spend, in cents."""
+
+    object: Literal["balance"]
+    amount: int
+    currency: Literal["eur"]
+    unit: Literal["cents"]
+    monthly_limit: int
+    monthly_spend: int
+
+
+class TriggeredEvent(TypedDict):
+    """``POST /v1/events/trigger``: the sample test-mode event produced, and who follows its type."""
+
+    object: Literal["triggered_event"]
+    type: str
+    event_id: Optional[str]
+    endpoints: int
+    event_stream: bool
+
+
 class GenerationEventData(TypedDict):
     object: Generation
 

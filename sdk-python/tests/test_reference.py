@@ -62,3 +62,21 @@ class PriceListTests(unittest.TestCase):
             self.assertLessEqual(line["amount"], line["list_amount"])
         render = api.renders.create(image=IMAGE_URL, quality="1k", style="japandi")
         self.assertEqual(render["cost"]["amount"], lines[("render", "1k")]["amount"])
+
+
+class BalanceTests(unittest.TestCase):
+    def test_the_balance_object_with_the_monthly_limit_and_spend(self) -> None:
+        api = client(new_org(credit=2500).test_key)
+        balance = api.balance.retrieve()
+        self.assertEqual((balance["object"], balance["currency"], balance["unit"]), ("balance", "eur", "cents"))
+        self.assertEqual(balance["amount"], 2500)
+        self.assertEqual(balance["monthly_spend"], 0)
+        self.assertGreater(balance["monthly_limit"], 0)
+
+
+class TriggerTests(unittest.TestCase):
+    def test_a_trigger_with_nobody_following_produces_no_event(self) -> None:
+        api = client(new_org().test_key)
+        triggered = api.webhooks.trigger("generation.succeeded")
+        self.assertEqual((triggered["object"], triggered["type"]), ("triggered_event", "generation.succeeded"))
+        self.assertEqual((triggered["event_id"], triggered["endpoints"], triggered["event_stream"]), (None, 0, False))

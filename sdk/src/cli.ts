@@ -3,13 +3,19 @@ import { parseArgs } from 'node:util';
 import { Roomtone } from './client.js';
 import { RoomtoneError } from './core/errors.js';
 import { listenAndForward } from './listen.js';
-import type { WebhookEventType } from './types.js';
+import type { TestEventType, WebhookEventType } from './types.js';
 import { VERSION } from './version.js';
 
-const USAGE = `Usage: npx @roomtone/sdk listen [--forward-to <url>] [--events <type,type>] [options]
+const TEST_EVENT_TYPES: readonly TestEventType[] = ['generation.succeeded', 'generation.failed', 'generation.canceled'];
 
-Streams your organization's test-mode events and POSTs each one to --forward-to, signed
-(Standard Webhooks) with a session secret printed at start; without --forward-to, prints them.
+const USAGE = `Usage: npx @roomtone/sdk listen [--forward-to <url>] [--events <type,type>] [options]
+       npx @roomtone/sdk trigger <event> [options]
+
+listen   Streams your organization's test-mode events and POSTs each one to --forward-to, signed
+         (Standard Webhooks) with a session secret printed at start; without --forward-to, prints them.
+trigger  Sends a sample test-mode event (${TEST_EVENT_TYPES.join(', ')}), as
+         \`stripe trigger\` does: signed, to every active test endpoint that follows the type and
+         to every running listen.
 
 Options:
   --forward-to <url>   Local receiver, e.g. http://localhost:4000/hooks
@@ -46,15 +52,18 @@ async function main(argv: string[]): Promise<number> {
     console.log(VERSION);
     return 0;
   }
-  if (values.help || positionals[0] !== 'listen' || positionals.length > 1) {
+  const command = positionals[0];
+  const valid = (command === 'listen' && positionals.length === 1) || (command === 'trigger' && positionals.length === 2);
+  if (values.help || !valid) {
     (values.help ? console.log : console.error)(USAGE);
     return values.help ? 0 : 2;
   }
   const apiKey = values['api-key'] ?? process.env.ROOMTONE_API_KEY;
   if (apiKey?.startsWith('rt_live_')) {
-    console.error('listen uses a test key (rt_test_…): the event stream carries test-mode events only. Live events go to your webhook endpoints.');
+    console.error(`${command} uses a test key (rt_test_…): test-mode events only. Live events go to your webhook endpoints.`);
     return 2;
   }
+  if (command === 'trigger') return trigger(positionals[1]!, apiKey, values['base-url']);
   if (values['forward-to'] !== undefined) {
     try {
       const url = new URL(values['forward-to']);
@@ -81,12 +90,35 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   } catch (error) {
-    if (error instanceof RoomtoneError) {
-      const code = (error as { code?: string }).code;
-      console.error(code ? `${code}: ${error.message}` : error.message);
-      return 1;
+    return reportFailure(error);
+  }
+}
+
+/** A refusal or connection error as one line on stderr (exit code 1); anything else is a bug and throws. */
+function reportFailure(error: unknown): number {
+  if (!(error instanceof RoomtoneError)) throw error;
+  const code = (error as { code?: string }).code;
+  console.error(code ? `${code}: ${error.message}` : error.message);
+  return 1;
+}
+
+async function trigger(type: string, apiKey: string | undefined, baseUrl: string | undefined): Promise<number> {
+  if (!(TEST_EVENT_TYPES as readonly string[]).includes(type)) {
+    console.error(`Unknown event '${type}': one of ${TEST_EVENT_TYPES.join(', ')}.`);
+    return 2;
+  }
+  try {
+    const client = new Roomtone({ ...(apiKey ? { apiKey } : {}), ...(baseUrl ? { baseUrl } : {}) });
+    const triggered = await client.webhooks.trigger(type as TestEventType);
+    if (triggered.event_id === null) {
+      console.log(`Nothing follows ${type} in test mode: no active test endpoint follows it and no listen is running. Nothing was sent.`);
+      return 0;
     }
-    throw error;
+    const to = [`${triggered.endpoints} test endpoint${triggered.endpoints === 1 ? '' : 's'}`, ...(triggered.event_stream ? ['the running listen'] : [])].join(' and ');
+    console.log(`Triggered ${type} (${triggered.event_id}): sent to ${to}.`);
+    return 0;
+  } catch (error) {
+    return reportFailure(error);
   }
 }
 

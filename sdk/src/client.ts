@@ -1,8 +1,11 @@
 import { RoomtoneError } from './core/errors.js';
 import { HttpClient, refuseBrowsers, type Fetch } from './core/http.js';
+import type { ResponseInfo } from './core/api-promise.js';
+import { ClientHooks, isLogLevel, type ClientEventName, type Listener, type Logger, type LogLevel } from './core/hooks.js';
 import { Creations } from './resources/creations.js';
+import { download, type DownloadOptions, type DownloadTarget } from './resources/download.js';
 import { Generations } from './resources/generations.js';
-import { EditMaterialCategories, EditMaterials, Prices, Styles } from './resources/reference.js';
+import { BalanceResource, EditMaterialCategories, EditMaterials, Prices, Styles } from './resources/reference.js';
 import { webhookVerification, Webhooks } from './resources/webhooks.js';
 import type { DecorationCreateParams, EditCreateParams, RenderCreateParams, UpscaleCreateParams } from './types.js';
 
@@ -25,6 +28,14 @@ export interface ClientOptions {
   maxRetryWait?: number;
   /** A fetch implementation (default: the global `fetch`). */
   fetch?: Fetch;
+  /**
+   * What the client prints: `off`, `error`, `warn` (default: a retry that waits 10 s or more,
+   * e.g. after a 429 with `Retry-After: 56`), `info` (every retry), `debug` (every request and
+   * answer). Default: `ROOMTONE_LOG`, else `warn`. For your own handling use `client.on(…)`.
+   */
+  logLevel?: LogLevel;
+  /** Where lines go (default: `console`). */
+  logger?: Logger;
 }
 
 const DEFAULT_BASE_URL = 'http://localhost:3000';
@@ -57,8 +68,10 @@ export class Roomtone {
   readonly upscales: Creations<UpscaleCreateParams>;
   /** Retrieve, list, cancel and wait for generations (permission `generations_read`). */
   readonly generations: Generations;
-  /** `GET /v1/styles` (permission `decorations`). */
+  /** `GET /v1/styles` (permission **`decorations`**, as the spec says; a renders-only key is refused). */
   readonly styles: Styles;
+  /** `GET /v1/balance` (any permission; a Roomtone addition to the spec): balance, monthly limit and spend, in cents. */
+  readonly balance: BalanceResource;
   /** `GET /v1/edit-materials` (permission `edits`). */
   readonly editMaterials: EditMaterials;
   /** `GET /v1/edit-material-categories` (permission `edits`). */
@@ -69,6 +82,8 @@ export class Roomtone {
   readonly webhooks: Webhooks;
 
   readonly baseUrl: string;
+  private readonly http: HttpClient;
+  private readonly hooks: ClientHooks;
 
   constructor(options: ClientOptions = {}) {
     refuseBrowsers();
@@ -85,6 +100,8 @@ export class Roomtone {
     const fetchImpl = options.fetch ?? globalThis.fetch;
     if (typeof fetchImpl !== 'function') throw new RoomtoneError('No fetch implementation: use Node.js 20 or later, or pass { fetch }.');
     this.baseUrl = baseUrl;
+    const level = options.logLevel ?? (isLogLevel(process.env.ROOMTONE_LOG) ? process.env.ROOMTONE_LOG : 'warn');
+    this.hooks = new ClientHooks(level, options.logger ?? console);
     const http = new HttpClient({
       apiKey,
       baseUrl,
@@ -92,16 +109,52 @@ export class Roomtone {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       maxRetryWait: options.maxRetryWait ?? DEFAULT_MAX_RETRY_WAIT_MS,
       fetch: fetchImpl,
+      hooks: this.hooks,
     });
-    this.renders = new Creations(http, '/renders');
-    this.edits = new Creations(http, '/edits');
-    this.decorations = new Creations(http, '/decorations');
-    this.upscales = new Creations(http, '/upscales');
+    this.http = http;
     this.generations = new Generations(http);
+    this.renders = new Creations(http, '/renders', this.generations);
+    this.edits = new Creations(http, '/edits', this.generations);
+    this.decorations = new Creations(http, '/decorations', this.generations);
+    this.upscales = new Creations(http, '/upscales', this.generations);
     this.styles = new Styles(http);
+    this.balance = new BalanceResource(http);
     this.editMaterials = new EditMaterials(http);
     this.editMaterialCategories = new EditMaterialCategories(http);
     this.prices = new Prices(http);
     this.webhooks = new Webhooks(http);
+  }
+
+  /**
+   * The answer of this client's most recent call, whatever the method (list pages included),
+   * errors too: request id, status, headers. With calls running at once, `.withResponse()` on
+   * the call you mean is exact.
+   */
+  get lastResponse(): ResponseInfo | undefined {
+    return this.http.lastResponse;
+  }
+
+  /**
+   * Listen to the client's requests: `request` (each attempt), `response` (each answer, with
+   * its status, request id and headers) and `retry` (before each retry, with the wait and
+   * why). A 429 with `Retry-After: 56` shows up as a `retry` event with `delayMs: 56000`.
+   */
+  on<E extends ClientEventName>(event: E, listener: Listener<E>): this {
+    this.hooks.on(event, listener);
+    return this;
+  }
+
+  off<E extends ClientEventName>(event: E, listener: Listener<E>): this {
+    this.hooks.off(event, listener);
+    return this;
+  }
+
+  /**
+   * The bytes of an output: pass the generation (its first output; an expired URL is renewed
+   * by reading it again), an output item, or an output URL. `{ to: './out.webp' }` also writes
+   * the file. The URL is signed: the API key is never sent with it.
+   */
+  download(target: DownloadTarget, options?: DownloadOptions): Promise<Buffer> {
+    return download(this.http, this.generations, target, options);
   }
 }

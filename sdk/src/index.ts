@@ -21,6 +21,9 @@ export {
   WebhookVerificationError,
 } from './core/errors.js';
 export { Page, PagePromise } from './core/pagination.js';
+export { APIPromise, type ResponseInfo } from './core/api-promise.js';
+export type { ClientEventName, ClientEvents, Listener, Logger, LogLevel, RequestEvent, ResponseEvent, RetryEvent } from './core/hooks.js';
+export type { DownloadOptions, DownloadTarget } from './resources/download.js';
 export type { HeadersLike, ListenOptions } from './resources/webhooks.js';
 export type * from './types.js';
 export type { paths, components, operations, webhooks } from './generated/openapi.js';

@@ -16,12 +16,19 @@ export type Style = Schemas['Style'];
 export type Price = Schemas['Price'];
 export type EditMaterial = Schemas['EditMaterial'];
 export type EditMaterialCategory = Schemas['EditMaterialCategory'];
+/** The balance object inside balance events. */
 export type Balance = Schemas['Balance'];
+/** `GET /v1/balance` (an addition to the spec): the balance object plus `monthly_limit` and `monthly_spend`, in cents. */
+export type AccountBalance = Schemas['AccountBalance'];
 export type GenerationEvent = Schemas['GenerationEvent'];
 export type BalanceEvent = Schemas['BalanceEvent'];
 /** A webhook event (the body of a delivery, or of the event stream). */
 export type WebhookEvent = GenerationEvent | BalanceEvent;
 export type WebhookEventType = WebhookEvent['type'];
+/** What `webhooks.trigger` answers (`POST /v1/events/trigger`, a Roomtone extension). */
+export type TriggeredEvent = Schemas['TriggeredEvent'];
+/** The event types of test mode (the ones `trigger` and `listen` carry). */
+export type TestEventType = GenerationEvent['type'];
 /** The error body of every refusal. */
 export type ErrorBody = Schemas['Error'];
 
@@ -33,19 +40,30 @@ export interface List<T> {
 }
 
 /**
- * An image for `image`, `mask` or `layers[].element`:
+ * An image for `image`, `mask` or `layers[].element` (JPEG, PNG or WebP, at most 10 MB):
  * - an `https://` URL (string or `URL`), sent as is: the server downloads it;
- * - a file path (any other string, or a `file:` URL), read from disk;
+ * - an uploaded file id, `file_…` (made by MCP `create_upload`), sent as is;
+ * - a file path (any other string, e.g. `'./room.jpg'`, or a `file:` URL), read from disk;
  * - bytes: `Buffer`, `Uint8Array`, `ArrayBuffer`, a `Blob`/`File`, or a stream (Node `Readable`
- *   or web `ReadableStream`), read once and kept in memory so retries can resend it.
+ *   such as `fs.createReadStream(…)`, or a web `ReadableStream`), read once and kept in memory
+ *   so retries can resend it.
  * A request with any file is sent as multipart/form-data, each file in a part named as its field.
  */
 export type ImageInput = string | URL | Uint8Array | ArrayBuffer | Blob | ReadableStream<Uint8Array> | Readable | AsyncIterable<Uint8Array>;
 
+/** The mask palette (the spec's five colours): each layer's `mask_color`, painted on the mask PNG. */
+export type PaletteColor = '#FF0000' | '#CCFF00' | '#00FF66' | '#0066FF' | '#CC00FF';
+/** A palette colour as `mask_color` takes it (the API reads it in either case). */
+export type MaskColor = PaletteColor | Lowercase<PaletteColor>;
+/** A colour `#RRGGBB` (a `modify` layer's `color`). */
+export type HexColor = `#${string}`;
+
+type Field<K, V> = K extends 'image' | 'mask' | 'element' ? ImageInput : K extends 'mask_color' ? MaskColor : K extends 'color' ? HexColor : V;
+
 type ReplaceImages<T> = T extends readonly (infer U)[]
   ? ReplaceImages<U>[]
   : T extends object
-    ? { [K in keyof T]: K extends 'image' | 'mask' | 'element' ? ImageInput : ReplaceImages<T[K]> }
+    ? { [K in keyof T]: Field<K, ReplaceImages<T[K]>> }
     : T;
 
 type JsonBody<Op extends keyof operations> = operations[Op] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
@@ -90,7 +108,17 @@ export interface CreateOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+/** What `onProgress` receives: the API's `progress` (0 to 1, null when the model cannot tell; 1 once succeeded). */
+export interface ProgressEvent {
+  id: string;
+  status: GenerationStatus;
+  progress: number | null;
+  generation: Generation;
+}
+
 export interface WaitOptions {
+  /** Called with each new `progress` value of the generation, and once at its end. */
+  onProgress?: (event: ProgressEvent) => void;
   /** Milliseconds to wait for the end (default 10 minutes); then `WaitTimeoutError`. */
   timeout?: number;
   /** First delay between reads, in ms (default 1000); it grows by half each time up to `maxPollInterval`. */

@@ -1,4 +1,6 @@
 import { APIConnectionError, APIError, APITimeoutError, APIUserAbortError, RoomtoneError } from './errors.js';
+import { APIPromise, type ResponseInfo } from './api-promise.js';
+import type { ClientHooks } from './hooks.js';
 import { VERSION } from '../version.js';
 import type { RequestOptions } from '../types.js';
 
@@ -13,6 +15,7 @@ export interface HttpSettings {
   /** The longest Retry-After the client waits for; a longer one is answered with the error at once. */
   maxRetryWait: number;
   fetch: Fetch;
+  hooks: ClientHooks;
 }
 
 export interface HttpRequest {
@@ -24,6 +27,13 @@ export interface HttpRequest {
   body?: Record<string, unknown> | FormData;
   idempotencyKey?: string;
 }
+
+/**
+ * Connection failures that say the address is wrong (nothing listens there, no such host):
+ * retrying cannot help, unless this client has already reached the service (then it is a
+ * restart, which passes).
+ */
+const WRONG_ADDRESS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
 
 /** Statuses worth another attempt: the request was not served, or may be served next time. */
 const RETRYABLE = new Set([408, 429, 500, 502, 503, 504]);
@@ -63,6 +73,11 @@ export interface HttpResponse<T> {
 }
 
 export class HttpClient {
+  /** Whether an answer (any status) ever came back: a refused connection after that is a restart, not a wrong address. */
+  private reached = false;
+  /** The most recent answer of any call (errors included). */
+  lastResponse: ResponseInfo | undefined;
+
   constructor(readonly settings: HttpSettings) {}
 
   url(path: string, query?: HttpRequest['query']): string {
@@ -80,12 +95,21 @@ export class HttpClient {
     };
   }
 
+  /** `request` as an `APIPromise`: awaited, the object; `.withResponse()`, the object and its answer. */
+  call<T>(request: HttpRequest | (() => Promise<HttpRequest>), options: RequestOptions = {}): APIPromise<T> {
+    const pending = typeof request === 'function' ? request().then((r) => this.request<T>(r, options)) : this.request<T>(request, options);
+    return new APIPromise<T>(pending);
+  }
+
   /**
-   * One API call with the client's retries: connection errors, timeouts, 408, 429 and 5xx are
-   * tried again (at most `maxRetries` times), after `Retry-After` when the server gave one
-   * (up to `maxRetryWait`), else after an exponential backoff with jitter. A creation carries
-   * the same Idempotency-Key on every attempt, so a retry returns the generation the first
-   * attempt created (with no second charge) instead of creating another.
+   * One API call with the client's retries. The server's `x-should-retry` decides first
+   * (`false`: a configuration refusal, such as no model backend, that no retry changes; `true`:
+   * it passes with time); then connection errors, timeouts, 408, 429 and 5xx are tried again (at
+   * most `maxRetries` times), after `Retry-After` when the server gave one (up to
+   * `maxRetryWait`), else after an exponential backoff with jitter. A refused connection or an
+   * unknown host fails at once, naming the URL, until the client has reached the service once.
+   * A creation carries the same Idempotency-Key on every attempt, so a retry returns the
+   * generation the first attempt created (with no second charge) instead of creating another.
    */
   async request<T>(request: HttpRequest, options: RequestOptions = {}): Promise<HttpResponse<T>> {
     const maxRetries = options.maxRetries ?? this.settings.maxRetries;
@@ -99,20 +123,38 @@ export class HttpClient {
       headers['content-type'] = 'application/json';
     }
     const url = this.url(request.path, request.query);
+    const hooks = this.settings.hooks;
 
     for (let retry = 0; ; retry++) {
       const last = retry >= maxRetries;
+      const event = { method: request.method, url, attempt: retry + 1, idempotencyKey: request.idempotencyKey };
+      hooks.emit('request', event);
+      const started = performance.now();
       let response: Response;
       let text: string;
       try {
         ({ response, text } = await this.attempt(url, { method: request.method, headers, body }, timeout, options.signal));
       } catch (error) {
-        if (error instanceof APIUserAbortError || last) throw error;
-        await sleep(backoffMs(retry), options.signal);
+        if (error instanceof APIUserAbortError) throw error;
+        const code = connectionCode(error);
+        if (error instanceof APIConnectionError && !(error instanceof APITimeoutError) && code !== undefined && WRONG_ADDRESS.has(code) && !this.reached) {
+          throw new APIConnectionError(
+            `Could not connect to ${url}: ${code}. Check baseUrl (or ROOMTONE_BASE_URL): nothing answers at ${this.settings.baseUrl}.`,
+            { cause: error },
+          );
+        }
+        if (last) throw error;
+        const delayMs = backoffMs(retry);
+        hooks.emit('retry', { ...event, delayMs, reason: (error as Error).message, status: undefined, retryAfter: undefined, requestId: undefined, error });
+        await sleep(delayMs, options.signal);
         continue;
       }
+      this.reached = true;
+      const requestId = response.headers.get('request-id') ?? undefined;
+      this.lastResponse = { requestId, status: response.status, headers: response.headers };
+      hooks.emit('response', { ...event, status: response.status, requestId, headers: response.headers, durationMs: Math.round(performance.now() - started) });
       if (response.ok) {
-        return { data: (text ? JSON.parse(text) : null) as T, status: response.status, headers: response.headers, requestId: response.headers.get('request-id') ?? undefined };
+        return { data: (text ? JSON.parse(text) : null) as T, status: response.status, headers: response.headers, requestId };
       }
       let parsed: unknown = text;
       try {
@@ -121,10 +163,13 @@ export class HttpClient {
         // not JSON: the error keeps the text as its body
       }
       const error = APIError.from(response.status, parsed, response.headers);
-      if (last || !RETRYABLE.has(response.status)) throw error;
-      const wait = error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(retry);
-      if (wait > this.settings.maxRetryWait) throw error;
-      await sleep(wait, options.signal);
+      const said = response.headers.get('x-should-retry');
+      const retryable = said === 'true' ? true : said === 'false' ? false : RETRYABLE.has(response.status);
+      if (last || !retryable) throw error;
+      const delayMs = error.retryAfter !== undefined ? error.retryAfter * 1000 : backoffMs(retry);
+      if (delayMs > this.settings.maxRetryWait) throw error;
+      hooks.emit('retry', { ...event, delayMs, reason: `${response.status} ${error.code}`, status: response.status, retryAfter: error.retryAfter, requestId, error });
+      await sleep(delayMs, options.signal);
     }
   }
 
@@ -154,6 +199,17 @@ export class HttpClient {
       signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** The system error code of a failed fetch (`ECONNREFUSED`, `ENOTFOUND`, …), if it has one. */
+function connectionCode(error: unknown): string | undefined {
+  let current = (error as { cause?: unknown } | null)?.cause;
+  for (let depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 function describe(error: unknown): string {

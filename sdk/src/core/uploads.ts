@@ -18,9 +18,13 @@ interface FilePart {
   name: string;
 }
 
+/** An uploaded file's id (MCP `create_upload`), which /v1 takes where it takes a URL. A path of that shape is written `./file_…`. */
+const UPLOAD_ID = /^file_[0-9A-Za-z]{1,64}$/;
+
+/** A value sent as text (a URL or an uploaded file id), not read as a file. */
 function isUrl(value: unknown): value is string | URL {
   if (value instanceof URL) return value.protocol !== 'file:';
-  return typeof value === 'string' && /^https?:\/\//i.test(value);
+  return typeof value === 'string' && (/^https?:\/\//i.test(value) || UPLOAD_ID.test(value));
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<Uint8Array> {
@@ -48,7 +52,7 @@ async function toFile(value: ImageInput, field: string): Promise<{ blob: Blob; n
     try {
       return { blob: toBlob([await readFile(file)]), name: path.basename(file) };
     } catch (error) {
-      throw new RoomtoneError(`Cannot read the file for '${field}' (${file}): ${(error as Error).message}. Images are https URLs or files.`, { cause: error });
+      throw new RoomtoneError(`Cannot read the file for '${field}' (${file}): ${(error as Error).message}. Images are https URLs, uploaded file ids (file_…) or files.`, { cause: error });
     }
   }
   if (value instanceof Blob) return { blob: value, name: (value as Blob & { name?: string }).name || fallbackName };
@@ -58,7 +62,7 @@ async function toFile(value: ImageInput, field: string): Promise<{ blob: Blob; n
     const named = (value as { path?: unknown }).path; // fs.createReadStream keeps its path
     return { blob: toBlob(await collect(value)), name: typeof named === 'string' ? path.basename(named) : fallbackName };
   }
-  throw new RoomtoneError(`'${field}' must be an https URL, a file path, bytes, a Blob or a stream.`);
+  throw new RoomtoneError(`'${field}' must be an https URL, an uploaded file id (file_…), a file path, bytes, a Blob or a stream.`);
 }
 
 /** The body of a creation: the JSON object, or FormData when a file is given. */

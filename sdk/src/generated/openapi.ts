@@ -163,9 +163,9 @@ export type paths = {
         };
         /**
          * List decoration styles
-         * @description **Permission:** `decorations` or `renders`.
+         * @description **Permission:** `decorations`.
          *
-         *     Styles for decorations (required) and renders (optional `style`). Permission: decorations or renders.
+         *     Styles for decorations and renders (optional `style`). Permission: decorations (an unknown `style` in a render names the valid ids).
          */
         get: operations["reference-styles"];
         put?: never;
@@ -232,6 +232,50 @@ export type paths = {
         get: operations["prices-list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the balance (extension)
+         * @description **Permission:** `renders` or `edits` or `decorations` or `upscales` or `generations_read`.
+         *
+         *     **An addition to the specification**, which shows the balance object only inside balance events: the same object (`object`, `amount`, `currency`, `unit`) plus `monthly_limit` and `monthly_spend`, so an integration can check what a batch may spend before it starts. Money exists in live mode only (test generations are never charged): a test key reads the same figures.
+         */
+        get: operations["balance-retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trigger a sample test-mode event (extension)
+         * @description **Permission:** `generations_read`.
+         *
+         *     **An extension to the specification**, as `stripe trigger`: a sample event of the type (fictitious ids, no image) is produced in test mode as a real one is: one signed delivery to each active test endpoint that follows the type, and the open event streams (`listen`). Test keys only. From a terminal: `npx @roomtone/sdk trigger generation.succeeded`.
+         */
+        post: operations["events-trigger"];
         delete?: never;
         options?: never;
         head?: never;
@@ -498,6 +542,31 @@ export type components = {
             currency: "eur";
             /** @constant */
             unit: "cents";
+        };
+        AccountBalance: {
+            /** @constant */
+            object: "balance";
+            /** @description The balance, in euro cents excluding tax. */
+            amount: number;
+            /** @constant */
+            currency: "eur";
+            /** @constant */
+            unit: "cents";
+            /** @description The monthly spending limit, in cents: live charges net of refunds in a calendar month (UTC) may not pass it. */
+            monthly_limit: number;
+            /** @description Live charges net of refunds so far this calendar month (UTC), in cents. */
+            monthly_spend: number;
+        };
+        TriggeredEvent: {
+            /** @constant */
+            object: "triggered_event";
+            type: string;
+            /** @description The event produced (evt_…), or null when no active test endpoint and no open event stream follows the type. */
+            event_id: string | null;
+            /** @description Active test endpoints following the type: each gets one signed delivery. */
+            endpoints: number;
+            /** @description Whether an open event stream (`listen`) follows the type. */
+            event_stream: boolean;
         };
         Error: {
             error: {
@@ -2643,6 +2712,212 @@ export interface operations {
              *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
              *
              *     `permission_denied`: The key lacks the permission this route needs.
+             */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected: logged with the request-id. Retry later. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the same envelope. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "balance-retrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "balance",
+                     *       "amount": 12450,
+                     *       "currency": "eur",
+                     *       "unit": "cents",
+                     *       "monthly_limit": 50000,
+                     *       "monthly_spend": 3120
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountBalance"];
+                };
+            };
+            /** @description `parameter_invalid`: An unknown or invalid parameter (`param` names it). */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_invalid`: The key is malformed, unknown or revoked.
+             *
+             *     `api_key_missing`: No `Authorization: Bearer <key>` header.
+             */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             *
+             *     `permission_denied`: The key lacks the permission this route needs.
+             */
+            403: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limit_exceeded`: Request rate exceeded (per organization: the tier’s Requests/min; per key: its own limit, if it has one; per IP: 600/min). `Retry-After` gives the seconds to wait. */
+            429: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_error`: Unexpected: logged with the request-id. Retry later. */
+            500: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Any other error, in the same envelope. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "events-trigger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "generation.succeeded" | "generation.failed" | "generation.canceled";
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "triggered_event",
+                     *       "type": "generation.succeeded",
+                     *       "event_id": "evt_9Qm2xR7tLpW4nZ8kB3vC6dYs",
+                     *       "endpoints": 1,
+                     *       "event_stream": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TriggeredEvent"];
+                };
+            };
+            /** @description `parameter_invalid`: `type` is missing or not a test-mode event type (generation.succeeded, generation.failed, generation.canceled). */
+            400: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_invalid`: The key is malformed, unknown or revoked.
+             *
+             *     `api_key_missing`: No `Authorization: Bearer <key>` header.
+             */
+            401: {
+                headers: {
+                    "request-id": components["headers"]["request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `api_key_ip_not_allowed`: The key has an IP allowlist and the request came from outside it (the message names the key’s id and the address). An extension to the specification.
+             *
+             *     `browser_request_refused`: The request came from a browser (it carried `Origin`, or was a CORS preflight). Keys belong on a server.
+             *
+             *     `permission_denied`: The key is a live key (test events are test mode only) or lacks `generations_read`.
              */
             403: {
                 headers: {

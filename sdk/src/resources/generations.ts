@@ -1,14 +1,18 @@
 import { sleep, type HttpClient } from '../core/http.js';
 import { WaitTimeoutError } from '../core/errors.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { paginate, type PagePromise } from '../core/pagination.js';
 import type { Generation, GenerationListParams, RequestOptions, WaitOptions } from '../types.js';
+
+/** While `onProgress` listens, reads come at least this often (the API stores progress at most once a second). */
+const PROGRESS_POLL_MS = 2_000;
 
 export class Generations {
   constructor(private readonly http: HttpClient) {}
 
   /** `GET /v1/generations/{id}`: the generation at once (fresh output URLs, valid 15 minutes). */
-  async retrieve(id: string, options?: RequestOptions): Promise<Generation> {
-    return (await this.http.request<Generation>({ method: 'GET', path: `/generations/${encodeURIComponent(id)}` }, options)).data;
+  retrieve(id: string, options?: RequestOptions): APIPromise<Generation> {
+    return this.http.call<Generation>({ method: 'GET', path: `/generations/${encodeURIComponent(id)}` }, options);
   }
 
   /**
@@ -24,8 +28,8 @@ export class Generations {
    * (409 `generation_not_cancelable` otherwise). If a retry follows a lost answer, the first
    * attempt may have canceled it already: the retry then answers 409; read the generation.
    */
-  async cancel(id: string, options?: RequestOptions): Promise<Generation> {
-    return (await this.http.request<Generation>({ method: 'POST', path: `/generations/${encodeURIComponent(id)}/cancel` }, options)).data;
+  cancel(id: string, options?: RequestOptions): APIPromise<Generation> {
+    return this.http.call<Generation>({ method: 'POST', path: `/generations/${encodeURIComponent(id)}/cancel` }, options);
   }
 
   /**
@@ -33,15 +37,25 @@ export class Generations {
    * as long again each time, up to 10 s between reads. A failed generation is returned, not
    * thrown: check `status`. Past `timeout` (10 minutes by default) throws `WaitTimeoutError`;
    * the generation goes on.
+   *
+   * `onProgress` is called with each new value of the API's `progress` (0 to 1, or null when
+   * the model cannot tell) and at the end; while it listens, reads come at least every 2 s.
+   * Progress comes from reading the generation: the event stream carries only its end.
    */
   async waitUntilDone(generation: string | Pick<Generation, 'id'>, options: WaitOptions = {}): Promise<Generation> {
     const id = typeof generation === 'string' ? generation : generation.id;
     const timeout = options.timeout ?? 10 * 60_000;
-    const maxDelay = options.maxPollInterval ?? 10_000;
-    let delay = options.pollInterval ?? 1_000;
+    const maxDelay = Math.min(options.maxPollInterval ?? 10_000, options.onProgress ? PROGRESS_POLL_MS : Infinity);
+    let delay = Math.min(options.pollInterval ?? 1_000, maxDelay);
     const deadline = Date.now() + timeout;
+    let reported: { progress: number | null; status: string } | undefined;
     for (;;) {
       const current = await this.retrieve(id, options.signal ? { signal: options.signal } : {});
+      const progress = current.progress ?? null;
+      if (options.onProgress && (reported === undefined || reported.progress !== progress || reported.status !== current.status)) {
+        reported = { progress, status: current.status };
+        options.onProgress({ id, status: current.status, progress, generation: current });
+      }
       if (current.status !== 'in_progress') return current;
       const left = deadline - Date.now();
       if (left <= 0) throw new WaitTimeoutError(`Generation ${id} was still in progress after ${timeout} ms.`, current);

@@ -1,26 +1,46 @@
 import type { HttpClient } from '../core/http.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { paginate, type PagePromise } from '../core/pagination.js';
-import type { EditMaterial, EditMaterialCategory, EditMaterialListParams, List, Price, RequestOptions, Style } from '../types.js';
+import type { AccountBalance, EditMaterial, EditMaterialCategory, EditMaterialListParams, List, Price, RequestOptions, Style } from '../types.js';
 
-/** `GET /v1/styles`: every decoration style in one answer. */
+/**
+ * `GET /v1/styles`: every decoration style in one answer. **Permission: `decorations`** (a
+ * renders-only key is refused with `PermissionDeniedError`; a render with an unknown `style`
+ * names the valid ids in its error message).
+ */
 export class Styles {
   constructor(private readonly http: HttpClient) {}
 
-  async list(options?: RequestOptions): Promise<List<Style>> {
-    return (await this.http.request<List<Style>>({ method: 'GET', path: '/styles' }, options)).data;
+  /** Every style (permission `decorations`). */
+  list(options?: RequestOptions): APIPromise<List<Style>> {
+    return this.http.call<List<Style>>({ method: 'GET', path: '/styles' }, options);
   }
 }
 
-/** `GET /v1/edit-material-categories`: every category in one answer. */
+/** `GET /v1/edit-material-categories`: every category in one answer. **Permission: `edits`.** */
 export class EditMaterialCategories {
   constructor(private readonly http: HttpClient) {}
 
-  async list(options?: RequestOptions): Promise<List<EditMaterialCategory>> {
-    return (await this.http.request<List<EditMaterialCategory>>({ method: 'GET', path: '/edit-material-categories' }, options)).data;
+  /** Every category (permission `edits`). */
+  list(options?: RequestOptions): APIPromise<List<EditMaterialCategory>> {
+    return this.http.call<List<EditMaterialCategory>>({ method: 'GET', path: '/edit-material-categories' }, options);
   }
 }
 
-/** `GET /v1/edit-materials`: paginated; `await` for a page or `for await` for every material. */
+/**
+ * `GET /v1/balance` (a Roomtone addition to the spec): the balance object (`amount` in euro
+ * cents) with the monthly limit and the spend so far this month. **Any permission.**
+ */
+export class BalanceResource {
+  constructor(private readonly http: HttpClient) {}
+
+  /** The organization's balance, monthly limit and spend this month, in cents (any permission; test keys read the same figures). */
+  retrieve(options?: RequestOptions): APIPromise<AccountBalance> {
+    return this.http.call<AccountBalance>({ method: 'GET', path: '/balance' }, options);
+  }
+}
+
+/** `GET /v1/edit-materials`: paginated; `await` for a page or `for await` for every material. **Permission: `edits`.** */
 export class EditMaterials {
   constructor(private readonly http: HttpClient) {}
 
@@ -36,7 +56,8 @@ export class EditMaterials {
 export class Prices {
   constructor(private readonly http: HttpClient) {}
 
-  async list(options?: RequestOptions): Promise<List<Price>> {
-    return (await this.http.request<List<Price>>({ method: 'GET', path: '/prices' }, options)).data;
+  /** Every price of the key's organization (any creation permission). */
+  list(options?: RequestOptions): APIPromise<List<Price>> {
+    return this.http.call<List<Price>>({ method: 'GET', path: '/prices' }, options);
   }
 }

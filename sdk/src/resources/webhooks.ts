@@ -2,7 +2,8 @@ import { Webhook, WebhookVerificationError as StandardVerificationError } from '
 import { APIError, APIUserAbortError, AuthenticationError, RoomtoneError, WebhookVerificationError } from '../core/errors.js';
 import { backoffMs, sleep, type HttpClient } from '../core/http.js';
 import { SseParser } from '../core/sse.js';
-import type { WebhookEvent, WebhookEventType } from '../types.js';
+import type { APIPromise } from '../core/api-promise.js';
+import type { RequestOptions, TestEventType, TriggeredEvent, WebhookEvent, WebhookEventType } from '../types.js';
 
 /** Request headers as a web `Headers`, Node's `IncomingHttpHeaders` or a plain record. */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
@@ -94,6 +95,16 @@ export class Webhooks {
 
   verify = webhookVerification.verify;
   unwrap = webhookVerification.unwrap;
+
+  /**
+   * `POST /v1/events/trigger` (a Roomtone extension, as `stripe trigger`): a sample event of a
+   * test-mode type (fictitious ids, no image), delivered signed to every active test endpoint
+   * that follows it and to every running `listen`. Needs a test key with `generations_read`.
+   * `event_id` is null when nothing follows the type.
+   */
+  trigger(type: TestEventType, options?: RequestOptions): APIPromise<TriggeredEvent> {
+    return this.http.call<TriggeredEvent>({ method: 'POST', path: '/events/trigger', body: { type } }, options);
+  }
 
   /**
    * The organization's test-mode events as they happen, from `GET /v1/events/stream` (an

@@ -48,7 +48,10 @@ export function SettingsScreen() {
               <h2 className="font-semibold">
                 Tier {settings.data.tier.tier}: {settings.data.tier.name}
               </h2>
-              <p className="text-xs text-muted-foreground">Read-only: tiers change by agreement.</p>
+              <p className="text-xs text-muted-foreground">
+                Read-only: tiers change by agreement. The generation quota applies to test and live keys separately; to raise it, ask the operator of this Roomtone service to move the
+                organization to a higher tier.
+              </p>
             </CardHeader>
             <CardContent>
               <dl className="grid grid-cols-[14rem_1fr] gap-y-1 text-sm">

@@ -1,3 +1,4 @@
+import { issueMessage } from '@/server/platform/zod-required';
 import { z } from 'zod';
 import { db, type Tx, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
@@ -86,7 +87,8 @@ export async function setAutoRecharge(organizationId: string, input: AutoRecharg
   const parsed = autoRechargeSettingsSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new DomainError('parameter_invalid', `Invalid auto-recharge settings: ${issue?.message ?? 'invalid'}.`, { param: String(issue?.path[0] ?? 'enabled') });
+    const param = String(issue?.path[0] ?? 'enabled');
+    throw new DomainError('parameter_invalid', `Invalid auto-recharge settings: ${issueMessage(issue, param, 'invalid').replace(/\.$/, '')}.`, { param });
   }
   const settings = parsed.data;
   return db().$transaction(async (tx) => {

@@ -44,13 +44,19 @@ export async function checkGenerationQuota(tx: DbTx, caller: Caller): Promise<{ 
   const now = clock.nowMs();
   const refuse = (oldest: Date | null, windowMs: number, what: string) => {
     const retryAfter = Math.max(1, Math.ceil(((oldest?.getTime() ?? now) + windowMs - now) / 1000));
-    return new DomainError('generation_rate_limit_exceeded', `Generation quota exceeded (${what}). Nothing was created or charged.`, {
+    return new DomainError('generation_rate_limit_exceeded', quotaExceededMessage(caller.tier, what), {
       retryAfterSeconds: retryAfter,
     });
   };
   if (minute.count >= tier.generationsPerMinute) throw refuse(minute.oldest, MINUTE_MS, `${tier.generationsPerMinute} per minute`);
   if (hour.count >= tier.generationsPerHour) throw refuse(hour.oldest, HOUR_MS, `${tier.generationsPerHour} per hour`);
   return { minute: minute.count, hour: hour.count };
+}
+
+/** What a 429 generation_rate_limit_exceeded says: the quota, then how to wait and how to raise it. */
+export function quotaExceededMessage(tier: number, what: string): string {
+  const current = tierOf(tier);
+  return `Generation quota exceeded (${what}, tier ${current.tier} ${current.name}; test and live keys have separate quotas). Nothing was created or charged. Wait the Retry-After seconds; to raise the quota, ask the operator of this Roomtone service to move your organization to a higher tier (docs/api.md, "Tiers and prices").`;
 }
 
 export function generationQuota(caller: Caller, used: { minute: number; hour: number }): GenerationQuota {

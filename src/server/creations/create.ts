@@ -19,6 +19,7 @@ import type { GenerationType } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
 import { consumeUploads, deleteUploadBytes, UPLOAD_ID_PATTERN } from '@/server/uploads/uploads';
 import { receiveImages, sha256, type FileParts, type ImageSource, type ReceivedImage } from './images';
+import { testTriggerOf, triggeredRefusal } from './test-triggers';
 import { checkGenerationQuota, checkLoad, chargeForGeneration, currentQuotaUsage, generationQuota, lockAdmission, type GenerationQuota } from './admission';
 import type { DecorationInput, EditInput, RenderInput, UpscaleInput } from '@/shared/creations/schemas';
 
@@ -124,7 +125,11 @@ async function validateReferences(creation: CreationInput): Promise<void> {
   const style = creation.type === 'decoration' || creation.type === 'render' ? creation.input.style : undefined;
   if (style !== undefined) {
     const found = await db().style.findUnique({ where: { id: style } });
-    if (!found) throw invalidParam('style', `Unknown style '${style}'; list the styles to see the valid ids.`);
+    if (!found) {
+      // A renders-only key cannot list styles (the spec gives /v1/styles to decorations): the ids are here.
+      const ids = (await db().style.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((s) => s.id);
+      throw invalidParam('style', `Unknown style '${style}'; valid ids: ${ids.join(', ')}.`);
+    }
   }
   if (creation.type === 'edit') {
     if (creation.input.mode === 'prompt') validatePrompt(creation.input.prompt, 'prompt');
@@ -218,6 +223,7 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   if (earlyReplay) return answer(ctx, earlyReplay, options, await currentQuotaUsage(db(), caller));
 
   await validateReferences(creation);
+  const trigger = testTriggerOf(caller, creation.input.metadata);
   // Live instructions are moderated first: a refused one must say so (422, do not resend),
   // never look like a passing outage.
   if (creation.type === 'edit' && creation.input.mode === 'prompt' && caller.mode === 'live') {
@@ -232,6 +238,9 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   const uploadIds = sources.map((s) => s.value).filter((v) => UPLOAD_ID_PATTERN.test(v));
   const images = await receiveImages(sources, ctx.parts, caller, ctx.receivedAt);
   await validateImages(creation, images);
+  // A test-mode trigger refuses where the real refusal would: after validation, before admission.
+  const triggered = trigger ? triggeredRefusal(trigger, caller) : null;
+  if (triggered) throw triggered;
 
   const price: Price = priceFor(creation.type, settingsForPrice(creation), caller.tier);
   const generationId = newId('gen');

@@ -30,3 +30,20 @@ export class ApiError extends Error {
     return errorBody(this.code, this.message, this.param);
   }
 }
+
+/**
+ * Refusals that no retry can turn into a success while the installation's configuration stays
+ * as it is (no model backend for the operation): `x-should-retry: false`, as OpenAI's API says it.
+ */
+const PERMANENT_CODES: ReadonlySet<string> = new Set(['mode_unavailable']);
+
+/**
+ * Whether a client should retry, said outright (`x-should-retry`, read by the SDK before its own
+ * status rules): `true` when the server gave a Retry-After (the refusal passes with time), `false`
+ * for configuration refusals; absent otherwise.
+ */
+export function shouldRetryHeader(error: ApiError): Record<string, string> {
+  if (error.headers['retry-after'] !== undefined) return { 'x-should-retry': 'true' };
+  if (PERMANENT_CODES.has(error.code)) return { 'x-should-retry': 'false' };
+  return {};
+}

@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/http/api-error';
+import { ApiError, shouldRetryHeader } from '@/server/http/api-error';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
@@ -34,7 +34,7 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
 }
 
 export function errorReply(error: ApiError): DoorReply {
-  return { ...jsonReply(error.status, error.toBody(), error.headers), errorCode: error.code, errorMessage: error.message };
+  return { ...jsonReply(error.status, error.toBody(), { ...error.headers, ...shouldRetryHeader(error) }), errorCode: error.code, errorMessage: error.message };
 }
 
 export function toResponse(reply: DoorReply): Response {

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { ApiErrorCode } from '@/server/platform/errors';
-import { ApiError } from './api-error';
+import { ApiError, shouldRetryHeader } from './api-error';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
@@ -37,7 +37,7 @@ export interface DoorReply {
 export function errorDoorReply(error: ApiError, requestId: string): DoorReply {
   return {
     status: error.status,
-    headers: { 'content-type': 'application/json', ...error.headers, 'request-id': requestId },
+    headers: { 'content-type': 'application/json', ...error.headers, ...shouldRetryHeader(error), 'request-id': requestId },
     body: JSON.stringify(error.toBody()),
   };
 }

@@ -70,6 +70,11 @@ export const ROUTE_ERRORS: Record<string, Documented> = {
   },
   'GET /styles': {},
   'GET /prices': {},
+  'GET /balance': {},
+  'POST /events/trigger': {
+    parameter_invalid: '`type` is missing or not a test-mode event type (generation.succeeded, generation.failed, generation.canceled).',
+    permission_denied: 'The key is a live key (test events are test mode only) or lacks `generations_read`.',
+  },
   'GET /edit-material-categories': {},
   'GET /edit-materials': { parameter_invalid: 'Invalid `limit` (1 to 100), `after` (the id of a material you listed), unknown `category`, or `search` over 100 characters (`param` names it).' },
   'GET /events/stream': {

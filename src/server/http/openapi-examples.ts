@@ -77,6 +77,8 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
     { object: 'price', type: 'render', quality: '2k', scale: null, amount: 27, list_amount: 30, discount_percent: 10, currency: 'eur', unit: 'cents' },
     { object: 'price', type: 'upscale', quality: null, scale: 'x2', amount: 9, list_amount: 10, discount_percent: 10, currency: 'eur', unit: 'cents' },
   ]),
+  'POST /events/trigger': { object: 'triggered_event', type: 'generation.succeeded', event_id: 'evt_9Qm2xR7tLpW4nZ8kB3vC6dYs', endpoints: 1, event_stream: true },
+  'GET /balance': { object: 'balance', amount: 12_450, currency: 'eur', unit: 'cents', monthly_limit: 50_000, monthly_spend: 3_120 },
   'GET /edit-material-categories': list([CATEGORY_EXAMPLE]),
   'GET /edit-materials': list([MATERIAL_EXAMPLE], true),
 };
@@ -127,6 +129,8 @@ interface ReadCall {
   path: string;
   query?: Record<string, string>;
   method?: 'GET' | 'POST';
+  /** A small JSON body (POST). */
+  body?: Record<string, string>;
   sdk: string;
   /** The same call with the Python client (after its `client = Roomtone(…)`). */
   python: string;
@@ -166,6 +170,18 @@ const READ_CALLS: Record<string, ReadCall> = {
     sdk: `const prices = await client.prices.list();\nconst render2k = prices.data.find((p) => p.type === 'render' && p.quality === '2k');\nconsole.log(render2k?.amount); // cents, tier discount applied`,
     python: `prices = client.prices.list()\nrender_2k = next(p for p in prices["data"] if p["type"] == "render" and p.get("quality") == "2k")\nprint(render_2k["amount"])  # cents, tier discount applied`,
   },
+  'POST /events/trigger': {
+    path: '/events/trigger',
+    method: 'POST',
+    body: { type: 'generation.succeeded' },
+    sdk: `// Or from a terminal: npx @roomtone/sdk trigger generation.succeeded\nconst triggered = await client.webhooks.trigger('generation.succeeded');\nconsole.log(triggered.event_id, triggered.endpoints);`,
+    python: `triggered = client.webhooks.trigger("generation.succeeded")\nprint(triggered["event_id"], triggered["endpoints"])`,
+  },
+  'GET /balance': {
+    path: '/balance',
+    sdk: `const balance = await client.balance.retrieve();\nconsole.log(balance.amount, balance.monthly_limit - balance.monthly_spend); // cents`,
+    python: `balance = client.balance.retrieve()\nprint(balance["amount"], balance["monthly_limit"] - balance["monthly_spend"])  # cents`,
+  },
   'GET /edit-materials': {
     path: '/edit-materials',
     query: { category: 'flooring' },
@@ -189,7 +205,11 @@ function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
   const url = `${baseUrl}/v1${call.path}`;
   const method = call.method ?? 'GET';
   const stream = call.path === '/events/stream';
-  const curl = [`curl${method === 'POST' ? ' -X POST' : ''}${stream ? ' -N' : ''} '${url}${query}'`, `  -H "Authorization: Bearer $ROOMTONE_API_KEY"`].join(' \\\n');
+  const curl = [
+    `curl${method === 'POST' ? ' -X POST' : ''}${stream ? ' -N' : ''} '${url}${query}'`,
+    `  -H "Authorization: Bearer $ROOMTONE_API_KEY"`,
+    ...(call.body ? [`  -H "Content-Type: application/json"`, `  -d '${JSON.stringify(call.body)}'`] : []),
+  ].join(' \\\n');
   return [
     { lang: 'shell', label: 'curl', source: curl },
     { lang: 'javascript', label: 'SDK (TypeScript)', source: `${SDK_HEADER(baseUrl)}${call.sdk}` },

@@ -43,6 +43,7 @@ const TAGS = [
   { name: 'Creations', description: 'Each accepted creation produces a generation. It answers when the generation ends (200), or at once with `background: true` (202).' },
   { name: 'Generations', description: 'Read, list and cancel generations. A generation is visible only to keys of its organization and mode.' },
   { name: 'Reference', description: 'Decoration styles, edit materials and their categories.' },
+  { name: 'Balance', description: 'The organization’s balance and monthly limit (an extension).' },
   { name: 'Events', description: 'Extensions for developing webhook receivers.' },
 ];
 
@@ -130,6 +131,9 @@ function describeCreationBody(operation: Operation, path: string, key: string): 
     ];
   }
 }
+
+/** Routes the specification does not have (marked `x-roomtone-extension`). */
+const EXTENSION_PATHS: ReadonlySet<string> = new Set(['/balance', '/events/trigger']);
 
 /** GET /v1/events/stream: not a tRPC procedure (it streams), so described here. */
 function eventStreamPath(baseUrl: string): Record<string, unknown> {
@@ -297,6 +301,7 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
       Object.assign(responses, errorResponses(method, path));
       responses.default = { description: 'Any other error, in the same envelope.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
       operation['x-codeSamples'] = codeSamples(baseUrl, method, path);
+      if (EXTENSION_PATHS.has(path)) operation['x-roomtone-extension'] = true;
     }
   }
   doc.paths = { ...doc.paths, [EVENT_STREAM_PATH.slice('/v1'.length)]: eventStreamPath(baseUrl) };

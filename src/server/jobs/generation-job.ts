@@ -16,6 +16,7 @@ import type { Generation } from '@/generated/prisma/client';
 import { notifyGenerationDone } from './notify';
 import { JOB_EVENTS, type JobIo } from './definitions/job';
 import { generationCostClass } from './schedule';
+import { failsByTrigger, TRIGGERED_FAILURE_MESSAGE } from '@/server/creations/test-triggers';
 
 /**
  * The generation job: start (one conditional UPDATE, so cancel and start cannot both win),
@@ -107,6 +108,9 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
   const generation = await db().generation.findUniqueOrThrow({ where: { id: generationId } });
   const startedAt = Date.now();
   const generated = await io.run('generate', async (): Promise<Generated> => {
+    if (failsByTrigger(generation)) {
+      return { ok: false, code: 'generation_failed', message: TRIGGERED_FAILURE_MESSAGE };
+    }
     try {
       const images = await loadInputs(generation);
       const seed = storedInputImages(generation.inputImages).map((i) => i.digest).join(':') + JSON.stringify(generation.input);

@@ -41,7 +41,8 @@ type JsonRpcMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; param
 function toolResult(outcome: { body: unknown; sentence?: string }): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(outcome.body) }];
   if (outcome.sentence) content.push({ type: 'text', text: outcome.sentence });
-  return { content };
+  // The same object as the first text, for clients that read the declared outputSchema.
+  return { content, structuredContent: outcome.body as Record<string, unknown> };
 }
 
 function errorResult(error: ApiError): CallToolResult {
@@ -56,6 +57,8 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
       title: t.title,
       description: t.priceType ? `${t.description} ${priceSentence(t.priceType, caller)}` : t.description,
       inputSchema: t.inputSchema as { type: 'object' },
+      outputSchema: t.outputSchema as { type: 'object' },
+      annotations: { title: t.title, ...t.annotations },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

@@ -18,5 +18,9 @@ export interface ToolDefinition {
   /** A creation tool: the type whose prices its description lists for the caller (mcp/prices.ts). */
   priceType?: GenerationType;
   inputSchema: Record<string, unknown>;
+  /** The JSON Schema of `body`, returned as the result's `structuredContent` too. */
+  outputSchema: Record<string, unknown>;
+  /** MCP tool annotations: hints for clients (read-only, idempotent, open world). */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   run(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome>;
 }

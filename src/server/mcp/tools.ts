@@ -7,8 +7,9 @@ import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/
 import { MASK_PALETTE } from '@/server/images/mask';
 import { IMAGE_RETENTION_MS, type ApiGeneration } from '@/server/generations/serialize';
 import { createCallerFactory } from '@/server/trpc/init';
-import { editMaterialsInput, generationIdInput, noInput, v1Router } from '@/server/trpc/v1-router';
-import { createUploadArguments, createUploadTool } from './upload-tool';
+import { categoryListSchema, editMaterialsInput, generationIdInput, materialListSchema, noInput, styleListSchema, v1Router } from '@/server/trpc/v1-router';
+import { apiGenerationSchema } from '@/server/generations/schemas';
+import { createUploadArguments, createUploadTool, uploadOutput } from './upload-tool';
 import type { ToolDefinition } from './tool';
 import type { GenerationType } from '@/server/billing/pricing';
 
@@ -31,6 +32,35 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   delete json.$schema;
   return json;
 }
+
+/** What a tool returns: the /v1 object's schema, open to fields added later (clients ignore unknown fields). */
+function outputSchemaOf(schema: z.ZodType): JsonSchema {
+  let json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  // A schema with an id comes out as a $ref to its definition: MCP wants the object at the top.
+  const ref = typeof json.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(json.$ref)?.[1] : undefined;
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  if (ref && defs?.[ref]) {
+    const { [ref]: top, ...rest } = defs;
+    json = { ...top, ...(Object.keys(rest).length > 0 ? { $defs: rest } : {}) };
+  }
+  const open = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(open);
+    else if (node && typeof node === 'object') {
+      const record = node as Record<string, unknown>;
+      if (record.additionalProperties === false) delete record.additionalProperties;
+      Object.values(record).forEach(open);
+    }
+  };
+  open(json);
+  return json;
+}
+
+const GENERATION_OUTPUT = outputSchemaOf(apiGenerationSchema);
+
+/** Reads change nothing; a creation is not idempotent (without idempotency_key each call is a new, charged generation) and fetches URLs. */
+const READ: ToolDefinition['annotations'] = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const CREATION: ToolDefinition['annotations'] = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
 
 /** Add descriptions (by property name, at every depth) and drop properties MCP does not have. */
 function describe(schema: JsonSchema, descriptions: Record<string, string>, drop: string[] = []): JsonSchema {
@@ -98,6 +128,8 @@ function creationTool(
     priceType,
     description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON and the next step; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
     inputSchema,
+    outputSchema: GENERATION_OUTPUT,
+    annotations: CREATION,
     async run(args, ctx) {
       const { idempotency_key: idempotencyKey, ...input } = args;
       // `background` is a /v1 parameter: here it is an unknown argument like any other.
@@ -125,6 +157,8 @@ const getGenerationTool: ToolDefinition = {
     schema.properties = { ...schema.properties, wait_seconds: { type: 'integer', minimum: 0, maximum: 50, default: 50, description: FIELD_DESCRIPTIONS.wait_seconds } };
     return schema;
   })(),
+  outputSchema: GENERATION_OUTPUT,
+  annotations: READ,
   async run(args, ctx) {
     const { wait_seconds: waitArg, ...input } = args;
     const parsed = z.number().int().min(0).max(50).optional().safeParse(waitArg);
@@ -162,14 +196,18 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Prepares the upload of a local image (JPEG, PNG or WebP, at most max_bytes = 10 MB): PUT the raw bytes to upload_url before upload_url_expires_at, then pass id (file_…) as image, mask or layers[].element to one creation tool call with a key of the same mode. Each file serves one generation; unused files are deleted 1 hour after creation. Free (live mode needs a positive balance). Permission: any creation permission.',
     inputSchema: describe(jsonSchemaOf(createUploadArguments), {}),
+    outputSchema: outputSchemaOf(uploadOutput),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: createUploadTool,
   },
   getGenerationTool,
   {
     name: 'list_styles',
     title: 'List decoration styles',
-    description: 'All decoration styles (GET /v1/styles), for create_decoration and create_render. Permission: decorations or renders.',
+    description: 'All decoration styles (GET /v1/styles), for create_decoration and create_render. Permission: decorations.',
     inputSchema: jsonSchemaOf(noInput),
+    outputSchema: outputSchemaOf(styleListSchema),
+    annotations: READ,
     run: async (args, ctx) => ({ body: await createV1Caller(ctx).reference.styles(args as never) }),
   },
   {
@@ -177,6 +215,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'List edit material categories',
     description: 'All edit material categories (GET /v1/edit-material-categories). Permission: edits.',
     inputSchema: jsonSchemaOf(noInput),
+    outputSchema: outputSchemaOf(categoryListSchema),
+    annotations: READ,
     run: async (args, ctx) => ({ body: await createV1Caller(ctx).reference.editMaterialCategories(args as never) }),
   },
   {
@@ -188,6 +228,8 @@ export const TOOLS: readonly ToolDefinition[] = [
       if (schema.properties) schema.properties.limit = { type: 'integer', minimum: 1, maximum: 100, default: 20, description: FIELD_DESCRIPTIONS.limit };
       return schema;
     })(),
+    outputSchema: outputSchemaOf(materialListSchema),
+    annotations: READ,
     run: async (args, ctx) => ({ body: await createV1Caller(ctx).reference.editMaterials(asQuery(args) as never) }),
   },
 ];

@@ -10,6 +10,16 @@ import type { ToolOutcome } from './tool';
  */
 export const createUploadArguments = z.strictObject({});
 
+/** What create_upload returns (ApiUpload of uploads.ts), for the tool's outputSchema. */
+export const uploadOutput = z.object({
+  object: z.literal('upload'),
+  id: z.string().meta({ description: 'file_…: pass it as image, mask or layers[].element.' }),
+  upload_url: z.string(),
+  upload_url_expires_at: z.number().int(),
+  max_bytes: z.number().int(),
+  expires_at: z.number().int(),
+});
+
 export async function createUploadTool(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome> {
   const parsed = createUploadArguments.safeParse(args);
   if (!parsed.success) throw apiErrorFromZodIssues(parsed.error.issues);

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { REQUIRED_MARKER } from '@/server/platform/zod-required';
 import { $ZodError, type $ZodIssue } from 'zod/v4/core';
 import { DomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
@@ -9,12 +10,12 @@ import { isDatabaseUnavailable } from '@/server/platform/db';
 import { StorageUnavailableError } from '@/server/storage/blob-store';
 
 function messageFor(issue: $ZodIssue, param: string): string {
+  if (issue.message === REQUIRED_MARKER && param) return `${param} is required.`;
   switch (issue.code) {
     case 'unrecognized_keys':
       return `Unknown parameter '${param}'.`;
     case 'invalid_type':
-      // zod 4 does not keep the input on issues; its message ends with what it received.
-      if (/received undefined$/.test(issue.message)) return `Missing required parameter '${param}'.`;
+      if (/received undefined$/.test(issue.message)) return `${param} is required.`;
       return `Invalid type for '${param}': expected ${issue.expected === 'record' ? 'object' : issue.expected}.`;
     case 'invalid_value':
       return `Invalid value for '${param}': expected one of ${issue.values.map((v) => String(v)).join(', ')}.`;

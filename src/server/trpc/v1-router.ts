@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { router, permittedAnyProcedure, permittedProcedure } from './init';
-import { REFERENCE_READERS } from '@/shared/keys/permissions';
+import { PERMISSIONS, REFERENCE_READERS } from '@/shared/keys/permissions';
+import { readBalance } from '@/server/billing/balance-read';
+import { triggerTestEvent } from '@/server/webhooks/trigger-test-event';
+import { GENERATION_EVENT_TYPES } from '@/shared/webhooks/event-types';
 import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
@@ -102,32 +105,36 @@ export const generationsRouter = router({
     .mutation(async ({ ctx, input }) => toApiGeneration(await cancelGeneration(ctx.caller, input.id, ctx.caller.permissions))),
 });
 
+export const styleListSchema = listSchema(styleSchema, 'StyleList');
+export const categoryListSchema = listSchema(categorySchema, 'EditMaterialCategoryList');
+export const materialListSchema = listSchema(materialSchema, 'EditMaterialList');
+
 export const referenceRouter = router({
-  styles: permittedAnyProcedure(REFERENCE_READERS.styles)
+  styles: permittedProcedure(...REFERENCE_READERS.styles)
     .meta({
       openapi: {
         method: 'GET',
         path: '/styles',
         tags: [TAG_REFERENCE],
         summary: 'List decoration styles',
-        description: 'Styles for decorations (required) and renders (optional `style`). Permission: decorations or renders.',
+        description: 'Styles for decorations and renders (optional `style`). Permission: decorations (an unknown `style` in a render names the valid ids).',
         protect: true,
       },
     })
     .input(noInput)
-    .output(listSchema(styleSchema, 'StyleList'))
+    .output(styleListSchema)
     .query(async () => ({ object: 'list' as const, data: await listStyles(), has_more: false })),
 
   editMaterialCategories: permittedAnyProcedure(REFERENCE_READERS.editMaterialCategories)
     .meta({ openapi: { method: 'GET', path: '/edit-material-categories', tags: [TAG_REFERENCE], summary: 'List edit material categories', protect: true } })
     .input(noInput)
-    .output(listSchema(categorySchema, 'EditMaterialCategoryList'))
+    .output(categoryListSchema)
     .query(async () => ({ object: 'list' as const, data: await listEditMaterialCategories(), has_more: false })),
 
   editMaterials: permittedAnyProcedure(REFERENCE_READERS.editMaterials)
     .meta({ openapi: { method: 'GET', path: '/edit-materials', tags: [TAG_REFERENCE], summary: 'List edit materials', protect: true } })
     .input(editMaterialsInput)
-    .output(listSchema(materialSchema, 'EditMaterialList'))
+    .output(materialListSchema)
     .query(async ({ input }) => {
       const page = await listEditMaterials(input);
       return { object: 'list' as const, data: page.data, has_more: page.hasMore };
@@ -152,12 +159,71 @@ export const pricesRouter = router({
     .query(({ ctx }) => apiPriceList(ctx.caller.tier)),
 });
 
+const balanceSchema = z
+  .object({
+    object: z.literal('balance'),
+    amount: z.number().int().meta({ description: 'The balance, in euro cents excluding tax.' }),
+    currency: z.literal('eur'),
+    unit: z.literal('cents'),
+    monthly_limit: z.number().int().meta({ description: 'The monthly spending limit, in cents: live charges net of refunds in a calendar month (UTC) may not pass it.' }),
+    monthly_spend: z.number().int().meta({ description: 'Live charges net of refunds so far this calendar month (UTC), in cents.' }),
+  })
+  .meta({ id: 'AccountBalance' });
+
+export const balanceRouter = router({
+  retrieve: permittedAnyProcedure(PERMISSIONS)
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/balance',
+        tags: ['Balance'],
+        summary: 'Retrieve the balance (extension)',
+        description:
+          '**An addition to the specification**, which shows the balance object only inside balance events: the same object (`object`, `amount`, `currency`, `unit`) plus `monthly_limit` and `monthly_spend`, so an integration can check what a batch may spend before it starts. Money exists in live mode only (test generations are never charged): a test key reads the same figures.',
+        protect: true,
+      },
+    })
+    .input(noInput)
+    .output(balanceSchema)
+    .query(({ ctx }) => readBalance(ctx.caller)),
+});
+
+const triggeredEventSchema = z
+  .object({
+    object: z.literal('triggered_event'),
+    type: z.string(),
+    event_id: z.string().nullable().meta({ description: 'The event produced (evt_…), or null when no active test endpoint and no open event stream follows the type.' }),
+    endpoints: z.number().int().meta({ description: 'Active test endpoints following the type: each gets one signed delivery.' }),
+    event_stream: z.boolean().meta({ description: 'Whether an open event stream (`listen`) follows the type.' }),
+  })
+  .meta({ id: 'TriggeredEvent' });
+
+export const testEventsRouter = router({
+  trigger: permittedProcedure('generations_read')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/events/trigger',
+        tags: ['Events'],
+        summary: 'Trigger a sample test-mode event (extension)',
+        description:
+          '**An extension to the specification**, as `stripe trigger`: a sample event of the type (fictitious ids, no image) is produced in test mode as a real one is: one signed delivery to each active test endpoint that follows the type, and the open event streams (`listen`). Test keys only. From a terminal: `npx @roomtone/sdk trigger generation.succeeded`.',
+        protect: true,
+      },
+    })
+    .input(z.strictObject({ type: z.enum(GENERATION_EVENT_TYPES) }))
+    .output(triggeredEventSchema)
+    .mutation(({ ctx, input }) => triggerTestEvent(ctx.caller, input.type)),
+});
+
 /** Every procedure /v1 serves; the console's router reuses the same sub-routers. */
 export const v1Router = router({
   creations: creationsRouter,
   generations: generationsRouter,
   reference: referenceRouter,
   prices: pricesRouter,
+  balance: balanceRouter,
+  events: testEventsRouter,
 });
 
 export type V1Router = typeof v1Router;

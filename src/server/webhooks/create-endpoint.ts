@@ -1,3 +1,4 @@
+import { issueMessage } from '@/server/platform/zod-required';
 import { z } from 'zod';
 import type { Db } from '@/server/platform/db';
 import { DomainError, invalidParam } from '@/server/platform/errors';
@@ -58,7 +59,8 @@ export async function createEndpoint(
   const parsed = createEndpointInput.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw invalidParam(String(issue?.path[0] ?? 'body'), issue?.message ?? 'Invalid endpoint.');
+    const param = String(issue?.path[0] ?? 'body');
+    throw invalidParam(param, issueMessage(issue, param, 'Invalid endpoint.'));
   }
   const input = parsed.data;
   const eventTypes = checkEvents(input.mode, input.events);

@@ -40,12 +40,24 @@ async function recordEvent(
   tx: DbTx,
   event: { organizationId: string; mode: Mode; type: string; generationId?: string; payload?: object },
 ): Promise<string | null> {
+  return (await recordFollowedEvent(tx, event)).eventId;
+}
+
+/** A test-mode event with a sample object (`roomtone-sdk trigger`), and who follows it. */
+export async function recordTestModeEvent(tx: DbTx, organizationId: string, type: string, payload: object): Promise<{ eventId: string | null; endpoints: number; streamed: boolean }> {
+  return recordFollowedEvent(tx, { organizationId, mode: 'test', type, payload });
+}
+
+async function recordFollowedEvent(
+  tx: DbTx,
+  event: { organizationId: string; mode: Mode; type: string; generationId?: string; payload?: object },
+): Promise<{ eventId: string | null; endpoints: number; streamed: boolean }> {
   const endpoints = await tx.webhookEndpoint.findMany({
     where: { organizationId: event.organizationId, mode: event.mode, status: 'active', eventTypes: { has: event.type } },
     select: { id: true },
   });
   const streamed = await streamFollows(tx, event.organizationId, event.mode, event.type);
-  if (endpoints.length === 0 && !streamed) return null;
+  if (endpoints.length === 0 && !streamed) return { eventId: null, endpoints: 0, streamed: false };
   const eventId = newId('evt');
   const now = clock.now();
   await tx.webhookEvent.create({
@@ -60,7 +72,7 @@ async function recordEvent(
   });
   if (endpoints.length > 0) await announceDueDeliveries(tx);
   if (streamed) await notifyEventStreams(tx, event.organizationId);
-  return eventId;
+  return { eventId, endpoints: endpoints.length, streamed };
 }
 
 export type BalanceEventType = 'balance.low' | 'balance.recharge_failed' | 'balance.expiring';

@@ -28,7 +28,7 @@ export const ACCESSORY_CATEGORIES = [
 const strictBoolean = z.union([z.literal(true), z.literal(false)], { error: 'must be true or false' });
 
 /** An https URL, or (multipart) a file part of the same name. Checked in creations/images.ts. */
-const imageField = z.string({ error: 'must be an https URL or a file sent as multipart/form-data' }).min(1);
+const imageField = z.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be an https URL, a file sent as multipart/form-data, or an uploaded file id (file_…)') }).min(1);
 
 /**
  * metadata: at most 16 string pairs, keys 1–40 and values ≤ 500 characters. Every refusal

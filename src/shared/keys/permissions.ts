@@ -13,12 +13,11 @@ export const PERMISSION_FOR_TYPE = {
 } as const satisfies Record<string, Permission>;
 
 /**
- * Who may read each reference list: every key whose creations use it. The spec names one
- * permission per list; a render body takes an optional `style` too, so a renders-only key may
- * list styles (docs/api.md records the choice). Materials serve edit layers only.
+ * Who may read each reference list: the spec's one permission per list. A renders-only key that
+ * sends an unknown `style` is told the valid ids in the error message (creations/create.ts).
  */
 export const REFERENCE_READERS = {
-  styles: ['decorations', 'renders'],
+  styles: ['decorations'],
   editMaterials: ['edits'],
   editMaterialCategories: ['edits'],
   /** The price list (GET /v1/prices): any key that can create something. */
@@ -27,9 +26,9 @@ export const REFERENCE_READERS = {
 
 /** What each permission lets a key do, as the console's key dialog describes it. */
 export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
-  renders: 'Create renders (POST /v1/renders) and list the styles they take (GET /v1/styles).',
+  renders: 'Create renders (POST /v1/renders).',
   edits: 'Create edits (POST /v1/edits) and list edit materials and their categories.',
-  decorations: 'Create decorations (POST /v1/decorations) and list styles.',
+  decorations: 'Create decorations (POST /v1/decorations) and list the styles (GET /v1/styles).',
   upscales: 'Create upscales (POST /v1/upscales).',
   generations_read: 'Read and list generations; cancel one together with the permission of its type.',
 };
