@@ -1,5 +1,6 @@
 /**
  * `npm run bench [-- --only http,validation]`: benchmarks that print figures (not tests).
+ * `--only soak` (long: SOAK_MINUTES, default 10) is not part of a plain run.
  * `npm run bench:check` (`--check`): the short version of the http, webhooks and admission
  * sections that CI runs: each figure against its same-run baseline and a floor set well under
  * the goal (a miss exits 1). Short runs unless the BENCH_* variables say otherwise.
@@ -29,6 +30,7 @@ import { mcpSection } from './sections/mcp';
 import { webhooksSection } from './sections/webhooks';
 import { backendSection } from './sections/backend';
 import { requestLogSection } from './sections/request-log';
+import { soakSection } from './sections/soak';
 
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
@@ -41,7 +43,11 @@ const SECTIONS: Record<string, Section> = {
   webhooks: webhooksSection,
   backend: backendSection,
   requestlog: requestLogSection,
+  soak: soakSection,
 };
+
+/** Sections a plain run leaves out: they run only when named in --only. */
+const ONLY_BY_NAME = new Set(['soak']);
 
 /** The commit measured (with `+dirty` when the tree has changes): figures are of this code. */
 function gitCommit(): string {
@@ -56,7 +62,7 @@ function gitCommit(): string {
 
 function selectedSections(argv: string[]): string[] {
   const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
-  if (i === -1) return Object.keys(SECTIONS);
+  if (i === -1) return Object.keys(SECTIONS).filter((name) => !ONLY_BY_NAME.has(name));
   const arg = argv[i] ?? '';
   const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : (argv[i + 1] ?? '');
   const names = value.split(',').map((s) => s.trim()).filter(Boolean);
