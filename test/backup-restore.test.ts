@@ -39,16 +39,16 @@ function tempDir(prefix: string): string {
   return dir;
 }
 
-function operatorEnv(dataDir: string): NodeJS.ProcessEnv {
+function operatorEnv(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...SETTINGS, DATA_DIR: dataDir };
   for (const name of NOT_INHERITED) delete env[name];
-  return env;
+  return { ...env, ...extra };
 }
 
 /** `npx roomtone …` as an operator runs it beside the service. */
-function roomtone(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function roomtone(dataDir: string, args: string[], extra: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(root, 'bin/roomtone.mjs'), ...args], { cwd: root, env: operatorEnv(dataDir), timeout: 180_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [path.join(root, 'bin/roomtone.mjs'), ...args], { cwd: root, env: operatorEnv(dataDir, extra), timeout: 180_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
     });
   });
@@ -148,6 +148,24 @@ describe('backup and restore (issue 33 §4)', () => {
     // The first generation's input and output, and the held runs' inputs.
     expect(backedUp.blobs).toBe(2 + inFlight.length);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // The archive is a secret: never written over an existing file; without its secrets (or with
+    // another APP_SECRET) a restore is refused before it touches anything.
+    const overwrite = await roomtone(before, ['backup', file, '--json']);
+    expect(overwrite.code).toBe(1);
+    expect(JSON.parse(overwrite.stdout)).toMatchObject({ error: { code: 'parameter_invalid', param: 'file' } });
+    const bare = path.join(path.dirname(file), 'without-secrets.tar.gz');
+    const bareBackup = await roomtone(before, ['backup', bare, '--without-secrets', '--json']);
+    expect(bareBackup.code, bareBackup.stderr).toBe(0);
+    expect(JSON.parse(bareBackup.stdout)).toMatchObject({ secrets_included: false });
+    const elsewhere = tempDir('roomtone-backup-refused-');
+    const noSecret = await roomtone(elsewhere, ['restore', bare, '--json']);
+    expect(noSecret.code).toBe(1);
+    expect(JSON.parse(noSecret.stdout)).toMatchObject({ error: { code: 'parameter_invalid', param: 'file', message: expect.stringContaining('without its secrets') } });
+    const otherSecret = await roomtone(elsewhere, ['restore', file, '--json'], { APP_SECRET: 'another-app-secret-0123456789abcdefghijkl' });
+    expect(otherSecret.code).toBe(1);
+    expect(JSON.parse(otherSecret.stdout)).toMatchObject({ error: { code: 'parameter_invalid', param: 'file', message: expect.stringContaining('APP_SECRET in the environment differs') } });
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+
     const moneyBefore = await money(before, organizationId);
     expect(moneyBefore.ledger.length).toBeGreaterThanOrEqual(4); // the seeded credit and three charges
     const inFlightAtBackup = await query<{ id: string }>(before, 'select id from "Generation" where id = any($1) and status = \'in_progress\'', [inFlight]);

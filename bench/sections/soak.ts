@@ -175,7 +175,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   const fixtures = await seedBenchData();
   const email = 'soak@bench.example';
   await transaction((tx) => createUser(tx, { email, password: PASSWORD, organizationId: fixtures.organizationId, role: 'owner' }));
-  const { endpoint } = await createEndpoint(db(), { organizationId: fixtures.organizationId }, { mode: 'test', url: 'https://127.0.0.1/soak', enabled_events: ['generation.succeeded'] });
+  const { endpoint } = await createEndpoint(db(), { organizationId: fixtures.organizationId }, { mode: 'test', url: 'https://127.0.0.1/soak', events: ['generation.succeeded'] });
 
   const server = await startRoomtoneServer({
     port,
