@@ -16,7 +16,8 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '@/server/platform/ports';
 import { startProcess, type StartedProcess } from './start-server';
 import { startReceivers, type Receivers } from './webhook-receiver';
-import { waitFor } from './server-processes';
+import { freshDatabase, waitFor, type TestDatabase } from './server-processes';
+import { startLocalS3, type LocalS3 } from './s3-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What a zero-setup operator's shell does not set (the test run's own database and secret). */
@@ -25,11 +26,15 @@ const SETTINGS = { SKIP_BUILD: '1', NODE_ENV: 'production' as const, UPSCALE_MET
 
 const made: string[] = [];
 const processes: StartedProcess[] = [];
+const databases: TestDatabase[] = [];
+const buckets: LocalS3[] = [];
 let receivers: Receivers | undefined;
 
 afterAll(async () => {
   await Promise.all(processes.map((p) => p.stop().catch(() => undefined)));
   await receivers?.close();
+  await Promise.all(buckets.map((b) => b.close()));
+  await Promise.all(databases.map((d) => d.drop()));
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -60,10 +65,14 @@ async function service(name: string, dataDir: string, env: Record<string, string
   return started;
 }
 
-/** The embedded cluster's database under DATA_DIR (its connection record). */
-async function query<T>(dataDir: string, sql: string, params: unknown[] = []): Promise<T[]> {
-  const record = JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as { port: number; user: string; password: string; database: string };
-  const client = new pg.Client({ host: '127.0.0.1', port: record.port, user: record.user, password: record.password, database: record.database });
+/** A database: a connection string, or the embedded cluster under a DATA_DIR (its connection record). */
+async function query<T>(database: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  let client: pg.Client;
+  if (/^postgres(ql)?:/.test(database)) client = new pg.Client({ connectionString: database });
+  else {
+    const record = JSON.parse(fs.readFileSync(path.join(database, 'postgres.json'), 'utf8')) as { port: number; user: string; password: string; database: string };
+    client = new pg.Client({ host: '127.0.0.1', port: record.port, user: record.user, password: record.password, database: record.database });
+  }
   await client.connect();
   try {
     return (await client.query(sql, params)).rows as T[];
@@ -103,9 +112,9 @@ async function outputBytes(generation: ApiGeneration): Promise<Buffer> {
 }
 
 /** The organization's balance and ledger as stored (the rows a restore must bring back exactly). */
-async function money(dataDir: string, organizationId: string) {
-  const [org] = await query<{ balanceCents: number }>(dataDir, 'select "balanceCents" from "Organization" where id = $1', [organizationId]);
-  const ledger = await query<{ row: string }>(dataDir, 'select row_to_json(t)::text as row from "BalanceTransaction" t where "organizationId" = $1 order by "createdAt", id', [organizationId]);
+async function money(database: string, organizationId: string) {
+  const [org] = await query<{ balanceCents: number }>(database, 'select "balanceCents" from "Organization" where id = $1', [organizationId]);
+  const ledger = await query<{ row: string }>(database, 'select row_to_json(t)::text as row from "BalanceTransaction" t where "organizationId" = $1 order by "createdAt", id', [organizationId]);
   return { balance: org!.balanceCents, ledger: ledger.map((r) => r.row) };
 }
 
@@ -220,6 +229,63 @@ describe('backup and restore (issue 33 §4)', () => {
       return inFlight.every((id) => ids.has(id)) ? ids : null;
     }, 60_000);
     expect([...fromB].every((id) => [done, ...inFlight].includes(id))).toBe(true);
+    expect(await b.stop()).toBe(0);
+  }, 420_000);
+  it('with an external PostgreSQL and S3: a backup of the running service restores into an empty database and another bucket', async () => {
+    const [source, target] = [await freshDatabase('backup_source'), await freshDatabase('backup_target')];
+    databases.push(source, target);
+    const [bucketA, bucketB] = [await startLocalS3('roomtone-a'), await startLocalS3('roomtone-b')];
+    buckets.push(bucketA, bucketB);
+    const environment = (database: TestDatabase, bucket: LocalS3) => ({
+      DATABASE_URL: database.url,
+      APP_SECRET: process.env.APP_SECRET!,
+      SEED_DEMO: 'false',
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: bucket.bucket,
+      S3_ENDPOINT: bucket.endpoint,
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: 'AKIAROOMTONETEST',
+      AWS_SECRET_ACCESS_KEY: 'roomtone-test-secret',
+    });
+    const before = environment(source, bucketA);
+    const a = await service('service A (external)', source.dataDir, before);
+    const org = await roomtone(source.dataDir, ['org', 'create', '--name', 'Backed up', '--credit', '5000', '--json'], before);
+    expect(org.code, org.stderr).toBe(0);
+    const organizationId = (JSON.parse(org.stdout) as { id: string }).id;
+    const key = await roomtone(source.dataDir, ['keys', 'create', '--org', organizationId, '--mode', 'live', '--json'], before);
+    expect(key.code, key.stderr).toBe(0);
+    const liveKey = (JSON.parse(key.stdout) as { secret: string }).secret;
+    const room = await sharp({ create: { width: 80, height: 60, channels: 3, background: '#6b8e7f' } }).png().toBuffer();
+    const id = await upscale(a, liveKey, room);
+    const finished = await waitFor('the generation', async () => {
+      const g = (await api<ApiGeneration>(a, liveKey, `/v1/generations/${id}`)).body;
+      return ended(g) ? g : null;
+    });
+    expect(finished.status).toBe('succeeded');
+    const bytes = await outputBytes(finished);
+
+    const file = path.join(tempDir('roomtone-backup-s3-'), 'roomtone.tar.gz');
+    const backup = await roomtone(source.dataDir, ['backup', file, '--json'], before);
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(JSON.parse(backup.stdout)).toMatchObject({ blobs: 2, missing_blobs: [] });
+    const moneyBefore = await money(source.url, organizationId);
+    expect(await a.stop()).toBe(0);
+
+    const after = environment(target, bucketB);
+    const restore = await roomtone(target.dataDir, ['restore', file, '--json'], after);
+    expect(restore.code, restore.stderr).toBe(0);
+    expect(JSON.parse(restore.stdout)).toMatchObject({ blobs: 2, requeued: 0 });
+    expect([...bucketB.objects.keys()].sort()).toEqual([...bucketA.objects.keys()].sort());
+    const outputKey = [...bucketB.objects.keys()].find((k) => k.startsWith('outputs/'))!;
+    expect(bucketB.objects.get(outputKey)!.contentType).toBe(bucketA.objects.get(outputKey)!.contentType);
+
+    const b = await service('service B (external)', target.dataDir, after);
+    const read = await api<ApiGeneration>(b, liveKey, `/v1/generations/${id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.status).toBe('succeeded');
+    expect(read.body.output[0]!.url.startsWith(bucketB.endpoint)).toBe(true);
+    expect((await outputBytes(read.body)).equals(bytes)).toBe(true);
+    expect(await money(target.url, organizationId)).toEqual(moneyBefore);
     expect(await b.stop()).toBe(0);
   }, 420_000);
 });
