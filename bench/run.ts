@@ -13,7 +13,8 @@
  * BENCH_CPU_PROF=1 (CPU profile of the Roomtone server into bench/results/prof), BENCH_HTTP_SCENARIOS
  * (A or B: one read scenario of the http section),
  * BENCH_SERVER_LOGS=1 (servers' output on stderr), BENCH_SERVER_NODE_FLAGS (extra node flags of the
- * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms).
+ * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms),
+ * SOAK_MINUTES (10), SOAK_LOAD_SHARE (0.5), SOAK_CREATIONS_PER_MINUTE (30) for the soak section.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -56,6 +56,9 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** The tables whose rows name blobs. */
+const BLOB_TABLES = new Set(['Generation', 'Upload', 'JobStep']);
+
 /** The blob keys a row names (see the consistency note above). */
 function blobKeysOf(table: string, row: Record<string, unknown>): string[] {
   if (table === 'Generation') return [...storedOutputs(row.outputs).map((o) => o.key), ...storedInputImages(row.inputImages).map((i) => i.key)];
@@ -96,7 +99,7 @@ export async function writeBackup(file: string, options: { withSecrets: boolean 
     for (const name of await tablesInLoadOrder(client)) {
       const out = fs.createWriteStream(path.join(spool, `${name}.jsonl`));
       const rows = await dumpTable(client, name, async (lines) => {
-        for (const line of lines) for (const key of blobKeysOf(name, JSON.parse(line) as Record<string, unknown>)) keys.add(key);
+        if (BLOB_TABLES.has(name)) for (const line of lines) for (const key of blobKeysOf(name, JSON.parse(line) as Record<string, unknown>)) keys.add(key);
         if (!out.write(`${lines.join('\n')}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
       });
       await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
