@@ -6,7 +6,7 @@
  *   unshare --net sh -c 'ip link set lo up && npm run bench -- --only soak'
  *
  * 1. Capacity: a closed-loop autocannon run (BENCH_DURATION s, BENCH_CONNECTIONS) over the read
- *    mix below, which also warms the server up.
+ *    mix below while the background creations run at their soak rate; it also warms up.
  * 2. Soak: the read mix paced evenly at SOAK_LOAD_SHARE (default 0.5) of that capacity, open
  *    loop (each latency counted from the request's due time), plus SOAK_CREATIONS_PER_MINUTE
  *    (default 30) background creations rotating over render, decoration, edit and upscale (test
@@ -201,13 +201,6 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   const bearer = { authorization: `Bearer ${fixtures.testKey}` };
   const headersFor = (p: string) => (p.startsWith('/api/') ? { cookie } : bearer);
 
-  // 1. Capacity (and warm-up): v1 and console reads closed-loop, both credentials on every request.
-  const capacity = await runAutocannon({ url: base, headers: { ...bearer, cookie }, paths: reads, connections: ctx.settings.connections, durationSec: ctx.settings.durationSec });
-  const failures: string[] = [];
-  if (capacity.non2xx > 0 || capacity.errors > 0) failures.push(`capacity run: ${capacity.non2xx} non-2xx, ${capacity.errors} errors (${JSON.stringify(capacity.statusCodes)})`);
-  const rate = Math.max(1, capacity.reqPerSec * share);
-  ctx.log(`soak: capacity ${fmt(capacity.reqPerSec)} reads/s; soak at ${fmt(rate)} reads/s + ${creationsPerMinute} creations/min`);
-
   const image = await sharp({ create: { width: 640, height: 480, channels: 3, background: '#8a7f70', noise: { type: 'gaussian', mean: 128, sigma: 40 } } }).jpeg({ quality: 80 }).toBuffer();
   const kinds: [string, Record<string, string>][] = [
     ['/v1/renders', { quality: '1k' }],
@@ -217,8 +210,8 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   ];
 
   const buckets = Array.from({ length: minutes }, newMinute);
-  const started = performance.now();
-  const end = started + minutes * MINUTE_MS;
+  let started = 0;
+  let end = 0;
   const bucketAt = (t: number) => buckets[Math.min(minutes - 1, Math.floor((t - started) / MINUTE_MS))]!;
   const created: string[] = [];
   let answeredEnded = 0;
@@ -253,12 +246,13 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
       );
     }
   };
-  const creationLoop = async () => {
+  /** Background creations evenly from `from` to `until`, each counted in the minute `bucketOf` its due time. */
+  const creationLoop = async (from: number, until: number, bucketOf: (due: number) => Minute) => {
     if (creationsPerMinute <= 0) return;
     const interval = MINUTE_MS / creationsPerMinute;
     for (let i = 0; ; i++) {
-      const due = started + i * interval;
-      if (due >= end) break;
+      const due = from + i * interval;
+      if (due >= until) break;
       const wait = due - performance.now();
       if (wait > 1) await sleep(wait);
       const [route, fields] = kinds[i % kinds.length]!;
@@ -266,7 +260,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
       form.set('image', new Blob([new Uint8Array(image)], { type: 'image/jpeg' }), 'room.jpg');
       for (const [name, value] of Object.entries(fields)) form.set(name, value);
       form.set('background', 'true');
-      const bucket = bucketAt(due);
+      const bucket = bucketOf(due);
       track(
         fetch(`${base}${route}`, { method: 'POST', headers: bearer, body: form }).then(
           async (res) => {
@@ -291,6 +285,23 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
       );
     }
   };
+  // 1. Capacity (and warm-up): the read mix closed loop (both credentials on every request)
+  // while the background creations run at their soak rate, so that half of it is half of what
+  // the server can do beside them.
+  const warmup = newMinute();
+  const capacityStarted = performance.now();
+  const [capacity] = await Promise.all([
+    runAutocannon({ url: base, headers: { ...bearer, cookie }, paths: reads, connections: ctx.settings.connections, durationSec: ctx.settings.durationSec }),
+    creationLoop(capacityStarted, capacityStarted + ctx.settings.durationSec * 1000, () => warmup),
+  ]);
+  const failures: string[] = [];
+  if (capacity.non2xx > 0 || capacity.errors > 0) failures.push(`capacity run: ${capacity.non2xx} non-2xx, ${capacity.errors} errors (${JSON.stringify(capacity.statusCodes)})`);
+  const rate = Math.max(1, capacity.reqPerSec * share);
+  ctx.log(`soak: capacity ${fmt(capacity.reqPerSec)} reads/s beside ${creationsPerMinute} creations/min; soak at ${fmt(rate)} reads/s`);
+
+  // 2. The soak.
+  started = performance.now();
+  end = started + minutes * MINUTE_MS;
   const labels = new Map<number, string>();
   let replaced = false;
   let firstTree: Set<number> | null = null;
@@ -325,7 +336,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
     );
   };
 
-  await Promise.all([readLoop(), creationLoop(), sampleLoop()]);
+  await Promise.all([readLoop(), creationLoop(started, end, bucketAt), sampleLoop()]);
   await Promise.all(pending);
   if (!server.alive()) failures.push(`the server exited during the soak:\n${server.output().slice(-2000)}`);
   printMinute(minutes - 1);
@@ -352,7 +363,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
 
   // The goals.
   const readErrors = buckets.reduce((sum, m) => sum + m.readErrors, 0);
-  const creationErrors = buckets.reduce((sum, m) => sum + m.creationErrors, 0);
+  const creationErrors = [warmup, ...buckets].reduce((sum, m) => sum + m.creationErrors, 0);
   if (readErrors > 0) failures.push(`${readErrors} reads answered non-2xx or failed`);
   if (creationErrors > 0) failures.push(`${creationErrors} creations refused or failed`);
   if (replaced) failures.push('a server process was replaced during the soak');
@@ -392,7 +403,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   const markdown = [
     `### Soak: ${minutes} min of mixed traffic at ${fmt(share * 100)} % of the read capacity`,
     '',
-    `Capacity ${fmt(capacity.reqPerSec)} reads/s (closed loop, ${ctx.settings.connections} connections, ${ctx.settings.durationSec} s); soak at ${fmt(rate)} reads/s (v1 and console tRPC, open loop) and ${creationsPerMinute} background creations/min with their webhook deliveries.`,
+    `Capacity ${fmt(capacity.reqPerSec)} reads/s (closed loop, ${ctx.settings.connections} connections, ${ctx.settings.durationSec} s, beside the creations); soak at ${fmt(rate)} reads/s (v1 and console tRPC, open loop) and ${creationsPerMinute} background creations/min with their webhook deliveries.`,
     '',
     table,
     '',
