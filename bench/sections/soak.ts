@@ -212,7 +212,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   const buckets = Array.from({ length: minutes }, newMinute);
   let started = 0;
   let end = 0;
-  const bucketAt = (t: number) => buckets[Math.min(minutes - 1, Math.floor((t - started) / MINUTE_MS))]!;
+  const bucketAt = (t: number) => buckets[Math.max(0, Math.min(minutes - 1, Math.floor((t - started) / MINUTE_MS)))]!;
   const created: string[] = [];
   let answeredEnded = 0;
   const pending = new Set<Promise<void>>();
@@ -353,7 +353,7 @@ export async function soakSection(ctx: BenchContext): Promise<SectionOutput> {
   }
   const outcomes = await sql<{ status: string; n: number }>(`select status::text, count(*)::int as n from "Generation" where id = any($1::text[]) group by status`, [created]);
   const deliveries = await sql<{ status: string; n: number }>(`select status::text, count(*)::int as n from "WebhookDelivery" where "endpointId" = $1 group by status`, [endpoint.id]);
-  for (const t of arrivals) if (t < end) bucketAt(t).deliveries += 1;
+  for (const t of arrivals) if (t >= started && t < end) bucketAt(t).deliveries += 1;
   const notSucceeded = outcomes.filter((o) => o.status !== 'succeeded');
   if (notSucceeded.length > 0) failures.push(`generations not succeeded: ${JSON.stringify(notSucceeded)}`);
   const deliveriesNotSucceeded = deliveries.filter((d) => d.status !== 'succeeded');
