@@ -35,6 +35,8 @@ export interface StartOptions {
   cwd?: string;
   /** On top of this process's environment and of what `port` and `processes` set (so it can override PUBLIC_BASE_URL). */
   env?: Record<string, string>;
+  /** Variables of this process's environment the child must not inherit (e.g. DATABASE_URL, for a zero-setup start). */
+  unsetEnv?: string[];
   /** A server: listens on 127.0.0.1:port, is ready when GET `healthPath` answers 2xx. */
   port?: number;
   healthPath?: string;
@@ -83,9 +85,11 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     ...options.env,
   };
 
+  const inherited = { ...process.env };
+  for (const name of options.unsetEnv ?? []) delete inherited[name];
   const child = spawn(process.execPath, options.args ?? startCommandArgs(options.nodeFlags), {
     cwd: options.cwd ?? root,
-    env: { ...process.env, ...env },
+    env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const keepChars = options.keepOutput ?? 200_000;

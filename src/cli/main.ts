@@ -33,6 +33,9 @@ ${BILLING_USAGE}
                                invitations included: without SMTP_URL this is where they go)
   worker                       run job workers only (scale-out)
   maintenance run [--now <ISO-8601>]   run retention jobs as of a time
+  backup <file> [--without-secrets]   the database, blobs and secrets in one .tar.gz, while the
+                               service runs (the file holds secrets: docs/operations.md)
+  restore <file>               a backup into an empty DATA_DIR or database, and the storage
   webhooks create|list|get|rotate|disable|enable|delete|deliveries|resend|test   (roomtone webhooks for options)
 
 Tiers: ${TIERS.map((t) => `${t.tier} ${t.name}`).join(', ')}`;
@@ -212,6 +215,7 @@ async function runCommand(args: string[], context: CliContext): Promise<number> 
       const { runMaintenanceCommand } = await import('./maintenance');
       return runMaintenanceCommand(args.slice(2), context);
     }
+    if (args[0] === 'backup' || args[0] === 'restore') return await (await import('./backup')).runBackupCommand(args[0], args.slice(1), context);
     if (isBillingCommand(name)) return runBillingCommand(name, args.slice(2), context);
     const command = commands[name];
     if (!command) throw new UsageError(`Unknown command '${args.slice(0, 2).join(' ')}'.\n\n${USAGE}`);
