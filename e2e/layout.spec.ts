@@ -182,7 +182,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
     await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
     await page.getByTestId('run').click();
-    await expect(page.getByTestId('generation-status')).toHaveText('succeeded', { timeout: 180_000 });
+    await expect(page.getByTestId('generation-status')).toHaveText('Succeeded', { timeout: 180_000 });
     await expect(page.getByTestId('result-image')).toBeVisible();
     await expectFitsWidth(page, 'the playground with a result');
 
