@@ -156,7 +156,10 @@ test('a reload during a run picks it up again from the URL; Run waits while the 
     // The same settings again wait for this run.
     await expect(page.getByTestId('run')).toBeDisabled();
     await expect(page.getByTestId('run-waits')).toContainText('This run is in flight');
-    await expect(page.getByTestId('result')).not.toContainText('in_progress');
+    // People's words, not the API's (the raw value stays in the generation JSON for developers).
+    await expect(page.getByTestId('generation-status')).toHaveText('In progress');
+    await expect(page.getByTestId('result').getByRole('status').last()).not.toContainText('in_progress');
+    await expect(page.getByTestId('run-history')).not.toContainText('in_progress');
 
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Playground', level: 1 })).toBeVisible();
