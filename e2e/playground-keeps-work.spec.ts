@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, holdEngineRuns, screenshot, SIGNED_OUT, signUpOwner, test } from './fixtures';
+import { expect, expectAccessible, expectFitsWidth, holdEngineRuns, screenshot, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import { chooseFile, chooseKind, openPlayground, paint, roomPhoto, workDir } from './playground-helpers';
 
 test.describe.configure({ mode: 'default' });
@@ -36,6 +36,12 @@ test.beforeAll(async () => {
   await roomPhoto();
   await refusedFiles();
 });
+
+/** The screenshots docs/console.md shows, written with E2E_DOCS_SCREENS=1 (a run that means to refresh them). */
+async function docsScreen(page: Page, name: string): Promise<void> {
+  if (process.env.E2E_DOCS_SCREENS !== '1') return;
+  await page.screenshot({ path: path.resolve(import.meta.dirname, '..', 'docs', 'screens', `${name}.png`), fullPage: true, animations: 'disabled' });
+}
 
 /** Painted pixels on the mask canvas (any opaque pixel). */
 async function paintedPixels(page: Page): Promise<number> {
@@ -112,6 +118,10 @@ test('a 17 MB file, a text file and a 9000×7000 image are refused the moment th
   await expect(problem.locator('details')).toContainText('checked in your browser');
   await expectAccessible(page, 'a file over 10 MB refused at choice');
   await screenshot(page, 'playground-refused-file-light');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectFitsWidth(page, 'a refused file on a phone');
+  await docsScreen(page, 'playground-refused-file-phone-light');
+  await page.setViewportSize({ width: 1280, height: 860 });
 
   await page.getByLabel('Image file').setInputFiles(TEXT);
   await expect(problem).toContainText('notes.jpg: This file is not a JPEG, PNG or WebP image.');
@@ -204,6 +214,21 @@ test('a reload during a run picks it up again from the URL; Run waits while the 
     expect(second).not.toBe(first);
     await expectAccessible(page, 'playground with recent runs');
     await screenshot(page, 'playground-history-light');
+    // At a laptop's and a phone's width, in both themes: nothing wider than the window, axe clean.
+    for (const size of [
+      { name: 'laptop', width: 1360, height: 850 },
+      { name: 'phone', width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      for (const theme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        await expect(page.locator('html')).toHaveClass(new RegExp(theme));
+        await expectFitsWidth(page, `playground, ${size.name}, ${theme}`);
+        await expectAccessible(page, `playground, ${size.name}, ${theme}`, theme === 'light' ? 'all' : 'colours');
+        await docsScreen(page, `playground-${size.name}-${theme}`);
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // Live mode, no credit yet: said before Run, with the way to Billing.
     await openPlayground(page, organizationId, '', 'live');

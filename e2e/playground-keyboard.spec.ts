@@ -194,6 +194,7 @@ test('live mode says before Run what this installation cannot run, with the sett
 
   await openPlayground(page, demo.organizationId, '', 'live');
   await hydrated(page);
+  await chooseFile(page); // Run waits for an image first
   const note = page.getByTestId('availability');
   const run = page.getByTestId('run');
   await expect(note).toContainText('Live renders are not available on this installation');

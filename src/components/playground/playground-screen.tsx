@@ -23,7 +23,7 @@ import { checkBody, DEFAULT_FORM, MASK_FILE_NAME, playgroundForm, requestBody, t
 import { ResultPanel } from './result-panel';
 import { useRunHistory, type HistoryEntry } from './run-history';
 import { RunHistoryPanel } from './run-history-panel';
-import { RunCard } from './run-card';
+import { RunCard, type RunWait } from './run-card';
 import { SettingsCard } from './settings-card';
 import { formFromSearch, searchOfForm } from './url-settings';
 import { hasPaintedMask, usePlaygroundDraft, type ChosenImage } from './use-playground-draft';
@@ -55,7 +55,8 @@ export function PlaygroundScreen() {
   const values = useWatch({ control: form.control }) as PlaygroundForm;
   const kind = values.kind;
 
-  const [shownId, setShownId] = React.useState<string | null>(() => searchParams.get('gen'));
+  // The URL's generation (a reload, a link), else the last run of the kind (Back from another screen).
+  const [shownId, setShownId] = React.useState<string | null>(() => searchParams.get('gen') ?? draft.runs[form.getValues('kind')]?.id ?? null);
   const [accepted, setAccepted] = React.useState<Generation | null>(null);
   const [refused, setRefused] = React.useState<RefusedChoice | null>(null);
   const [checking, setChecking] = React.useState(false);
@@ -127,12 +128,12 @@ export function PlaygroundScreen() {
   const beforeUrl = shownRecord?.beforeUrl ?? shownEntry?.input ?? null;
 
   const sameInFlight = sending === signature || (shownRecord?.signature === signature && generation?.id === shownRecord.id && generation.status === 'in_progress');
-  const waitingFor = !image
-    ? 'Choose a valid image to run.'
+  const waitingFor: RunWait | null = !image
+    ? { reason: 'image', text: 'Choose a valid image to run.' }
     : blocked
-      ? 'Every painted colour needs a layer, and every layer a painted colour, before sending.'
+      ? { reason: 'blocked', text: 'Every painted colour needs a layer, and every layer a painted colour, before sending.' }
       : sameInFlight
-        ? 'This run is in flight: change a setting or the image to start another.'
+        ? { reason: 'in-flight', text: 'This run is in flight: change a setting or the image to start another.' }
         : null;
   const runDisabled = !image || blocked || unavailable || sameInFlight;
 

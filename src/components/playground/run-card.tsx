@@ -13,6 +13,11 @@ import { FieldError } from './field-error';
 
 type Quote = ConsoleOutputs['playground']['quote'];
 
+export interface RunWait {
+  reason: 'image' | 'blocked' | 'in-flight';
+  text: string;
+}
+
 /** Params shown under their own field elsewhere on the screen; any other refusal shows here. */
 const FIELD_PARAMS = ['image', 'mask', 'prompt', 'quality', 'scale', 'style', 'categories', 'metadata', 'mode', 'request', 'layers'];
 
@@ -39,8 +44,8 @@ export function RunCard({
   balanceCents: number | undefined;
   option: Availability | null;
   availability: readonly Availability[] | undefined;
-  /** Why Run waits (no valid image, unpainted layers, the same run in flight), as a sentence. */
-  waitingFor: string | null;
+  /** Why Run waits (no valid image, colours and layers not paired, the same run in flight), as a sentence. */
+  waitingFor: RunWait | null;
   running: boolean;
   disabled: boolean;
   errors: FieldErrors;
@@ -83,9 +88,13 @@ export function RunCard({
           </p>
         ) : null}
         <AvailabilityNote option={option} mode={scope.mode} />
-        {waitingFor ? (
+        {waitingFor?.reason === 'blocked' ? (
+          <p role="alert" className="text-sm font-medium text-destructive" data-testid="blocked">
+            {waitingFor.text}
+          </p>
+        ) : waitingFor ? (
           <p className="text-sm text-muted-foreground" data-testid="run-waits">
-            {waitingFor}
+            {waitingFor.text}
           </p>
         ) : null}
         <Button type="submit" disabled={disabled} data-testid="run">
