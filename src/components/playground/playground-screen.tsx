@@ -21,7 +21,7 @@ import { MaskHistory, MaskRaster, maskSizeFor } from './mask-raster';
 import type { MaskPainterHandle, PaintedColor } from './mask-painter';
 import { checkBody, DEFAULT_FORM, MASK_FILE_NAME, playgroundForm, requestBody, type ImageSource, type PlaygroundForm } from './playground-request';
 import { ResultPanel } from './result-panel';
-import { useRunHistory, type HistoryEntry } from './run-history';
+import { useRunHistory } from './run-history';
 import { RunHistoryPanel } from './run-history-panel';
 import { RunCard, type RunWait } from './run-card';
 import { SettingsCard } from './settings-card';
@@ -57,6 +57,17 @@ export function PlaygroundScreen() {
 
   // The URL's generation (a reload, a link), else the last run of the kind (Back from another screen).
   const [shownId, setShownId] = React.useState<string | null>(() => searchParams.get('gen') ?? draft.runs[form.getValues('kind')]?.id ?? null);
+  // A link to another generation (the recent runs) opens it, with its kind.
+  const urlGen = searchParams.get('gen');
+  const urlKind = CREATION_KINDS.find((k) => k === searchParams.get('kind'));
+  const [linkedGen, setLinkedGen] = React.useState(urlGen);
+  if (urlGen !== linkedGen) {
+    setLinkedGen(urlGen);
+    if (urlGen) setShownId(urlGen);
+  }
+  React.useEffect(() => {
+    if (urlKind && urlKind !== form.getValues('kind')) form.setValue('kind', urlKind);
+  }, [urlKind, form]);
   const [accepted, setAccepted] = React.useState<Generation | null>(null);
   const [refused, setRefused] = React.useState<RefusedChoice | null>(null);
   const [checking, setChecking] = React.useState(false);
@@ -176,10 +187,6 @@ export function PlaygroundScreen() {
     void run({ kind, body, image, layers, signature });
   }
 
-  function openEntry(entry: HistoryEntry) {
-    form.setValue('kind', entry.kind);
-    setShownId(entry.id);
-  }
 
   // A reload while a painted mask exists asks first (in-console navigation keeps it).
   const painting = hasPaintedMask(draft);
@@ -282,7 +289,7 @@ export function PlaygroundScreen() {
               preview={generation && !generation.livemode ? previewNote(availabilityOf(availability.data, generation.type, (generation.input as { mode?: string }).mode)) : null}
             />
           ) : null}
-          <RunHistoryPanel entries={history} shownId={shownId} base={scope.base} kindLabels={KIND_LABELS} onOpen={openEntry} />
+          <RunHistoryPanel entries={history} shownId={shownId} base={scope.base} kindLabels={KIND_LABELS} />
           <CodePanel
             baseUrl={hydrated ? window.location.origin : ''}
             route={CREATION_ROUTES[kind]}

@@ -72,7 +72,7 @@ export function ResultPanel({
         {generation.status === 'in_progress' ? (
           <GenerationProgress id={generation.id} progress={generation.progress} stage={generation.progress_stage} createdAt={generation.created_at} />
         ) : null}
-        <p className="text-sm break-all" role="status" aria-live="polite">
+        <p className="text-sm [overflow-wrap:anywhere]" role="status" aria-live="polite">
           {generation.status === 'in_progress' ? (
             <span className="inline-flex items-center gap-2">
               <Loader2 className="size-4 animate-spin" aria-hidden /> {generation.started_at ? 'Generating…' : 'Waiting in the queue…'} ({generation.id})

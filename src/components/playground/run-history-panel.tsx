@@ -10,10 +10,10 @@ import type { CreationKind } from '@/shared/playground/playground-inputs';
 import type { HistoryEntry } from './run-history';
 
 /**
- * The member's recent runs in this browser: input thumbnail, kind, status, cost; each opens its
- * own before/after in the result (a link: a new tab opens the same).
+ * The member's recent runs in this browser: input thumbnail, kind, status, cost; each is a link
+ * to the playground showing that generation (`?kind=…&gen=…`), with its own before/after.
  */
-export function RunHistoryPanel({ entries, shownId, base, kindLabels, onOpen }: { entries: readonly HistoryEntry[]; shownId: string | null; base: string; kindLabels: Record<CreationKind, string>; onOpen: (entry: HistoryEntry) => void }) {
+export function RunHistoryPanel({ entries, shownId, base, kindLabels }: { entries: readonly HistoryEntry[]; shownId: string | null; base: string; kindLabels: Record<CreationKind, string> }) {
   if (entries.length === 0) return null;
   return (
     <Card className="min-w-0">
@@ -27,11 +27,7 @@ export function RunHistoryPanel({ entries, shownId, base, kindLabels, onOpen }: 
               <Link
                 href={`${base}/playground?kind=${entry.kind}&gen=${entry.id}`}
                 aria-current={entry.id === shownId ? 'true' : undefined}
-                onClick={(event) => {
-                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-                  event.preventDefault();
-                  onOpen(entry);
-                }}
+                scroll={false}
                 className={cn('flex min-w-0 items-center gap-3 rounded-md p-1.5 text-sm hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none', entry.id === shownId && 'bg-muted')}
               >
                 {entry.input ? (
