@@ -148,6 +148,8 @@ for (const viewport of VIEWPORTS) {
     }
 
     // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
+    // The painted mask makes the next page load ask first (beforeunload): leave.
+    page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
     await page.goto(`${base}/playground`);
     await loaded(page);
     await expectFitsWidth(page, 'the playground on load');

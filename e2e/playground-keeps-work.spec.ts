@@ -95,6 +95,13 @@ test('Back keeps the image, the painted mask and the layers; a new image asks be
   await dialog.getByRole('button', { name: 'Use the new image' }).click();
   await expect(page.getByTestId('image-source')).toContainText('second.png (800×600)');
   await expect.poll(() => paintedPixels(page)).toBe(0);
+
+  // A reload would lose a painted mask (images stay in the page's memory): the page asks the
+  // browser to confirm leaving (beforeunload prevented) while one is painted, and only then.
+  const leaveAsks = () => page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })));
+  expect(await leaveAsks()).toBe(false);
+  await paint(page, [0.2, 0.2], [0.6, 0.5]);
+  await expect.poll(leaveAsks).toBe(true);
 });
 
 test('a 17 MB file, a text file and a 9000×7000 image are refused the moment they are chosen, in a sentence under the field, and nothing is uploaded; so is such a mask', async ({ page, demo }) => {

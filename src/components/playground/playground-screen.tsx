@@ -57,17 +57,7 @@ export function PlaygroundScreen() {
 
   // The URL's generation (a reload, a link), else the last run of the kind (Back from another screen).
   const [shownId, setShownId] = React.useState<string | null>(() => searchParams.get('gen') ?? draft.runs[form.getValues('kind')]?.id ?? null);
-  // A link to another generation (the recent runs) opens it, with its kind.
-  const urlGen = searchParams.get('gen');
-  const urlKind = CREATION_KINDS.find((k) => k === searchParams.get('kind'));
-  const [linkedGen, setLinkedGen] = React.useState(urlGen);
-  if (urlGen !== linkedGen) {
-    setLinkedGen(urlGen);
-    if (urlGen) setShownId(urlGen);
-  }
-  React.useEffect(() => {
-    if (urlKind && urlKind !== form.getValues('kind')) form.setValue('kind', urlKind);
-  }, [urlKind, form]);
+
   const [accepted, setAccepted] = React.useState<Generation | null>(null);
   const [refused, setRefused] = React.useState<RefusedChoice | null>(null);
   const [checking, setChecking] = React.useState(false);
@@ -289,7 +279,17 @@ export function PlaygroundScreen() {
               preview={generation && !generation.livemode ? previewNote(availabilityOf(availability.data, generation.type, (generation.input as { mode?: string }).mode)) : null}
             />
           ) : null}
-          <RunHistoryPanel entries={history} shownId={shownId} base={scope.base} kindLabels={KIND_LABELS} />
+          <RunHistoryPanel
+            entries={history}
+            shownId={shownId}
+            base={scope.base}
+            kindLabels={KIND_LABELS}
+            onOpen={(entry) => {
+              form.setValue('kind', entry.kind);
+              setErrors({});
+              setShownId(entry.id);
+            }}
+          />
           <CodePanel
             baseUrl={hydrated ? window.location.origin : ''}
             route={CREATION_ROUTES[kind]}

@@ -11,9 +11,10 @@ import type { HistoryEntry } from './run-history';
 
 /**
  * The member's recent runs in this browser: input thumbnail, kind, status, cost; each is a link
- * to the playground showing that generation (`?kind=…&gen=…`), with its own before/after.
+ * to the playground showing that generation (`?kind=…&gen=…`, for a new tab), which a plain click
+ * opens in place with its own before/after.
  */
-export function RunHistoryPanel({ entries, shownId, base, kindLabels }: { entries: readonly HistoryEntry[]; shownId: string | null; base: string; kindLabels: Record<CreationKind, string> }) {
+export function RunHistoryPanel({ entries, shownId, base, kindLabels, onOpen }: { entries: readonly HistoryEntry[]; shownId: string | null; base: string; kindLabels: Record<CreationKind, string>; onOpen: (entry: HistoryEntry) => void }) {
   if (entries.length === 0) return null;
   return (
     <Card className="min-w-0">
@@ -27,7 +28,12 @@ export function RunHistoryPanel({ entries, shownId, base, kindLabels }: { entrie
               <Link
                 href={`${base}/playground?kind=${entry.kind}&gen=${entry.id}`}
                 aria-current={entry.id === shownId ? 'true' : undefined}
-                scroll={false}
+                data-in-page=""
+                onClick={(event) => {
+                  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || event.button !== 0) return;
+                  event.preventDefault();
+                  onOpen(entry);
+                }}
                 className={cn('flex min-w-0 items-center gap-3 rounded-md p-1.5 text-sm hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none', entry.id === shownId && 'bg-muted')}
               >
                 {entry.input ? (
