@@ -100,7 +100,9 @@ test('Back keeps the image, the painted mask and the layers; a new image asks be
   // browser to confirm leaving (beforeunload prevented) while one is painted, and only then.
   const leaveAsks = () => page.evaluate(() => !window.dispatchEvent(new Event('beforeunload', { cancelable: true })));
   expect(await leaveAsks()).toBe(false);
+  await page.getByTestId('mask-canvas').scrollIntoViewIfNeeded();
   await paint(page, [0.2, 0.2], [0.6, 0.5]);
+  await expect.poll(() => paintedPixels(page)).toBeGreaterThan(1000);
   await expect.poll(leaveAsks).toBe(true);
 });
 
