@@ -15,20 +15,21 @@ export interface HistoryEntry {
 }
 
 const LIMIT = 8;
-/** Long side of the kept input: enough for the before/after of a run opened again, small enough for localStorage. */
+/** Long side of the kept input: enough for the before/after of a run opened again, small enough for sessionStorage. */
 const KEPT_SIDE = 640;
 
 const storageKey = (scope: string) => `roomtone.playground.history.${scope}`;
 
 /**
- * The history lives in this browser's localStorage (per organization and mode), because the
+ * The history lives in the tab's sessionStorage (per organization and mode), because the
  * service never keeps received images: the input thumbnail and the "before" of a run opened
  * again exist only where the image was chosen. Status and cost follow the generation as the
- * playground reads it. A reload keeps it; another browser starts empty (Generations lists all).
+ * playground reads it. A reload keeps it; closing the tab forgets it, so the member's photos are
+ * not left behind for the next person at a shared browser (Generations lists every run).
  */
 function read(scope: string): HistoryEntry[] {
   try {
-    const parsed = JSON.parse(localStorage.getItem(storageKey(scope)) ?? '[]') as unknown;
+    const parsed = JSON.parse(sessionStorage.getItem(storageKey(scope)) ?? '[]') as unknown;
     return Array.isArray(parsed) ? (parsed as HistoryEntry[]) : [];
   } catch {
     return [];
@@ -43,7 +44,7 @@ function write(scope: string, entries: HistoryEntry[]): void {
   // A full storage drops the oldest entries' images first, then entries.
   for (;;) {
     try {
-      localStorage.setItem(storageKey(scope), JSON.stringify(kept));
+      sessionStorage.setItem(storageKey(scope), JSON.stringify(kept));
       break;
     } catch {
       const withImage = kept.findLastIndex((e) => e.input?.startsWith('data:'));
