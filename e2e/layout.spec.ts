@@ -148,6 +148,8 @@ for (const viewport of VIEWPORTS) {
     }
 
     // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
+    // The painted mask makes the next page load ask first (beforeunload): leave.
+    page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
     await page.goto(`${base}/playground`);
     await loaded(page);
     await expectFitsWidth(page, 'the playground on load');
@@ -182,7 +184,7 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
     await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
     await page.getByTestId('run').click();
-    await expect(page.getByTestId('generation-status')).toHaveText('succeeded', { timeout: 180_000 });
+    await expect(page.getByTestId('generation-status')).toHaveText('Succeeded', { timeout: 180_000 });
     await expect(page.getByTestId('result-image')).toBeVisible();
     await expectFitsWidth(page, 'the playground with a result');
 

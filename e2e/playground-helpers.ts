@@ -66,7 +66,7 @@ export async function runToSuccess(page: Page): Promise<ShownGeneration> {
   await expect(status).toBeVisible();
   // A new request (a previous result stays on screen until the new one is accepted).
   if (previous) await expect(page.getByTestId('request-id')).not.toHaveText(previous, { timeout: 60_000 });
-  await expect(status).toHaveText('succeeded', { timeout: 180_000 });
+  await expect(status).toHaveText('Succeeded', { timeout: 180_000 });
   await expect(page.getByTestId('result-image')).toBeVisible();
   const json = await page.getByTestId('generation-json').textContent();
   return JSON.parse(json ?? '{}') as ShownGeneration;

@@ -131,7 +131,12 @@ test('a server refusal is shown with its code under the field it names', async (
   await page.getByRole('button', { name: 'Use URL' }).click();
   await page.getByTestId('run').click();
   const error = page.getByTestId('error-image');
-  await expect(error).toContainText('image_url_unreachable');
+  // A sentence first; the API's code and the request id behind "Details".
+  await expect(error.locator('p').first()).not.toContainText('image_url_unreachable');
+  await expect(error.locator('details')).not.toHaveAttribute('open');
+  await error.getByText('Details').click();
+  await expect(error.locator('details')).toContainText('image_url_unreachable');
+  await expect(error.locator('details')).toContainText(/request req_[0-9A-Za-z]+/);
   // It sits in the Image card, next to the image inputs.
   await expect(page.locator('section', { has: page.getByLabel('Image URL') }).getByTestId('error-image')).toBeVisible();
 });

@@ -78,7 +78,7 @@ test('a slow live generation: the generations screen shows its bar; the playgrou
   await screenshot(page, 'playground-progress');
   expect(await releaseRun(demo.comfy)).toBe(204);
 
-  await expect(page.getByTestId('generation-status')).toHaveText('succeeded', { timeout: 120_000 });
+  await expect(page.getByTestId('generation-status')).toHaveText('Succeeded', { timeout: 120_000 });
   await expect(bar).toBeHidden();
   await expect(page.getByTestId('result-image')).toBeVisible();
   const shown = JSON.parse((await page.getByTestId('generation-json').textContent()) ?? '{}') as { id: string; progress: number; livemode: boolean };

@@ -58,7 +58,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
       const check = () => {
         const id = document.querySelector('[data-testid="request-id"]')?.textContent ?? null;
         const status = document.querySelector('[data-testid="generation-status"]')?.textContent;
-        if (id !== null && id !== before && status === 'succeeded') marks.shown = performance.now();
+        if (id !== null && id !== before && status === 'Succeeded') marks.shown = performance.now();
         else requestAnimationFrame(check);
       };
       check();

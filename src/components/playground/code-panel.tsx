@@ -32,7 +32,7 @@ async function download(file: CodeFile): Promise<void> {
 }
 
 /** The request as filled, as code (the key elided: it reads ROOMTONE_API_KEY from the environment). */
-export function CodePanel({ files = [], ...request }: CodeRequest & { files?: CodeFile[] }) {
+export function CodePanel({ files = [], waitingFor = null, ...request }: CodeRequest & { files?: CodeFile[]; waitingFor?: string | null }) {
   return (
     <Card className="min-w-0">
       <CardHeader>
@@ -42,6 +42,11 @@ export function CodePanel({ files = [], ...request }: CodeRequest & { files?: Co
         <p className="text-xs text-muted-foreground">
           The exact /v1 request for the form as filled. Set ROOMTONE_API_KEY to a {`rt_test_…`} or {`rt_live_…`} key on your server (never in a browser); files are read from the working directory.
         </p>
+        {waitingFor ? (
+          <p className="text-sm font-medium" data-testid="code-waits">
+            {waitingFor}
+          </p>
+        ) : null}
         {files.length > 0 ? (
           <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="code-files">
             {files.map((f) => (
@@ -69,6 +74,7 @@ export function CodePanel({ files = [], ...request }: CodeRequest & { files?: Co
                   <Button
                     size="sm"
                     variant="outline"
+                    disabled={waitingFor !== null}
                     onClick={() => {
                       void navigator.clipboard?.writeText(code).then(
                         () => toast.success(`${l.label} copied`),

@@ -1,15 +1,12 @@
 'use client';
+import { ProblemText } from '@/components/ui/problem-text';
+import type { FieldErrors } from '@/console-client/problems';
 
-/** Refusals keyed by the spec's `param` (image, mask, layers[0].color…), from the server or the same schema run in the browser. */
-export type FieldErrors = Record<string, { code: string; message: string }>;
+export type { FieldErrors } from '@/console-client/problems';
 
-/** The error naming this field, with its code, right under the field. */
+/** The refusal naming this field, as a sentence right under the field (code and request id behind "Details"). */
 export function FieldError({ errors, param }: { errors: FieldErrors; param: string }) {
   const error = errors[param];
   if (!error) return null;
-  return (
-    <p role="alert" data-testid={`error-${param}`} className="text-xs font-medium text-destructive">
-      <code>{error.code}</code> {error.message}
-    </p>
-  );
+  return <ProblemText problem={error} param={param} testId={`error-${param}`} />;
 }

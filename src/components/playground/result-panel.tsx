@@ -6,13 +6,17 @@ import { money } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/components/ui/cn';
 import { GenerationProgress } from '@/components/generations/generation-progress';
+import { generationStatusLabel } from '@/components/generations/status-label';
 
 type Generation = ConsoleOutputs['generations']['get'];
 
 /**
  * The generation as it progresses (followed on the server), then the output with a before/after
- * slider, zoom, download and its JSON. `preview` says when a test-mode output is a preview.
+ * slider, zoom, download and its JSON. `beforeUrl` is this generation's own input (never the
+ * image chosen since); `stale` dims it while a new run is being sent. `preview` says when a
+ * test-mode output is a preview.
  */
 export function ResultPanel({
   generation,
@@ -20,7 +24,11 @@ export function ResultPanel({
   beforeUrl,
   onUseAsInput,
   preview,
+  stale = false,
+  missing = false,
 }: {
+  stale?: boolean;
+  missing?: boolean;
   generation: Generation | null;
   requestId: string | null;
   beforeUrl: string | null;
@@ -32,16 +40,22 @@ export function ResultPanel({
   if (!generation) {
     return (
       <Card>
-        <CardContent className="p-4 text-sm text-muted-foreground">Accepted; reading the generation…</CardContent>
+        <CardContent className="p-4 text-sm text-muted-foreground" role="status">
+          {missing ? 'This generation is not in this organization and mode (or is past its retention).' : 'Reading the generation…'}
+        </CardContent>
       </Card>
     );
   }
   const output = generation.output[0];
   return (
-    <Card className="min-w-0">
+    <Card className={cn('min-w-0 transition-opacity', stale && 'opacity-50')} aria-busy={stale || undefined} data-testid="result" data-generation={generation.id}>
       <CardHeader>
         <CardTitle className="flex flex-wrap items-center gap-2">
-          Result <Badge data-testid="generation-status" variant={generation.status === 'failed' ? 'destructive' : 'secondary'}>{generation.status}</Badge>
+          Result{' '}
+          <Badge data-testid="generation-status" variant={generation.status === 'failed' ? 'destructive' : 'secondary'}>
+            {generationStatusLabel(generation.status)}
+          </Badge>
+          {stale ? <span className="text-sm font-normal text-muted-foreground">previous run: a new one is being sent…</span> : null}
           {preview ? (
             <Badge variant="outline" data-testid="preview-badge">
               Test-mode preview
@@ -58,14 +72,14 @@ export function ResultPanel({
         {generation.status === 'in_progress' ? (
           <GenerationProgress id={generation.id} progress={generation.progress} stage={generation.progress_stage} createdAt={generation.created_at} />
         ) : null}
-        <p className="text-sm break-all" role="status" aria-live="polite">
+        <p className="text-sm [overflow-wrap:anywhere]" role="status" aria-live="polite">
           {generation.status === 'in_progress' ? (
             <span className="inline-flex items-center gap-2">
               <Loader2 className="size-4 animate-spin" aria-hidden /> {generation.started_at ? 'Generating…' : 'Waiting in the queue…'} ({generation.id})
             </span>
           ) : (
             <>
-              {generation.id}: {generation.status}, cost {money(generation.cost.amount)}
+              {generation.id}: {generationStatusLabel(generation.status).toLowerCase()}, cost {money(generation.cost.amount)}
               {generation.livemode ? '' : ' (test mode: not charged)'}
             </>
           )}
@@ -77,7 +91,7 @@ export function ResultPanel({
         ) : null}
         {generation.error ? (
           <p role="alert" className="text-sm text-destructive">
-            <code>{generation.error.code}</code> {generation.error.message}
+            {generation.error.message} <code className="text-xs">{generation.error.code}</code>
           </p>
         ) : null}
         {output ? (
@@ -108,7 +122,7 @@ export function ResultPanel({
                 {beforeUrl ? (
                   <div className="absolute inset-0 overflow-hidden" style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }}>
                     {/* eslint-disable-next-line @next/next/no-img-element -- the user's own image */}
-                    <img src={beforeUrl} alt="The input, before" className="size-full object-fill" />
+                    <img src={beforeUrl} alt="The input, before" data-testid="before-image" className="size-full object-fill" />
                   </div>
                 ) : null}
               </div>

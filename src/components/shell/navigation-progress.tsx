@@ -54,7 +54,8 @@ export function NavigationProgress({ children }: { children: React.ReactNode }) 
     const onClick = (event: MouseEvent) => {
       if (!isPlainClick(event) || !(event.target instanceof Element)) return;
       const anchor = event.target.closest('a[href]');
-      if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute('download') || (anchor.target && anchor.target !== '_self')) return;
+      // `data-in-page`: a link the screen handles itself (the playground's recent runs) unless opened elsewhere.
+      if (!(anchor instanceof HTMLAnchorElement) || anchor.hasAttribute('download') || anchor.hasAttribute('data-in-page') || (anchor.target && anchor.target !== '_self')) return;
       start(anchor.href);
     };
     // Back and forward replace whatever navigation was started.

@@ -11,12 +11,14 @@ export class ApiError extends Error {
   readonly param: string | undefined;
   /** Extra response headers, e.g. Retry-After. */
   readonly headers: Record<string, string>;
+  /** The request-log line of a door that logs its own requests (the console playground), shown behind the message's details. */
+  readonly requestId: string | undefined;
 
   constructor(
     status: number,
     code: ApiErrorCode,
     message: string,
-    options: { param?: string; headers?: Record<string, string> } = {},
+    options: { param?: string; headers?: Record<string, string>; requestId?: string } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -24,6 +26,7 @@ export class ApiError extends Error {
     this.code = code;
     this.param = options.param;
     this.headers = options.headers ?? {};
+    this.requestId = options.requestId;
   }
 
   toBody(): ApiErrorBody {

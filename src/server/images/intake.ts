@@ -11,18 +11,9 @@
 import sharp, { type Metadata } from 'sharp';
 
 import { DomainError, invalidParam } from '@/server/platform/errors';
+import { dimensionsOverLimit, MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_IMAGE_URL_LENGTH, sniffImageFormat, type ImageFormat } from '@/shared/images/image-limits';
 
-/**
- * "10 MB" read as 10 MiB (10 × 1024 × 1024 bytes). Decision: the binary reading is the
- * common one for upload limits and errs on the side of accepting a client's "10 MB" file.
- * Also the MCP create_upload max_bytes.
- */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
-export const MAX_IMAGE_SIDE = 8192;
-export const MAX_IMAGE_PIXELS = 36_000_000;
-export const MAX_IMAGE_URL_LENGTH = 2048;
-
-export type ImageFormat = 'jpeg' | 'png' | 'webp';
+export { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, MAX_IMAGE_URL_LENGTH, sniffImageFormat, type ImageFormat } from '@/shared/images/image-limits';
 
 export interface ImageInfo {
   format: ImageFormat;
@@ -39,24 +30,8 @@ export interface ImageInfo {
   bytes: number;
 }
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/** Format from content only; extension and declared type are never consulted. */
-export function sniffImageFormat(bytes: Uint8Array): ImageFormat | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
-  if (bytes.length >= 8 && PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return 'png';
-  if (
-    bytes.length >= 12 &&
-    Buffer.from(bytes.subarray(0, 4)).toString('latin1') === 'RIFF' &&
-    Buffer.from(bytes.subarray(8, 12)).toString('latin1') === 'WEBP'
-  ) {
-    return 'webp';
-  }
-  return null;
-}
-
 export function assertDimensions(width: number, height: number, param: string): void {
-  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+  if (dimensionsOverLimit(width, height)) {
     throw new DomainError(
       'image_dimensions_invalid',
       `The image is ${width}×${height}: at most ${MAX_IMAGE_SIDE} pixels a side and ${MAX_IMAGE_PIXELS} pixels in total.`,

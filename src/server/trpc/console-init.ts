@@ -45,10 +45,11 @@ const STATUS_TO_TRPC: Record<number, TRPC_ERROR_CODE_KEY> = {
 
 const t = initTRPC.context<ConsoleContext>().create({
   isDev: false,
-  // The same refusal body as /v1 ({code, message, param}) under data.apiError.
+  // The same refusal body as /v1 ({code, message, param}) under data.apiError, with the
+  // request id when the door logged one (the playground's creations).
   errorFormatter({ shape, error }) {
     const apiError = apiErrorFromUnknown(error);
-    return { ...shape, message: apiError.message, data: { code: shape.data.code, httpStatus: apiError.status, apiError: apiError.toBody().error } };
+    return { ...shape, message: apiError.message, data: { code: shape.data.code, httpStatus: apiError.status, apiError: { ...apiError.toBody().error, ...(apiError.requestId ? { request_id: apiError.requestId } : {}) } } };
   },
 });
 

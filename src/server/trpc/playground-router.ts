@@ -1,6 +1,6 @@
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import type { ApiError } from '@/server/http/api-error';
+import { ApiError } from '@/server/http/api-error';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
 import type { Member } from '@/server/members/roles';
@@ -52,9 +52,9 @@ async function create(member: Member, input: { kind: CreationKind; body: unknown
     line(generation.status === 'in_progress' ? 202 : 200, null);
     return { ...run, generation, requestId };
   } catch (error) {
-    const apiError = apiErrorFromUnknown(error, { requestId, route: `POST ${path}` });
-    line(apiError.status, apiError);
-    throw apiError;
+    const refusal = apiErrorFromUnknown(error, { requestId, route: `POST ${path}` });
+    line(refusal.status, refusal);
+    throw new ApiError(refusal.status, refusal.code, refusal.message, { ...(refusal.param === undefined ? {} : { param: refusal.param }), headers: refusal.headers, requestId });
   }
 }
 

@@ -12,9 +12,14 @@ import { organizationNameSchema } from '@/shared/orgs/organization-name';
  * are z.object, not strict: tRPC hands each chained input parser the whole input, which also
  * holds { organizationId, mode }.
  */
-const email = z.email().max(320);
-const password = z.string().min(1).max(PASSWORD_MAX_LENGTH);
-const newPassword = z.string().min(PASSWORD_MIN_LENGTH, `must have at least ${PASSWORD_MIN_LENGTH} characters`).max(PASSWORD_MAX_LENGTH);
+// Messages are sentences addressed to the person filling the form, as every console form says
+// them ("Name the organization.", "Give the key a name."); the API prefixes the parameter.
+const email = z.email('Enter an e-mail address such as name@example.com.').max(320, 'An e-mail address has at most 320 characters.');
+const password = z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH, `A password has at most ${PASSWORD_MAX_LENGTH} characters.`);
+const newPassword = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, `Use at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(PASSWORD_MAX_LENGTH, `A password has at most ${PASSWORD_MAX_LENGTH} characters.`);
 export const linkTokenSchema = z.string().min(10).max(200).regex(/^[0-9A-Za-z]+$/, 'is not a valid link token');
 export const unixSecondsSchema = z.number().int().min(0).max(32_503_680_000);
 export const requestIdSchema = z.string().regex(/^req_[0-9A-Za-z]{1,64}$/, 'must be a request id (req_…)');
@@ -27,7 +32,7 @@ export const signInInput = z.strictObject({ email, password });
 export const signUpInput = z.strictObject({
   email,
   password: newPassword,
-  name: z.string().max(100).optional(),
+  name: z.string().max(100, 'Keep your name to 100 characters.').optional(),
   organizationName: organizationNameSchema.optional(),
   invitationToken: linkTokenSchema.optional(),
 });
