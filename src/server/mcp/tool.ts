@@ -1,3 +1,4 @@
+import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiGeneration } from '@/server/generations/serialize';
 import type { TrpcContext } from '@/server/trpc/context';
 
@@ -7,6 +8,8 @@ export interface ToolOutcome {
   body: unknown;
   /** A generation: the sentence that gives the next step. */
   generation?: ApiGeneration;
+  /** A generation: one resource link per output image. */
+  links?: ResourceLink[];
 }
 
 /** One MCP tool: its name, description and JSON Schema, and what it runs. */
@@ -15,5 +18,7 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /** MCP tasks: 'optional' lets a client run the call as a task (tasks/get, tasks/result, tasks/cancel). */
+  taskSupport?: 'optional';
   run(args: Record<string, unknown>, ctx: TrpcContext): Promise<ToolOutcome>;
 }

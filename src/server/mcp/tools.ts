@@ -9,6 +9,7 @@ import { IMAGE_RETENTION_MS, type ApiGeneration } from '@/server/generations/ser
 import { createCallerFactory } from '@/server/trpc/init';
 import { editMaterialsInput, generationIdInput, noInput, v1Router } from '@/server/trpc/v1-router';
 import { createUploadArguments, createUploadTool } from './upload-tool';
+import { generationOutcome } from './resource-links';
 import type { ToolDefinition } from './tool';
 
 /**
@@ -87,8 +88,9 @@ function creationTool(name: string, title: string, description: string, schema: 
   return {
     name,
     title,
-    description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON and the next step; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
+    description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON, the next step and a link to each output image; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
     inputSchema,
+    taskSupport: 'optional',
     async run(args, ctx) {
       const { idempotency_key: idempotencyKey, ...input } = args;
       // `background` is a /v1 parameter: here it is an unknown argument like any other.
@@ -96,7 +98,7 @@ function creationTool(name: string, title: string, description: string, schema: 
       if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') throw invalidParam('idempotency_key', 'idempotency_key must be a string of 1 to 255 characters.');
       ctx.idempotencyKey = validateIdempotencyKey(idempotencyKey ?? null, 'idempotency_key');
       const generation = await call(createV1Caller(ctx), input as never);
-      return { body: generation, generation };
+      return ctx.caller ? generationOutcome(ctx.caller, generation) : { body: generation, generation };
     },
   };
 }
@@ -131,7 +133,7 @@ const getGenerationTool: ToolDefinition = {
     if (generation.completed_at !== null && clock.nowMs() - generation.completed_at * 1000 > IMAGE_RETENTION_MS) {
       throw new DomainError('resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
     }
-    return { body: generation, generation };
+    return ctx.caller ? generationOutcome(ctx.caller, generation) : { body: generation, generation };
   },
 };
 
