@@ -191,8 +191,9 @@ describe('MCP tasks', () => {
     const other = await createTestOrg();
     for (const key of [other.testKey, owner.liveKey]) {
       const client = await connect(key);
-      for (const attempt of [client.experimental.tasks.getTask(taskId), client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema), client.experimental.tasks.cancelTask(taskId)]) {
-        const error = await rejection(attempt);
+      for (const attempt of [() => client.experimental.tasks.getTask(taskId), () => client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema), () => client.experimental.tasks.cancelTask(taskId)]) {
+        const error = await rejection(attempt());
+        expect(error.message).toBe(`MCP error -32602: Failed to retrieve task: Task not found ('${taskId}').`);
         expect(error.code).toBe(ErrorCode.InvalidParams);
         expect(error.message).toContain('Task not found');
         expect(error.data).toMatchObject({ status: 404, error: { code: 'resource_not_found', param: 'taskId' } });

@@ -21,7 +21,7 @@ import { clientIp } from '@/server/http/client-ip';
 import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply, type DoorRequest } from '@/server/http/door';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
-import { TOOLS, TOOLS_BY_NAME } from './tools';
+import { TOOLS, TOOLS_BY_NAME, type ToolOutcome } from './tools';
 import { mcpInstructions } from './instructions';
 import { errorResult, toolResult } from './tool-result';
 import { TASKS_CAPABILITY, cancelTask, getTask, getTaskResult, taskRefusal, taskStartedSentence } from './tasks';
@@ -76,27 +76,27 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
       // As a task the call answers once the generation is accepted, as /v1's background: true.
       creationWaitMs: asTask ? 0 : config().MCP_CREATION_WAIT_MS,
     };
+    let outcome: ToolOutcome;
     try {
-      const outcome = await tool.run(request.params.arguments ?? {}, ctx);
-      if (asTask && outcome.generation) {
-        const generation = outcome.generation;
-        toolLog.set(extra.requestId, { tool: tool.name, status: generation.status === 'in_progress' ? 202 : 200, errorCode: null });
-        const created: CreateTaskResult = {
-          task: await getTask(caller, generation.id),
-          _meta: { 'io.modelcontextprotocol/model-immediate-response': taskStartedSentence(generation) },
-        };
-        return created;
-      }
-      toolLog.set(extra.requestId, { tool: tool.name, status: 200, errorCode: null });
-      return toolResult(outcome);
+      outcome = await tool.run(request.params.arguments ?? {}, ctx);
     } catch (error) {
-      if (error instanceof McpError) throw error;
       const apiError = apiErrorFromUnknown(error);
       toolLog.set(extra.requestId, { tool: tool.name, status: apiError.status, errorCode: apiError.code });
       // No task is created for a refused request: no generation exists to follow.
       if (asTask) throw taskRefusal(apiError);
       return errorResult(apiError);
     }
+    if (asTask && outcome.generation) {
+      const generation = outcome.generation;
+      toolLog.set(extra.requestId, { tool: tool.name, status: generation.status === 'in_progress' ? 202 : 200, errorCode: null });
+      const created: CreateTaskResult = {
+        task: await getTask(caller, generation.id),
+        _meta: { 'io.modelcontextprotocol/model-immediate-response': taskStartedSentence(generation) },
+      };
+      return created;
+    }
+    toolLog.set(extra.requestId, { tool: tool.name, status: 200, errorCode: null });
+    return toolResult(outcome);
   });
   server.setRequestHandler(GetTaskRequestSchema, async (request) => ({ ...(await getTask(caller, request.params.taskId)) }));
   server.setRequestHandler(GetTaskPayloadRequestSchema, (request) => getTaskResult(caller, request.params.taskId, door.receivedAt));

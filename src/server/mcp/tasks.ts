@@ -1,4 +1,4 @@
-import { ErrorCode, McpError, RELATED_TASK_META_KEY, type CallToolResult, type ServerCapabilities, type Task } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type ServerCapabilities, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiError } from '@/server/http/api-error';
 import type { Caller } from '@/server/access/caller';
 import { clock } from '@/server/platform/clock';
@@ -62,14 +62,29 @@ export function taskOf(row: GenerationView, nowMs = clock.nowMs()): Task {
   };
 }
 
-/** A refusal on a task path: JSON-RPC error whose data is the /v1 error body (and its status). */
-export function taskRefusal(error: ApiError): McpError {
-  return new McpError(error.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams, error.message, { status: error.status, ...error.toBody() });
+/**
+ * A JSON-RPC error of a task path, sent as is (the SDK sends any thrown error's code, message
+ * and data; its McpError would prefix the message with "MCP error <code>:").
+ */
+export class TaskProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'TaskProtocolError';
+  }
 }
 
-function taskNotFound(taskId: string): McpError {
+/** A refusal on a task path: JSON-RPC error whose data is the /v1 error body (and its status). */
+export function taskRefusal(error: ApiError): TaskProtocolError {
+  return new TaskProtocolError(error.status >= 500 ? ErrorCode.InternalError : ErrorCode.InvalidParams, error.message, { status: error.status, ...error.toBody() });
+}
+
+function taskNotFound(taskId: string): TaskProtocolError {
   const message = `Failed to retrieve task: Task not found ('${taskId.slice(0, 100)}').`;
-  return new McpError(ErrorCode.InvalidParams, message, { status: 404, error: { code: 'resource_not_found', message, param: 'taskId' } });
+  return new TaskProtocolError(ErrorCode.InvalidParams, message, { status: 404, error: { code: 'resource_not_found', message, param: 'taskId' } });
 }
 
 /**
@@ -117,7 +132,7 @@ export async function getTaskResult(caller: Caller, taskId: string, receivedAt: 
     row = await taskGeneration(caller, taskId);
   }
   if (row.status === 'in_progress') {
-    throw new McpError(ErrorCode.InternalError, `Task ${row.id} is still working after the longest wait; poll tasks/get and call tasks/result once it is completed.`, {
+    throw new TaskProtocolError(ErrorCode.InternalError, `Task ${row.id} is still working after the longest wait; poll tasks/get and call tasks/result once it is completed.`, {
       task: taskOf(row),
     });
   }
@@ -134,7 +149,7 @@ export async function getTaskResult(caller: Caller, taskId: string, receivedAt: 
  */
 export async function cancelTask(caller: Caller, taskId: string): Promise<Task> {
   const row = await taskGeneration(caller, taskId);
-  if (row.status !== 'in_progress') throw new McpError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${STATUS[row.status]}'.`);
+  if (row.status !== 'in_progress') throw new TaskProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${STATUS[row.status]}'.`);
   try {
     return taskOf(await cancelGeneration(caller, taskId, caller.permissions));
   } catch (error) {
