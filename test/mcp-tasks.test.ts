@@ -12,6 +12,7 @@ import { db } from '@/server/platform/db';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
 import { restoreServedFiles, serve, solidImage, type ApiGeneration } from './images-support';
 import { waitFor } from './server-processes';
+import { insertGeneration } from './fixtures';
 
 const ip = testIp();
 
@@ -183,7 +184,7 @@ describe('MCP tasks', () => {
     await client.close();
   }, 180_000);
 
-  it('a task of another organization\'s key, or of the other mode, is not found; a key without the permission is refused', async () => {
+  it('a task of another organization\'s key, or of the other mode, is not found; a key without the permission is refused; found until 24 hours after the end', async () => {
     const owner = await createTestOrg();
     const ownerClient = await connect(owner.testKey);
     const created = await createAsTask(ownerClient, 'create_upscale', { image, scale: 'x2' });
@@ -200,6 +201,11 @@ describe('MCP tasks', () => {
       }
       await client.close();
     }
+    // A generation made on /v1 is a task too (the same object), until 24 hours after its end, as get_generation.
+    const recent = await insertGeneration({ organizationId: owner.id, mode: 'test', status: 'failed' });
+    expect(await ownerClient.experimental.tasks.getTask(recent.id)).toMatchObject({ taskId: recent.id, status: 'failed', statusMessage: expect.stringContaining('generation_failed') });
+    const old = await insertGeneration({ organizationId: owner.id, mode: 'test', status: 'succeeded', createdAt: new Date(Date.now() - 25 * 3600 * 1000) });
+    expect((await rejection(ownerClient.experimental.tasks.getTask(old.id))).data).toMatchObject({ status: 404, error: { code: 'resource_not_found' } });
     // Still the owner's, untouched.
     expect((await db().generation.findUniqueOrThrow({ where: { id: taskId } })).status).not.toBe('canceled');
     const editsOnly = await connect(await createKey(owner.id, 'test', ['edits']));
