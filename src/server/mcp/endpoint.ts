@@ -21,9 +21,10 @@ import { clientIp } from '@/server/http/client-ip';
 import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply, type DoorRequest } from '@/server/http/door';
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
-import { TOOLS, TOOLS_BY_NAME, type ToolOutcome } from './tools';
+import { TOOLS, TOOLS_BY_NAME } from './tools';
 import { mcpInstructions } from './instructions';
 import { errorResult, toolResult } from './tool-result';
+import type { ToolOutcome } from './tool';
 import { TASKS_CAPABILITY, cancelTask, getTask, getTaskResult, taskRefusal, taskStartedSentence } from './tasks';
 
 /**

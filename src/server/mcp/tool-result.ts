@@ -11,7 +11,8 @@ export function toolResult(outcome: ToolOutcome): CallToolResult {
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(outcome.body) }];
   if (outcome.generation) content.push({ type: 'text', text: nextStep(outcome.generation) });
   if (outcome.links) content.push(...outcome.links);
-  return { content };
+  // The same object as the first text, for clients that read the declared outputSchema.
+  return { content, structuredContent: outcome.body as Record<string, unknown> };
 }
 
 /** A refused request: the /v1 error body, marked as a tool error. */

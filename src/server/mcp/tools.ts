@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, invalidParam } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
+import { generationOutcome } from './resource-links';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { validateIdempotencyKey } from '@/server/creations/create';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
@@ -9,7 +10,6 @@ import { IMAGE_RETENTION_MS, type ApiGeneration } from '@/server/generations/ser
 import { createCallerFactory } from '@/server/trpc/init';
 import { editMaterialsInput, generationIdInput, noInput, v1Router } from '@/server/trpc/v1-router';
 import { createUploadArguments, createUploadTool } from './upload-tool';
-import { generationOutcome } from './resource-links';
 import type { ToolDefinition } from './tool';
 
 /**
@@ -86,11 +86,11 @@ function creationTool(name: string, title: string, description: string, schema: 
   const inputSchema = describe(jsonSchemaOf(schema), FIELD_DESCRIPTIONS, ['background']);
   inputSchema.properties = { ...inputSchema.properties, idempotency_key: { ...idempotencyKeyArg, description: FIELD_DESCRIPTIONS.idempotency_key } };
   return {
+    taskSupport: 'optional',
     name,
     title,
-    description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON, the next step and a link to each output image; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
+    description: `${description} Waits for the end up to 50 seconds (image downloads included), then returns the generation as JSON and the next step; if still in progress, call get_generation. Prices, quotas and test mode are those of the REST API.`,
     inputSchema,
-    taskSupport: 'optional',
     async run(args, ctx) {
       const { idempotency_key: idempotencyKey, ...input } = args;
       // `background` is a /v1 parameter: here it is an unknown argument like any other.
