@@ -6,7 +6,7 @@
 import { describe, it, expect, beforeAll, beforeEach } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/server/platform/db';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
 import { restoreServedFiles, serve, solidImage, type ApiGeneration } from './images-support';
@@ -28,13 +28,19 @@ interface ToolAnswer<T = Record<string, unknown>> {
   isError: boolean;
   body: T;
   texts: string[];
+  links: ResourceLink[];
 }
 
 async function call<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer<T>> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
-  for (const item of result.content) expect(item.type).toBe('text'); // never an image
-  const texts = result.content.map((c) => (c as { text: string }).text);
-  return { isError: result.isError === true, body: JSON.parse(texts[0] ?? 'null') as T, texts };
+  return answerOf<T>((await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult);
+}
+
+/** Text items, then resource links (outputs): never an image. */
+function answerOf<T>(result: CallToolResult): ToolAnswer<T> {
+  for (const item of result.content) expect(['text', 'resource_link']).toContain(item.type);
+  const texts = result.content.filter((c) => c.type === 'text').map((c) => (c as { text: string }).text);
+  const links = result.content.filter((c): c is ResourceLink => c.type === 'resource_link');
+  return { isError: result.isError === true, body: JSON.parse(texts[0] ?? 'null') as T, texts, links };
 }
 
 function expectToolError(answer: ToolAnswer<unknown>, code: string, param?: string): void {
@@ -190,6 +196,14 @@ describe('creation tools', () => {
     expect(answer.body.output[0]).toMatchObject({ width: 128, height: 96 });
     expect(answer.texts[1]).toContain('output[0].url');
     expect(answer.texts[1]).toContain('15 minutes');
+    // The output as a resource link: the signed URL, its expiry, content type and size.
+    const out = answer.body.output[0]!;
+    expect(answer.links).toHaveLength(1);
+    const image = await fetch(answer.links[0]!.uri);
+    expect(image.status).toBe(200);
+    const bytes = (await image.arrayBuffer()).byteLength;
+    expect(answer.links[0]).toMatchObject({ type: 'resource_link', uri: out.url, mimeType: out.content_type, size: bytes, name: `${answer.body.id}-0.webp`, _meta: { 'roomtone/url_expires_at': out.url_expires_at } });
+    expect(answer.links[0]!.description).toContain(new Date(out.url_expires_at * 1000).toISOString());
     const row = await db().generation.findUniqueOrThrow({ where: { id: answer.body.id } });
     expect(row.channel).toBe('mcp');
     const lines = await logLines(org.id, '/mcp/create_upscale');

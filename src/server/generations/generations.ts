@@ -10,6 +10,7 @@ import { recordGenerationEvent } from '@/server/webhooks/events';
 import { jobs } from '@/server/jobs/client';
 import { generationCanceled } from '@/server/jobs/definitions/event-jobs';
 import { log } from '@/server/platform/logger';
+import { storedOutputs } from './stored-json';
 import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from './serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
@@ -43,6 +44,17 @@ export async function getGeneration(scope: Scope, id: string): Promise<Generatio
 /** A generation as the API returns it (GET /v1/generations/{id}). */
 export async function readGeneration(scope: Scope, id: string): Promise<ApiGeneration> {
   return toApiGeneration(await getGeneration(scope, id));
+}
+
+/** The byte size of each output image of a generation, in output order (undefined when not recorded or deleted). */
+export async function readOutputSizes(scope: Scope, id: string): Promise<(number | undefined)[]> {
+  const rows = await sql<{ outputs: unknown; imagesDeletedAt: Date | null }>(
+    `select outputs, "imagesDeletedAt" from "Generation" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`,
+    [id, scope.organizationId, scope.mode],
+  );
+  const row = rows[0];
+  if (!row || row.imagesDeletedAt) return [];
+  return storedOutputs(row.outputs).map((o) => o.bytes);
 }
 
 export interface ListParams {

@@ -5,7 +5,8 @@ import { ACCESSORY_CATEGORIES, FINISHES, QUALITIES, SCALES } from '@/shared/crea
  * The JSON columns of a generation, parsed on read (never cast): a row written by an older
  * version or by hand that does not match fails loudly here instead of deep in a caller.
  */
-export const storedOutputSchema = z.object({ key: z.string(), contentType: z.string(), width: z.int(), height: z.int() });
+/** `bytes`: the stored file's size (absent on rows written before it was recorded). */
+export const storedOutputSchema = z.object({ key: z.string(), contentType: z.string(), width: z.int(), height: z.int(), bytes: z.int().optional() });
 export const storedInputImageSchema = z.object({ param: z.string(), key: z.string(), digest: z.string(), width: z.int().nullable(), height: z.int().nullable() });
 
 /** A mask-mode edit's layer as stored: colours uppercase, finish defaulted, element images in `inputImages`. */

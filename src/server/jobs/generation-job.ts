@@ -131,7 +131,7 @@ export async function runGenerationJob(generationId: string, io: JobIo): Promise
       const ext = output.contentType === 'image/webp' ? 'webp' : output.contentType === 'image/png' ? 'png' : 'jpg';
       const key = `outputs/${generationId}/0.${ext}`;
       await blobStore().put(key, output.bytes, output.contentType);
-      return { ok: true, stored: [{ key, contentType: output.contentType, width: output.width, height: output.height }], method: output.method };
+      return { ok: true, stored: [{ key, contentType: output.contentType, width: output.width, height: output.height, bytes: output.bytes.length }], method: output.method };
     } catch (error) {
       if (isInterruption(error)) throw error; // shutting down: the job's retry runs it again
       log.error('generation failed', { generationId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

@@ -1,7 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  CancelTaskRequestSchema,
+  ErrorCode,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CreateTaskResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
@@ -13,9 +22,11 @@ import { authenticate, beginRequest, errorReply, finishReply, limitIp, logReques
 import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
-import { nextStep } from './next-step';
 import { priceSentence } from './prices';
 import { mcpInstructions } from './instructions';
+import { errorResult, toolResult } from './tool-result';
+import type { ToolOutcome } from './tool';
+import { TASKS_CAPABILITY, cancelTask, getTask, getTaskResult, taskRefusal, taskStartedSentence } from './tasks';
 
 /**
  * The /mcp door: MCP Streamable HTTP without sessions (a fresh server and transport per POST,
@@ -38,19 +49,8 @@ interface ToolLogLine {
 
 type JsonRpcMessage = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: { name?: unknown } };
 
-function toolResult(outcome: { body: unknown; sentence?: string }): CallToolResult {
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(outcome.body) }];
-  if (outcome.sentence) content.push({ type: 'text', text: outcome.sentence });
-  // The same object as the first text, for clients that read the declared outputSchema.
-  return { content, structuredContent: outcome.body as Record<string, unknown> };
-}
-
-function errorResult(error: ApiError): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(error.toBody()) }], isError: true };
-}
-
 function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, ToolLogLine>): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: mcpInstructions(), jsonSchemaValidator: SCHEMA_VALIDATOR });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: {}, tasks: TASKS_CAPABILITY }, instructions: mcpInstructions(), jsonSchemaValidator: SCHEMA_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: TOOLS.map((t) => ({
       name: t.name,
@@ -59,12 +59,16 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
       inputSchema: t.inputSchema as { type: 'object' },
       outputSchema: t.outputSchema as { type: 'object' },
       annotations: { title: t.title, ...t.annotations },
+      ...(t.taskSupport ? { execution: { taskSupport: t.taskSupport } } : {}),
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
     // An unknown tool is a protocol error (JSON-RPC), not a refused request.
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const asTask = request.params.task !== undefined;
+    // MCP tasks: a tool without taskSupport is -32601 when asked to run as a task.
+    if (asTask && !tool.taskSupport) throw new McpError(ErrorCode.MethodNotFound, `Tool ${tool.name} does not run as a task; call it without task.`);
     const ctx: TrpcContext = {
       caller,
       channel: 'mcp',
@@ -73,18 +77,34 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
       parts: new FileParts(new Map(), randomBase62(16)),
       idempotencyKey: null,
       receivedAt: door.receivedAt,
-      creationWaitMs: config().MCP_CREATION_WAIT_MS,
+      // As a task the call answers once the generation is accepted, as /v1's background: true.
+      creationWaitMs: asTask ? 0 : config().MCP_CREATION_WAIT_MS,
     };
+    let outcome: ToolOutcome;
     try {
-      const outcome = await tool.run(request.params.arguments ?? {}, ctx);
-      toolLog.set(extra.requestId, { tool: tool.name, status: 200, errorCode: null });
-      return toolResult({ body: outcome.body, ...(outcome.generation ? { sentence: nextStep(outcome.generation) } : {}) });
+      outcome = await tool.run(request.params.arguments ?? {}, ctx);
     } catch (error) {
       const apiError = apiErrorFromUnknown(error);
       toolLog.set(extra.requestId, { tool: tool.name, status: apiError.status, errorCode: apiError.code });
+      // No task is created for a refused request: no generation exists to follow.
+      if (asTask) throw taskRefusal(apiError);
       return errorResult(apiError);
     }
+    if (asTask && outcome.generation) {
+      const generation = outcome.generation;
+      toolLog.set(extra.requestId, { tool: tool.name, status: generation.status === 'in_progress' ? 202 : 200, errorCode: null });
+      const created: CreateTaskResult = {
+        task: await getTask(caller, generation.id),
+        _meta: { 'io.modelcontextprotocol/model-immediate-response': taskStartedSentence(generation) },
+      };
+      return created;
+    }
+    toolLog.set(extra.requestId, { tool: tool.name, status: 200, errorCode: null });
+    return toolResult(outcome);
   });
+  server.setRequestHandler(GetTaskRequestSchema, async (request) => ({ ...(await getTask(caller, request.params.taskId)) }));
+  server.setRequestHandler(GetTaskPayloadRequestSchema, (request) => getTaskResult(caller, request.params.taskId, door.receivedAt));
+  server.setRequestHandler(CancelTaskRequestSchema, async (request) => ({ ...(await cancelTask(caller, request.params.taskId)) }));
   return server;
 }
 

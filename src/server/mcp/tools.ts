@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DomainError, invalidParam } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
+import { generationOutcome } from './resource-links';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
 import { validateIdempotencyKey } from '@/server/creations/create';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
@@ -123,6 +124,7 @@ function creationTool(
   const inputSchema = describe(jsonSchemaOf(schema), FIELD_DESCRIPTIONS, ['background']);
   inputSchema.properties = { ...inputSchema.properties, idempotency_key: { ...idempotencyKeyArg, description: FIELD_DESCRIPTIONS.idempotency_key } };
   return {
+    taskSupport: 'optional',
     name,
     title,
     priceType,
@@ -137,7 +139,7 @@ function creationTool(
       if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') throw invalidParam('idempotency_key', 'idempotency_key must be a string of 1 to 255 characters.');
       ctx.idempotencyKey = validateIdempotencyKey(idempotencyKey ?? null, 'idempotency_key');
       const generation = await call(createV1Caller(ctx), input as never);
-      return { body: generation, generation };
+      return ctx.caller ? generationOutcome(ctx.caller, generation) : { body: generation, generation };
     },
   };
 }
@@ -174,7 +176,7 @@ const getGenerationTool: ToolDefinition = {
     if (generation.completed_at !== null && clock.nowMs() - generation.completed_at * 1000 > IMAGE_RETENTION_MS) {
       throw new DomainError('resource_not_found', `No such generation: '${generation.id}' (get_generation reads a generation for 24 hours after its end; the REST API still lists it).`, { param: 'id' });
     }
-    return { body: generation, generation };
+    return ctx.caller ? generationOutcome(ctx.caller, generation) : { body: generation, generation };
   },
 };
 
