@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** zod only (the console's form uses these too; the server's rules are in billing/spend-alerts.ts). */
+export const MAX_SPEND_ALERT_PERCENTS = 10;
+
+export const spendAlertSettingsInput = z.object({
+  /** Percents of the monthly limit, each mailed once a month when the month's spend reaches it. */
+  percents: z
+    .array(z.number().int().min(1, 'A threshold is at least 1 %.').max(100, 'A threshold is at most 100 % (the limit refuses past it).'))
+    .max(MAX_SPEND_ALERT_PERCENTS, `At most ${MAX_SPEND_ALERT_PERCENTS} thresholds.`)
+    .refine((list) => new Set(list).size === list.length, 'Each threshold once.'),
+  /** Cents: a live balance that falls below it is mailed once a month; null turns it off. */
+  balanceFloorCents: z.number().int().min(1, 'The floor is at least €0.01.').max(10_000_000).nullable(),
+});
+export type SpendAlertSettingsInput = z.infer<typeof spendAlertSettingsInput>;
+
+/** The console's form: percents typed as "50, 80, 100", the floor in euros (empty = off). */
+export function parsePercentList(text: string): number[] {
+  return text
+    .split(/[\s,;%]+/)
+    .filter(Boolean)
+    .map((part) => (/^\d{1,3}$/.test(part) ? Number(part) : NaN));
+}
