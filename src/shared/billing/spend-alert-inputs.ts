@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eurosAsCents } from './purchase-inputs';
 
 /** zod only (the console's form uses these too; the server's rules are in billing/spend-alerts.ts). */
 export const MAX_SPEND_ALERT_PERCENTS = 10;
@@ -14,10 +15,15 @@ export const spendAlertSettingsInput = z.object({
 });
 export type SpendAlertSettingsInput = z.infer<typeof spendAlertSettingsInput>;
 
-/** The console's form: percents typed as "50, 80, 100", the floor in euros (empty = off). */
-export function parsePercentList(text: string): number[] {
-  return text
-    .split(/[\s,;%]+/)
-    .filter(Boolean)
-    .map((part) => (/^\d{1,3}$/.test(part) ? Number(part) : NaN));
-}
+const floorCents = spendAlertSettingsInput.shape.balanceFloorCents.unwrap();
+
+/** The console's form: percents typed as "50, 80, 100", the floor in euros (empty: off). */
+export const spendAlertsForm = z.object({
+  percents: z
+    .string()
+    .trim()
+    .regex(/^[\d\s,;%]*$/, 'Enter percents such as 50, 80, 100.')
+    .transform((text) => text.split(/[\s,;%]+/).filter(Boolean).map(Number))
+    .pipe(spendAlertSettingsInput.shape.percents),
+  balanceFloor: z.string().trim().pipe(z.union([z.literal('').transform(() => null), eurosAsCents(floorCents)])),
+});
