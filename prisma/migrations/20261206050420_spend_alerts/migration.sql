@@ -1,5 +1,6 @@
 -- Spend alerts (billing/spend-alerts.ts): an organization's thresholds (percents of its monthly
 -- limit, a balance floor) and one row per alert that fired, unique per organization, threshold and month.
+-- The month's spend, which admission and the alerts both sum, reads an index range of the month.
 
 -- CreateEnum
 CREATE TYPE "SpendAlertKind" AS ENUM ('monthly_limit', 'balance_floor');
@@ -23,6 +24,9 @@ CREATE TABLE "SpendAlert" (
 
     CONSTRAINT "SpendAlert_pkey" PRIMARY KEY ("id")
 );
+
+-- CreateIndex
+CREATE INDEX "BalanceTransaction_organizationId_createdAt_idx" ON "BalanceTransaction"("organizationId", "createdAt");
 
 -- CreateIndex
 CREATE INDEX "SpendAlert_organizationId_createdAt_idx" ON "SpendAlert"("organizationId", "createdAt");

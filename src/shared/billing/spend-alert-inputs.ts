@@ -24,6 +24,19 @@ export const spendAlertsForm = z.object({
     .trim()
     .regex(/^[\d\s,;%]*$/, 'Enter percents such as 50, 80, 100.')
     .transform((text) => text.split(/[\s,;%]+/).filter(Boolean).map(Number))
-    .pipe(spendAlertSettingsInput.shape.percents),
-  balanceFloor: z.string().trim().pipe(z.union([z.literal('').transform(() => null), eurosAsCents(floorCents)])),
+    // The message on the field itself (a piped array schema would put it on one of its items).
+    .superRefine((list, ctx) => {
+      const checked = spendAlertSettingsInput.shape.percents.safeParse(list);
+      if (!checked.success) ctx.addIssue({ code: 'custom', message: checked.error.issues[0]?.message ?? 'Invalid thresholds.' });
+    }),
+  balanceFloor: z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      if (text === '') return null;
+      const cents = eurosAsCents(floorCents).safeParse(text);
+      if (cents.success) return cents.data;
+      ctx.addIssue({ code: 'custom', message: cents.error.issues[0]?.message ?? 'Enter an amount in euros.' });
+      return z.NEVER;
+    }),
 });
