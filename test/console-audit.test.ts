@@ -186,6 +186,7 @@ describe('every balance and membership change is in the audit log', () => {
     expect((await confirmCreditPurchase(orgId, expired.purchase.id, stripeNow)).status).toBe('expired');
     // Auto-recharge: settings from the console, one paid by Stripe, one the manual provider turns into a request.
     await call('billing.setAutoRecharge', { enabled: true, threshold: 100_000, amount: 1_000 });
+    await call('spendAlerts.update', { percents: [50, 90], balanceFloorCents: 2_500 });
     for (const provider of [stripeNow, manualProvider()]) {
       const id = newId('rch');
       await db().organization.update({ where: { id: orgId }, data: { autoRechargePendingId: id } });
@@ -269,6 +270,7 @@ describe('every balance and membership change is in the audit log', () => {
     expect(await one('credit_purchase.failed')).toMatchObject({ actor: { type: 'system' }, target: { id: expired.purchase.id }, details: { amount: 800, reason: 'checkout_expired' } });
     expect(await one('balance.credit_granted')).toMatchObject({ actor: { type: 'operator' }, mode: 'live', target: { type: 'balance_transaction', id: granted.id }, details: { amount: 700, currency: 'eur', balance_after: granted.balance_cents } });
     expect(await one('auto_recharge.updated')).toMatchObject({ actor: byFounder, details: { to: { enabled: true, threshold: 100_000, amount: 1_000 } } });
+    expect(await one('spend_alerts.updated')).toMatchObject({ actor: byFounder, details: { from: { percents: [80, 100], balance_floor_cents: null }, to: { percents: [50, 90], balance_floor_cents: 2_500 } } });
     expect(await one('auto_recharge.succeeded')).toMatchObject({ actor: { type: 'system' }, mode: 'live', details: { amount: 1_000, provider: 'stripe', payment_reference: expect.stringMatching(/^pi_/) } });
     expect(await one('auto_recharge.failed')).toMatchObject({ actor: { type: 'system' }, mode: 'live', details: { amount: 1_000, provider: 'manual', code: 'operator_approval_required', credit_purchase: expect.stringMatching(/^cp_/) } });
     expect(await one('member.invitation_accepted')).toMatchObject({ actor: { type: 'user', label: newcomer, user_id: joiner.id }, details: { email: newcomer, role: 'developer', invited_by: founder.userId } });

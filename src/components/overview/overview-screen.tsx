@@ -10,6 +10,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
+import { SpendMeter } from '@/components/usage/spend-meter';
+import { SpendAlertNotices } from '@/components/usage/spend-alerts';
 
 const STATUS_LABELS = { in_progress: 'In progress', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled' } as const;
 
@@ -25,6 +27,7 @@ export function OverviewScreen() {
         <ErrorState error={overview.error} onRetry={() => void overview.refetch()} />
       ) : (
         <div className="flex flex-col gap-6">
+          <SpendAlertNotices />
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <Card>
               <CardHeader>
@@ -124,16 +127,3 @@ export function OverviewScreen() {
   );
 }
 
-function SpendMeter({ spent, limit }: { spent: number; limit: number }) {
-  const percent = limit > 0 ? Math.min(100, Math.round((spent / limit) * 100)) : 0;
-  return (
-    <div className="flex flex-col gap-2">
-      <p className="text-2xl font-semibold" data-testid="month-spend">
-        {money(spent)} <span className="text-sm font-normal text-muted-foreground">of {money(limit)}</span>
-      </p>
-      <div role="meter" aria-label="Spend against the monthly limit" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className="h-2 overflow-hidden rounded-full bg-muted">
-        <div className={percent >= 90 ? 'h-full bg-destructive' : 'h-full bg-primary'} style={{ width: `${percent}%` }} />
-      </div>
-    </div>
-  );
-}

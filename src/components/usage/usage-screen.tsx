@@ -12,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ErrorState } from '@/components/ui/states';
+import { MonthToDateCard, SpendAlertNotices, SpendAlertSettingsCard } from './spend-alerts';
 
 const RANGES = [7, 30, 90] as const;
 type Range = (typeof RANGES)[number];
@@ -60,6 +61,13 @@ export function UsageScreen() {
           </Button>
         }
       />
+      <div className="mb-6 flex flex-col gap-4">
+        <SpendAlertNotices />
+        <div className="grid gap-4 lg:grid-cols-2">
+          <MonthToDateCard />
+          <SpendAlertSettingsCard />
+        </div>
+      </div>
       <div role="group" aria-label="Period" className="mb-4 inline-flex gap-1 rounded-lg bg-muted p-1">
         {RANGES.map((r) => (
           <Button key={r} size="sm" variant={range === r ? 'outline' : 'ghost'} aria-pressed={range === r} onClick={() => setRange(r)}>

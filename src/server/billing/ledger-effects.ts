@@ -1,11 +1,12 @@
 import type { DbTx } from '@/server/platform/db';
 import { consumeLots, openLot, restoreLots } from './lots';
 import { afterBalanceDecrease } from './balance-decrease';
+import { checkSpendAlerts } from './spend-alerts';
 import type { AppendedLedgerRow } from './ledger-row';
 
 /**
  * What a ledger row changes besides the balance, in its transaction: the credit lots, and on a
- * decrease the low-balance event and the auto-recharge request. (An expiry row's lot is settled
+ * decrease the low-balance event, the auto-recharge request and the spend alerts it reaches. (An expiry row's lot is settled
  * by the expiry job itself.)
  */
 export async function applyLedgerEffects(tx: DbTx, row: AppendedLedgerRow): Promise<void> {
@@ -16,5 +17,8 @@ export async function applyLedgerEffects(tx: DbTx, row: AppendedLedgerRow): Prom
   } else if (row.type === 'refund') {
     await restoreLots(tx, row);
   }
-  if (row.amount < 0) await afterBalanceDecrease(tx, row);
+  if (row.amount < 0) {
+    await afterBalanceDecrease(tx, row);
+    await checkSpendAlerts(tx, row);
+  }
 }

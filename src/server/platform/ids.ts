@@ -16,6 +16,7 @@ export type IdPrefix =
   | 'dlv'
   | 'lot'
   | 'rch'
+  | 'spa'
   | 'att'
   | 'mail'
   | 'ebr'

@@ -31,6 +31,9 @@ import { setAutoRecharge } from '@/server/billing/auto-recharge';
 import { confirmCardSetup, startCardSetup } from '@/server/billing/card-setup';
 import { config } from '@/server/platform/config';
 import { usageByDay } from '@/server/usage/usage';
+import { monthToDate } from '@/server/usage/month-to-date';
+import { setSpendAlertSettings, spendAlertNotices, spendAlertSettings } from '@/server/billing/spend-alerts';
+import { spendAlertSettingsInput } from '@/shared/billing/spend-alert-inputs';
 import { overview } from '@/server/usage/overview';
 import { organizationSettings, renameOrganization, setTwoFactorRequirement } from '@/server/orgs/settings';
 import { beginTotpEnrolment, confirmTotpEnrolment, disableTwoFactor, regenerateRecoveryCodes, twoFactorStatus, verifySecondFactor } from '@/server/auth/two-factor';
@@ -195,6 +198,14 @@ export const consoleRouter = router({
     get: anyMember
       .input(z.object({ days: z.union([z.literal(7), z.literal(30), z.literal(90)]) }))
       .query(({ ctx, input }) => usageByDay(ctx.member, input.days)),
+    /** Live spend this month against the limit, and its projection to the month's end (usage/month-to-date.ts). */
+    month: anyMember.query(({ ctx }) => monthToDate(ctx.member.organizationId)),
+  }),
+  /** Spend alerts: every member sees the settings and this month's notices; owners and admins change the settings. */
+  spendAlerts: router({
+    get: anyMember.query(({ ctx }) => spendAlertSettings(ctx.member.organizationId)),
+    update: manager.input(spendAlertSettingsInput).mutation(({ ctx, input }) => setSpendAlertSettings(ctx.member, input)),
+    notices: anyMember.query(({ ctx }) => spendAlertNotices(ctx.member.organizationId)),
   }),
   members: router({
     list: manager.input(pageInput).query(({ ctx, input }) => listMembers(ctx.member, input)),

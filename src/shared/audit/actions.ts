@@ -39,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'auto_recharge.failed',
   'auto_recharge.updated',
   'auto_recharge.payment_method_set',
+  'spend_alerts.updated',
   'organization.created',
   'organization.renamed',
   'organization.two_factor_requirement_changed',

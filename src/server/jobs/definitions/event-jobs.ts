@@ -114,6 +114,32 @@ export function autoRechargeRequested(attemptId: string): JobEvent {
   return { name: JOB_EVENTS.autoRechargeRequested, id: `auto-recharge-${attemptId}`, data: { attemptId } };
 }
 
+export const SPEND_ALERT_QUEUE = 'billing.spend-alert';
+
+/** Mail one spend alert to the organization's owners and admins (each address once: memoized steps). */
+export const spendAlertMailJob = declareJob({
+  id: 'spend-alert-mail',
+  version: 1,
+  name: 'Spend alert mail',
+  schema: z.object({ alertId: z.string().min(1) }),
+  trigger: { event: JOB_EVENTS.spendAlertRecorded },
+  retries: 5,
+  queue: {
+    queues: () => [
+      {
+        name: SPEND_ALERT_QUEUE,
+        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 5 * 60, deleteAfterSeconds: 7 * 24 * 3600 },
+        worker: { slots: 1, pollingIntervalSeconds: 2 },
+      },
+    ],
+    runId: ({ alertId }) => runIdFor(`spend-alert:${alertId}`),
+  },
+});
+
+export function spendAlertRecorded(alertId: string): JobEvent {
+  return { name: JOB_EVENTS.spendAlertRecorded, id: `spend-alert-${alertId}`, data: { alertId } };
+}
+
 /**
  * A webhook delivery with its retry schedule as sleeps (webhook-delivery.ts). No queue: where
  * the provider has queues, deliveries are rows claimed in batches by their own worker (the fast
@@ -135,4 +161,4 @@ export function webhookDeliveryCreated(delivery: { id: string; endpointId: strin
 }
 
 /** Every event-started job, for the providers' routing. */
-export const EVENT_JOBS = [generationRunJob, autoRechargeJob, webhookDeliveryJob] as const;
+export const EVENT_JOBS = [generationRunJob, autoRechargeJob, spendAlertMailJob, webhookDeliveryJob] as const;

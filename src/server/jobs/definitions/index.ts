@@ -2,6 +2,7 @@ import type { JobDefinition } from './job';
 import { generationRun } from './generation-run';
 import { webhookDelivery } from './webhook-delivery';
 import { autoRecharge } from './auto-recharge';
+import { spendAlertMail } from './spend-alert-mail';
 import { expiringCreditNotices, retention, sweeper } from './maintenance';
 
 /**
@@ -9,6 +10,6 @@ import { expiringCreditNotices, retention, sweeper } from './maintenance';
  * the Inngest endpoint only (capabilities trigger through event-jobs.ts). The scheduled jobs
  * share one queue under pg-boss and run in this order on each tick.
  */
-export const JOB_DEFINITIONS: readonly JobDefinition[] = [generationRun, webhookDelivery, autoRecharge, sweeper, retention, expiringCreditNotices] as unknown as JobDefinition[];
+export const JOB_DEFINITIONS: readonly JobDefinition[] = [generationRun, webhookDelivery, autoRecharge, spendAlertMail, sweeper, retention, expiringCreditNotices] as unknown as JobDefinition[];
 
-export { generationRun, webhookDelivery, autoRecharge, retention, sweeper, expiringCreditNotices };
+export { generationRun, webhookDelivery, autoRecharge, spendAlertMail, retention, sweeper, expiringCreditNotices };

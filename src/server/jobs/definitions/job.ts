@@ -106,4 +106,5 @@ export const JOB_EVENTS = {
   generationEnded: 'roomtone/generation.ended',
   webhookDeliveryCreated: 'roomtone/webhook.delivery.created',
   autoRechargeRequested: 'roomtone/auto-recharge.requested',
+  spendAlertRecorded: 'roomtone/spend-alert.recorded',
 } as const;

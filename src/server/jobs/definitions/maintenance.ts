@@ -5,6 +5,7 @@ import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 import { noticeExpiringLots, expireLots } from '@/server/billing/expire-lots';
 import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
+import { sweepSpendAlerts } from '@/server/billing/spend-alerts';
 import { reconcileCreditPurchases } from '@/server/billing/credit-purchases';
 import { sweepGenerations } from '../sweeper';
 import { pruneJobSteps } from '../providers/pgboss-io';
@@ -50,13 +51,14 @@ export const retention = scheduledJob({
   }),
 });
 
-/** Nothing stays in progress forever: lost enqueues re-sent, stale generations failed with a refund, lost recharges re-sent, unconfirmed credit purchases reconciled. */
+/** Nothing stays in progress forever: lost enqueues re-sent, stale generations failed with a refund, lost recharges and spend alert mails re-sent, unconfirmed credit purchases reconciled. */
 export const sweeper = scheduledJob({
   id: 'sweeper',
   name: 'Sweep generations and auto-recharges',
   steps: async (now, io) => ({
     generations: await io.run('generations', () => sweepGenerations()),
     auto_recharges: await io.run('auto-recharges', () => sweepAutoRecharges(now)),
+    spend_alerts: await io.run('spend-alerts', () => sweepSpendAlerts(now)),
     credit_purchases: await io.run('credit-purchases', () => reconcileCreditPurchases(now)),
   }),
 });

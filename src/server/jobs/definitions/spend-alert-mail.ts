@@ -1,0 +1,9 @@
+import { mailSpendAlert } from '@/server/billing/spend-alerts';
+import { spendAlertMailJob } from './event-jobs';
+import { defineJob } from './job';
+
+/** Mail one recorded spend alert to the organization's owners and admins. */
+export const spendAlertMail = defineJob({
+  ...spendAlertMailJob,
+  handler: (payload, io) => mailSpendAlert(payload.alertId, io),
+});
