@@ -117,7 +117,7 @@ describe('GET /v1/edit-materials', () => {
     const walked: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 20; i++) {
-      const page = await api<List<Item>>(`/v1/edit-materials?search=leather&limit=1${cursor ? `&after=${cursor}` : ''}`, { key: org.testKey, ip });
+      const page = await api<List<Item>>(`/v1/edit-materials?search=leather&limit=2${cursor ? `&after=${cursor}` : ''}`, { key: org.testKey, ip });
       expect(page.status).toBe(200);
       walked.push(...page.body.data.map((m) => m.id));
       if (!page.body.has_more) break;
