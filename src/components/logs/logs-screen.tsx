@@ -99,9 +99,10 @@ export function LogsScreen() {
             {chips.map((chip) => (
               <li key={chip.key} className="flex max-w-full min-w-0 items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-xs">
                 <span className="min-w-0 truncate">{chip.label}</span>
+                {/* Named by its content, not aria-label: the filter fields keep their label to themselves (getByLabel('Path')). */}
                 <button
                   type="button"
-                  aria-label={`Remove filter ${chip.label}`}
+                  title={`Remove filter ${chip.label}`}
                   className="inline-flex size-5 shrink-0 items-center justify-center rounded-full hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
                   onClick={() => {
                     if (chip.key === 'requestId') setSearch('');
@@ -109,6 +110,7 @@ export function LogsScreen() {
                   }}
                 >
                   <X aria-hidden className="size-3" />
+                  <span className="sr-only">Remove filter {chip.label}</span>
                 </button>
               </li>
             ))}

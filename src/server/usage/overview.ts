@@ -5,6 +5,7 @@ import { errorGroups, type ErrorGroupView } from '@/server/requestlog/search-req
 import type { Scope } from '@/server/generations/generations';
 import type { GenerationStatus } from '@/generated/prisma/enums';
 import { config } from '@/server/platform/config';
+import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 import { utcDayStart } from './usage';
 
 /** The first steps of a new organization, each ticked off by what has really happened. */
@@ -76,7 +77,10 @@ async function gettingStartedOf(organizationId: string): Promise<GettingStartedV
     exists(`select 1 from "RequestLog" where "organizationId" = $1 and "apiKeyId" is not null`),
     exists(`select 1 from "Generation" where "organizationId" = $1 and channel = 'console'::"Channel"`),
     exists(`select 1 from "WebhookEndpoint" where "organizationId" = $1`),
-    exists(`select 1 from "EventStreamSession" where "organizationId" = $1`),
+    // A stream's session row goes when it expires; its request stays in the log.
+    exists(
+      `select 1 from "EventStreamSession" where "organizationId" = $1 union all select 1 from "RequestLog" where "organizationId" = $1 and path = '${EVENT_STREAM_PATH}' and status = 200`,
+    ),
     exists(`select 1 from "BalanceTransaction" where "organizationId" = $1 and type in ('credit'::"BalanceTransactionType", 'recharge'::"BalanceTransactionType")`),
     exists(`select 1 from "RequestLog" where "organizationId" = $1 and mode = 'live'::"Mode" and "apiKeyId" is not null`),
     db().apiKey.findFirst({ where: { organizationId, mode: 'test', revokedAt: null }, orderBy: { createdAt: 'desc' }, select: { prefix: true } }),
