@@ -5,7 +5,9 @@
  * organization's own test key prefix and the API's real base URL; then recent requests.
  */
 import type { Page } from '@playwright/test';
+import { docScreen } from './doc-screens';
 import { expect, expectAccessible, test, v1 } from './fixtures';
+
 
 async function step(page: Page, id: string) {
   return page.locator(`[data-step="${id}"]`);
@@ -31,6 +33,7 @@ async function createKey(page: Page, base: string, name: string): Promise<string
 }
 
 test('a new organization’s get-started list ticks itself off from real state', async ({ page, demo }) => {
+  await page.setViewportSize({ width: 1360, height: 850 });
   await page.goto(`/o/${demo.organizationId}/test/overview`);
   await page.getByRole('button', { name: /Switch organization/ }).first().click();
   await page.getByRole('menuitem', { name: 'Create organization' }).click();
@@ -85,4 +88,9 @@ test('a new organization’s get-started list ticks itself off from real state',
   // Steps still to do keep their way forward; done ones say so to a screen reader.
   await expect(await step(page, 'playground')).toContainText('Open the playground');
   await expect(await step(page, 'create_key')).toContainText('(done)');
+  await expect(page.getByRole('list', { name: 'Recent requests' })).toBeVisible();
+  await docScreen(page, 'overview-1360');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Open the console menu' })).toBeVisible();
+  await docScreen(page, 'overview-390');
 });

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { docScreen } from './doc-screens';
 import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, SIGNED_OUT, test, v1 } from './fixtures';
 
 const VIEWPORTS = [
@@ -279,6 +280,9 @@ test('the request log and keys on a phone: filters behind one control, requests 
   await expect(page.getByTestId('request-detail')).toBeVisible();
   await expectFitsWidth(page, 'a request detail on a phone');
   await expectAccessible(page, 'the request log on a phone');
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  await docScreen(page, 'request-log-390');
 
   // Keys on a phone: the page fits, the creator is cut on one line rather than broken.
   await page.goto(`${base}/keys`);
@@ -299,6 +303,9 @@ test('the request log and keys on a phone: filters behind one control, requests 
   await expect(row.getByRole('button', { name: `Copy request id ${failed.requestId}` })).toBeVisible();
   await expectOneLine(row.locator('time'), 'the request time');
   await expectFitsWidth(page, 'the request log on a laptop');
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  await docScreen(page, 'request-log-1360');
   await page.goto(`${base}/generations`);
   await loaded(page);
   const cost = page.getByRole('table').getByText(/^€\d+\.\d\d$/).first();
