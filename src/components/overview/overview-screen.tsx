@@ -148,7 +148,7 @@ function RecentActivity() {
             Recent requests
           </h2>
           <Link className="text-sm text-primary underline underline-offset-4" href={`${scope.base}/logs`}>
-            Request log
+            All requests
           </Link>
         </div>
         {requests.isError ? (
@@ -178,7 +178,7 @@ function RecentActivity() {
             Recent generations
           </h2>
           <Link className="text-sm text-primary underline underline-offset-4" href={`${scope.base}/generations`}>
-            Generations
+            All generations
           </Link>
         </div>
         {generations.isError ? (
