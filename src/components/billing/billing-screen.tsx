@@ -40,9 +40,9 @@ export function BillingScreen() {
     {
       id: 'amount',
       header: 'Amount',
-      cell: ({ row }) => <span className={row.original.amount_cents < 0 ? 'tabular-nums' : 'tabular-nums text-success'}>{money(row.original.amount_cents)}</span>,
+      cell: ({ row }) => <span className={row.original.amount_cents < 0 ? 'whitespace-nowrap tabular-nums' : 'whitespace-nowrap tabular-nums text-success'}>{money(row.original.amount_cents)}</span>,
     },
-    { id: 'balance', header: 'Balance after', cell: ({ row }) => <span className="tabular-nums">{money(row.original.balance_after_cents)}</span> },
+    { id: 'balance', header: 'Balance after', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{money(row.original.balance_after_cents)}</span> },
     { id: 'expires', header: 'Expires', cell: ({ row }) => (row.original.expires_at ? dateTime(row.original.expires_at) : '—') },
   ];
 

@@ -34,7 +34,7 @@ export function Receipts() {
   const purchases = useQuery(trpc.billing.purchases.queryOptions({ ...input, cursor: pages.cursor }));
   const columns: Column<Purchase>[] = [
     { id: 'date', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.completed_at ?? row.original.created_at)}</span> },
-    { id: 'amount', header: 'Amount', cell: ({ row }) => <span className="tabular-nums">{money(row.original.amount_cents)}</span> },
+    { id: 'amount', header: 'Amount', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{money(row.original.amount_cents)}</span> },
     {
       id: 'status',
       header: 'Status',
