@@ -16,6 +16,7 @@ import { EmptyState, ErrorState } from '@/components/ui/states';
 import { AddCreditDialog, usePurchaseReturn } from './add-credit';
 import { AutoRechargeForm, useCardSetupReturn } from './auto-recharge';
 import { Receipts } from './receipts';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type TransactionType = TransactionRow['type'];
 const TYPES: readonly TransactionType[] = ['credit', 'charge', 'refund', 'recharge', 'expiry'];
@@ -34,7 +35,7 @@ export function BillingScreen() {
   useCardSetupReturn();
 
   const columns: Column<TransactionRow>[] = [
-    { id: 'created', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'created', header: 'Date', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} /> },
     { id: 'type', header: 'Type', cell: ({ row }) => <Badge variant="secondary">{row.original.type}</Badge> },
     { id: 'description', header: 'Description', cell: ({ row }) => row.original.description },
     {
