@@ -306,6 +306,8 @@ test('the request log and keys on a phone: filters behind one control, requests 
   await page.goto(`${base}/logs`);
   await loaded(page);
   await docScreen(page, 'request-log-1360');
+  // A long path (beforeAll's) is cut on one line, whole on hover.
+  await expectOneLine(page.getByRole('table', { name: 'Requests' }).getByTitle('/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table').first(), 'a long path');
   await page.goto(`${base}/generations`);
   await loaded(page);
   const cost = page.getByRole('table').getByText(/^€\d+\.\d\d$/).first();

@@ -53,7 +53,15 @@ export function LogsScreen() {
     { id: 'time', header: 'Time', cell: ({ row }) => <RelativeTime ms={row.original.created_at_ms} precise className="text-xs" /> },
     { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
     { id: 'method', header: 'Method', cell: ({ row }) => <span className="font-mono text-xs">{row.original.method}</span> },
-    { id: 'path', header: 'Path', cell: ({ row }) => <span className="font-mono text-xs break-all">{row.original.path}</span> },
+    {
+      id: 'path',
+      header: 'Path',
+      cell: ({ row }) => (
+        <span className="block max-w-[20rem] truncate font-mono text-xs" title={row.original.path}>
+          {row.original.path}
+        </span>
+      ),
+    },
     { id: 'error', header: 'Error', cell: ({ row }) => (row.original.error_code ? <code className="text-xs">{row.original.error_code}</code> : null) },
     { id: 'key', header: 'Key', cell: ({ row }) => <span className="text-xs whitespace-nowrap">{row.original.api_key?.name ?? row.original.api_key?.prefix ?? '—'}</span> },
     { id: 'duration', header: 'Duration', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{row.original.duration_ms} ms</span> },
