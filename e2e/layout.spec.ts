@@ -89,7 +89,12 @@ for (const viewport of VIEWPORTS) {
       await loaded(page);
       await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
       if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
-      if (screen === 'logs') await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+      if (screen === 'logs') {
+        // On the phone the filters wait behind the Filter control.
+        if (viewport.name === 'phone') await page.getByRole('button', { name: /^Filter/ }).click();
+        await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+        await expectFitsWidth(page, `the log filters at ${viewport.width} px`);
+      }
       if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
       if (viewport.name === 'laptop') {
         // The organization's name is whole in the sidebar, not cut with room to spare.
