@@ -122,7 +122,8 @@ for (const viewport of VIEWPORTS) {
     await expectFitsWidth(page, 'an endpoint page');
     await page.goto(`${base}/generations`);
     await loaded(page);
-    await page.getByRole('row').nth(1).click();
+    // Near the row's start: its middle may be the id's copy button, which copies instead of opening.
+    await page.getByRole('row').nth(1).click({ position: { x: 8, y: 8 } });
     await expect(page.getByTestId('generation-detail')).toBeVisible();
     await expectFitsWidth(page, 'a generation detail');
     await page.goto(`${base}/logs`);
