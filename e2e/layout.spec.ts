@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { docScreen } from './doc-screens';
 import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, SIGNED_OUT, test, v1 } from './fixtures';
 
 const VIEWPORTS = [
@@ -88,7 +89,12 @@ for (const viewport of VIEWPORTS) {
       await loaded(page);
       await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
       if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
-      if (screen === 'logs') await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+      if (screen === 'logs') {
+        // On the phone the filters wait behind the Filter control.
+        if (viewport.name === 'phone') await page.getByRole('button', { name: /^Filter/ }).click();
+        await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+        await expectFitsWidth(page, `the log filters at ${viewport.width} px`);
+      }
       if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
       if (viewport.name === 'laptop') {
         // The organization's name is whole in the sidebar, not cut with room to spare.
@@ -116,12 +122,14 @@ for (const viewport of VIEWPORTS) {
     await expectFitsWidth(page, 'an endpoint page');
     await page.goto(`${base}/generations`);
     await loaded(page);
-    await page.getByRole('row').nth(1).click();
+    // Near the row's start: its middle may be the id's copy button, which copies instead of opening.
+    await page.getByRole('row').nth(1).click({ position: { x: 8, y: 8 } });
     await expect(page.getByTestId('generation-detail')).toBeVisible();
     await expectFitsWidth(page, 'a generation detail');
     await page.goto(`${base}/logs`);
     await loaded(page);
-    await page.getByRole('row').nth(1).click();
+    // On the phone a request is a card (a button), on the laptop a table row.
+    await (viewport.name === 'phone' ? page.getByRole('list', { name: 'Requests' }).getByRole('button').first() : page.getByRole('row').nth(1)).click();
     await expect(page.getByTestId('request-detail')).toBeVisible();
     await expectFitsWidth(page, 'a request-log detail');
     await page.goto(`${base}/keys`);
@@ -222,3 +230,95 @@ for (const viewport of VIEWPORTS) {
     consoleErrors.expectNone('of the console screens');
   });
 }
+
+/** One line of text: not wrapped, so no word of it is broken across lines. */
+async function expectOneLine(locator: ReturnType<Page['locator']>, what: string): Promise<void> {
+  const lines = await locator.evaluate((el) => {
+    const lineHeight = parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5;
+    return el.getBoundingClientRect().height / lineHeight;
+  });
+  expect(lines, `${what} is on one line`).toBeLessThan(1.6);
+}
+
+test('the request log and keys on a phone: filters behind one control, requests as cards; on a laptop ids truncate', async ({ page, demo }) => {
+  const base = `/o/${demo.organizationId}/test`;
+  const failed = await v1(demo.baseUrl, demo.testKey, `/v1/generations/gen_layout_phone_${test.info().retry}`);
+  expect(failed.status).toBe(404);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  await expectFitsWidth(page, 'the request log on a phone');
+  // The filters wait behind one "Filter" control: the first screen shows requests.
+  const filter = page.getByRole('button', { name: /^Filter/ });
+  await onScreen(page, filter, 390, 'the Filter control');
+  await expect(page.getByRole('combobox', { name: 'Status' })).toBeHidden();
+  await expect(page.getByRole('table', { name: 'Requests' })).toBeHidden();
+  const cards = page.getByRole('list', { name: 'Requests' });
+  await expect(async () => {
+    await page.reload();
+    await expect(cards.getByRole('button', { name: new RegExp(`gen_layout_phone_${test.info().retry} 404`) })).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 120_000 });
+  const card = cards.getByRole('button', { name: new RegExp(`gen_layout_phone_${test.info().retry} 404`) });
+  const box = (await card.boundingBox())!;
+  expect(box.y + box.height, 'a request card is on the first screen').toBeLessThan(844);
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  // Method, path, status and time first.
+  const first = card.locator(':scope > span > span').first();
+  await expect(first).toContainText('GET');
+  await expect(first).toContainText('/v1/generations/');
+  await expect(first).toContainText('404');
+  await expect(card.locator('time')).toHaveAttribute('title', / UTC$/);
+  // Opening the control shows the filters; a filter in force is a chip that removes it.
+  await filter.click();
+  await expect(filter).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.getByRole('combobox', { name: 'Status' })).toBeVisible();
+  await expectFitsWidth(page, 'the request log filters on a phone');
+  await page.goto(`${base}/logs?statusClass=errors&method=GET`);
+  await loaded(page);
+  await expect(page.getByRole('button', { name: 'Filter (2)' })).toBeVisible();
+  const chips = page.getByRole('list', { name: 'Active filters' });
+  await expect(chips.getByRole('listitem')).toHaveCount(2);
+  await expect(chips.getByRole('listitem').nth(0)).toContainText('Status: Errors');
+  await expect(chips.getByRole('listitem').nth(1)).toContainText('Method: GET');
+  await chips.getByRole('button', { name: 'Remove filter Method: GET' }).click();
+  await page.waitForURL((url) => !url.search.includes('method='));
+  await expect(page.getByRole('button', { name: 'Filter (1)' })).toBeVisible();
+  await expectFitsWidth(page, 'the request log with filter chips');
+  await cards.getByRole('button').first().click();
+  await expect(page.getByTestId('request-detail')).toBeVisible();
+  await expectFitsWidth(page, 'a request detail on a phone');
+  await expectAccessible(page, 'the request log on a phone');
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  await docScreen(page, 'request-log-390');
+
+  // Keys on a phone: the page fits, the creator is cut on one line rather than broken.
+  await page.goto(`${base}/keys`);
+  await loaded(page);
+  await expectFitsWidth(page, 'the keys on a phone');
+  const creator = page.getByRole('table', { name: 'API keys' }).getByText(/^by /).first();
+  await expectOneLine(creator, 'a key creator');
+  await expectAccessible(page, 'the keys on a phone');
+
+  // On a laptop: the table, the request id cut with an ellipsis and a copy button, times whole.
+  await page.setViewportSize({ width: 1360, height: 850 });
+  await page.goto(`${base}/logs?requestId=${failed.requestId}`);
+  await loaded(page);
+  const row = page.getByRole('table', { name: 'Requests' }).getByRole('row', { name: new RegExp(failed.requestId) });
+  const id = row.getByTitle(failed.requestId, { exact: true });
+  await expect(id).toBeVisible();
+  expect(await id.evaluate((el) => el.scrollWidth > el.clientWidth), 'the request id is cut with an ellipsis').toBe(true);
+  await expect(row.getByRole('button', { name: `Copy request id ${failed.requestId}` })).toBeVisible();
+  await expectOneLine(row.locator('time'), 'the request time');
+  await expectFitsWidth(page, 'the request log on a laptop');
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  await docScreen(page, 'request-log-1360');
+  // A long path (beforeAll's) is cut on one line, whole on hover.
+  await expectOneLine(page.getByRole('table', { name: 'Requests' }).getByTitle('/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table').first(), 'a long path');
+  await page.goto(`${base}/generations`);
+  await loaded(page);
+  const cost = page.getByRole('table').getByText(/^€\d+\.\d\d$/).first();
+  await expectOneLine(cost, 'a cost');
+  await expectOneLine(page.getByRole('table').getByText(/^gen_/).first(), 'a generation id');
+});

@@ -249,6 +249,60 @@ describe('members and invitations', () => {
   });
 });
 
+describe('overview: getting started', () => {
+  type GettingStarted = { complete: boolean; steps: Record<string, boolean>; test_key_prefix: string | null; base_url: string };
+  const stepsOf = async (scope: { organizationId: string; mode: string }, cookie: string) =>
+    (await query<{ getting_started: GettingStarted }>('overview.get', scope, cookie)).data.getting_started;
+
+  it('ticks each step from the organization’s own state, not another’s', async () => {
+    const org = await createTestOrg({ name: 'New', tier: 1, credit: 0 });
+    const cookie = await signedIn((await createMember(org.id, 'owner')).email);
+    const other = await ownerOf('Busy neighbour');
+    const scope = { organizationId: org.id, mode: 'test' };
+    const none = { create_key: true, first_call: false, playground: false, webhook: false, add_credit: false, go_live: false };
+
+    const first = await stepsOf(scope, cookie);
+    expect(first.steps).toEqual(none); // createTestOrg made its keys
+    expect(first.complete).toBe(false);
+    expect(org.testKey.startsWith(first.test_key_prefix!)).toBe(true);
+    expect(first.test_key_prefix).toMatch(/^rt_test_/);
+    expect(first.base_url).toMatch(/^https?:\/\/[^/]+$/);
+
+    // The neighbour's calls, playground runs, credit and endpoints tick nothing here.
+    const theirCall = await api('/v1/styles', { key: other.org.liveKey });
+    expect(theirCall.status).toBe(200);
+    const theirs = await insertGeneration({ organizationId: other.org.id, mode: 'test', type: 'upscale', status: 'succeeded' });
+    await db().generation.update({ where: { id: theirs.id }, data: { channel: 'console' } });
+    await waitForLogLines(theirCall.headers.get('request-id')!);
+    expect((await stepsOf(scope, cookie)).steps).toEqual(none);
+
+    // An API generation is not the playground; a console one is.
+    const viaApi = await insertGeneration({ organizationId: org.id, mode: 'test', type: 'upscale', status: 'succeeded' });
+    expect((await stepsOf(scope, cookie)).steps.playground).toBe(false);
+    await db().generation.update({ where: { id: viaApi.id }, data: { channel: 'console' } });
+    expect((await stepsOf(scope, cookie)).steps.playground).toBe(true);
+
+    await transaction((tx) => grantCredit(tx, org.id, 1_000));
+    expect((await stepsOf(scope, cookie)).steps.add_credit).toBe(true);
+
+    const testCall = await api('/v1/styles', { key: org.testKey });
+    expect(testCall.status).toBe(200);
+    await waitForLogLines(testCall.headers.get('request-id')!);
+    const afterTest = await stepsOf(scope, cookie);
+    expect(afterTest.steps).toMatchObject({ first_call: true, go_live: false });
+    const liveCall = await api('/v1/styles', { key: org.liveKey });
+    expect(liveCall.status).toBe(200);
+    await waitForLogLines(liveCall.headers.get('request-id')!);
+    expect((await stepsOf(scope, cookie)).steps.go_live).toBe(true);
+
+    const endpoint = await mutate('webhooks.create', { ...scope, url: 'https://127.0.0.1/getting-started', events: ['generation.succeeded'] }, cookie);
+    expect(endpoint.status).toBe(200);
+    const done = await stepsOf({ ...scope, mode: 'live' }, cookie);
+    expect(done.steps).toEqual({ create_key: true, first_call: true, playground: true, webhook: true, add_credit: true, go_live: true });
+    expect(done.complete).toBe(true);
+  });
+});
+
 describe('overview, generations, usage and billing', () => {
   it('reads seeded data: generations today by status, usage per day, spend, ledger rows, cancel', async () => {
     const { org, cookie } = await ownerOf();

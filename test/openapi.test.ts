@@ -83,6 +83,24 @@ describe('what the OpenAPI document says about each route', () => {
     expect(doc.paths['/edit-materials'].get['x-permissions-rule']).toBeUndefined();
   });
 
+  it('code samples call the public base URL, and the upscale sample uploads a local file', async () => {
+    const doc = (await api<Record<string, any>>('/v1/openapi.json', { ip: testIp() })).body; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const server = doc.servers[0].url as string;
+    expect(server).toMatch(/^https?:\/\/[^/]+\/v1$/);
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+      for (const op of Object.values<any>(item)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+        const curl = (op['x-codeSamples'] as { label: string; source: string }[]).find((s) => s.label === 'curl')!;
+        expect(curl.source, path).toContain(`${server}${path.startsWith('/generations/{id}') ? '/generations/' : path}`);
+      }
+    }
+    const upscale = Object.fromEntries((doc.paths['/upscales'].post['x-codeSamples'] as { label: string; source: string }[]).map((s) => [s.label, s.source]));
+    expect(upscale.curl).toContain(`-F 'image=@living-room.jpg'`);
+    expect(upscale['SDK (TypeScript)']).toContain('image: "living-room.jpg"');
+    expect(upscale['SDK (Python)']).toContain('living-room.jpg');
+    // The other creations keep sending a URL: both ways in are shown.
+    expect(doc.paths['/renders'].post['x-codeSamples'][0].source).toContain('https://images.example.com/draft.jpg');
+  });
+
   it('lists the codes of its error answers per status, from the one code → status table', async () => {
     const doc = (await api<Record<string, any>>('/v1/openapi.json', { ip: testIp() })).body; // eslint-disable-line @typescript-eslint/no-explicit-any
     const edits = doc.paths['/edits'].post.responses;

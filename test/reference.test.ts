@@ -114,6 +114,26 @@ describe('GET /v1/edit-materials', () => {
     expect(none.body).toMatchObject({ data: [], has_more: false });
   });
 
+  it('a search lists name matches before category matches, and its pages follow that order', async () => {
+    const all = await api<List<Item>>('/v1/edit-materials?search=leather&limit=100', { key: org.testKey, ip });
+    expect(all.status).toBe(200);
+    const names = all.body.data.map((m) => m.name);
+    // "Fabrics & leather" makes every fabric match; the two leathers by name come first.
+    expect(names.slice(0, 2)).toEqual(['Cognac Leather', 'Black Leather']);
+    expect(names.length).toBeGreaterThan(2);
+    expect(names.slice(2).some((n) => /leather/i.test(n))).toBe(false);
+    const walked: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 20; i++) {
+      const page = await api<List<Item>>(`/v1/edit-materials?search=leather&limit=2${cursor ? `&after=${cursor}` : ''}`, { key: org.testKey, ip });
+      expect(page.status).toBe(200);
+      walked.push(...page.body.data.map((m) => m.id));
+      if (!page.body.has_more) break;
+      cursor = page.body.data.at(-1)!.id;
+    }
+    expect(walked).toEqual(all.body.data.map((m) => m.id));
+  });
+
   it.each([
     ['category=spaceship', 'category'],
     ['limit=0', 'limit'],

@@ -21,3 +21,24 @@ export function unixFromInput(value: string): number | undefined {
   const ms = Date.parse(value + 'Z');
   return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+];
+
+/**
+ * A moment said relative to `now` ("3 minutes ago", "in 2 hours") within a week, and as a local
+ * date and time beyond (relative words stop being easier to read than the date).
+ */
+export function relativeTime(ms: number, now: number, locale?: string): string {
+  let amount = (ms - now) / 1000;
+  for (const [unit, size] of STEPS) {
+    if (Math.abs(amount) < size) return relative.format(Math.round(amount), unit);
+    amount /= size;
+  }
+  return new Date(ms).toLocaleString(locale, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}

@@ -12,6 +12,7 @@ import { DataTable, type Column } from '@/components/ui/data-table';
 import { FormError } from '@/components/ui/form';
 import { ErrorState, LoadingRows } from '@/components/ui/states';
 import { toast } from '@/components/ui/toaster';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type SessionRow = ConsoleOutputs['sessions']['list']['data'][number];
 
@@ -43,8 +44,8 @@ export function SessionsSection() {
       ),
     },
     { id: 'ip', header: 'IP', cell: ({ row }) => <span className="font-mono text-xs">{row.original.ip ?? '—'}</span> },
-    { id: 'seen', header: 'Last seen', cell: ({ row }) => <span className="text-xs whitespace-nowrap">{dateTime(row.original.last_seen_at)}</span> },
-    { id: 'since', header: 'Signed in', cell: ({ row }) => <span className="text-xs whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'seen', header: 'Last seen', cell: ({ row }) => <RelativeTime seconds={row.original.last_seen_at} className="text-xs" /> },
+    { id: 'since', header: 'Signed in', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} className="text-xs" /> },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,

@@ -16,6 +16,7 @@ import { EmptyState, ErrorState } from '@/components/ui/states';
 import { AddCreditDialog, usePurchaseReturn } from './add-credit';
 import { AutoRechargeForm, useCardSetupReturn } from './auto-recharge';
 import { Receipts } from './receipts';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type TransactionType = TransactionRow['type'];
 const TYPES: readonly TransactionType[] = ['credit', 'charge', 'refund', 'recharge', 'expiry'];
@@ -34,15 +35,15 @@ export function BillingScreen() {
   useCardSetupReturn();
 
   const columns: Column<TransactionRow>[] = [
-    { id: 'created', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'created', header: 'Date', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} /> },
     { id: 'type', header: 'Type', cell: ({ row }) => <Badge variant="secondary">{row.original.type}</Badge> },
     { id: 'description', header: 'Description', cell: ({ row }) => row.original.description },
     {
       id: 'amount',
       header: 'Amount',
-      cell: ({ row }) => <span className={row.original.amount_cents < 0 ? 'tabular-nums' : 'tabular-nums text-success'}>{money(row.original.amount_cents)}</span>,
+      cell: ({ row }) => <span className={row.original.amount_cents < 0 ? 'whitespace-nowrap tabular-nums' : 'whitespace-nowrap tabular-nums text-success'}>{money(row.original.amount_cents)}</span>,
     },
-    { id: 'balance', header: 'Balance after', cell: ({ row }) => <span className="tabular-nums">{money(row.original.balance_after_cents)}</span> },
+    { id: 'balance', header: 'Balance after', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{money(row.original.balance_after_cents)}</span> },
     { id: 'expires', header: 'Expires', cell: ({ row }) => (row.original.expires_at ? dateTime(row.original.expires_at) : '—') },
   ];
 

@@ -3,11 +3,12 @@ import * as React from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScopeInput } from '@/console-client/scope';
-import { dateTime, money } from '@/console-client/format';
+import { money } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState } from '@/components/ui/states';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type Purchase = ConsoleOutputs['billing']['purchases']['data'][number];
 
@@ -33,8 +34,8 @@ export function Receipts() {
   const pages = useCursorPages(`${input.organizationId}/receipts`);
   const purchases = useQuery(trpc.billing.purchases.queryOptions({ ...input, cursor: pages.cursor }));
   const columns: Column<Purchase>[] = [
-    { id: 'date', header: 'Date', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.completed_at ?? row.original.created_at)}</span> },
-    { id: 'amount', header: 'Amount', cell: ({ row }) => <span className="tabular-nums">{money(row.original.amount_cents)}</span> },
+    { id: 'date', header: 'Date', cell: ({ row }) => <RelativeTime seconds={row.original.completed_at ?? row.original.created_at} /> },
+    { id: 'amount', header: 'Amount', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{money(row.original.amount_cents)}</span> },
     {
       id: 'status',
       header: 'Status',

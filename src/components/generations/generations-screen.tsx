@@ -7,6 +7,8 @@ import { useTRPC, useTRPCClient, type ConsoleOutputs } from '@/console-client/tr
 import { useScope, useScopeInput } from '@/console-client/scope';
 import { useUrlFilters } from '@/console-client/url-filters';
 import { dateTime, money, unixFromInput } from '@/console-client/format';
+import { RelativeTime } from '@/components/ui/relative-time';
+import { TruncatedText } from '@/components/ui/truncated-text';
 import { Badge } from '@/components/ui/badge';
 import { GenerationProgress } from './generation-progress';
 import { Button } from '@/components/ui/button';
@@ -63,7 +65,7 @@ export function GenerationsScreen() {
 
   const columns: Column<GenerationRow>[] = [
     { id: 'preview', header: () => <span className="sr-only">Preview</span>, cell: ({ row }) => <GenerationThumbnail generation={row.original} /> },
-    { id: 'id', header: 'Generation', cell: ({ row }) => <code className="text-xs">{row.original.id}</code> },
+    { id: 'id', header: 'Generation', cell: ({ row }) => <TruncatedText text={row.original.id} label={`generation id ${row.original.id}`} maxWidth="10rem" className="font-mono text-xs" /> },
     { id: 'type', header: 'Type', cell: ({ row }) => row.original.type },
     {
       id: 'status',
@@ -78,9 +80,9 @@ export function GenerationsScreen() {
           <GenerationStatusBadge status={row.original.status} />
         ),
     },
-    { id: 'cost', header: 'Cost', cell: ({ row }) => <span className="tabular-nums">{money(row.original.cost.amount - row.original.cost.amount_refunded)}</span> },
-    { id: 'created', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
-    { id: 'completed', header: 'Completed', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.completed_at)}</span> },
+    { id: 'cost', header: 'Cost', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{money(row.original.cost.amount - row.original.cost.amount_refunded)}</span> },
+    { id: 'created', header: 'Created', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} /> },
+    { id: 'completed', header: 'Completed', cell: ({ row }) => <RelativeTime seconds={row.original.completed_at} /> },
   ];
 
   return (

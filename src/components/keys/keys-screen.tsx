@@ -72,7 +72,9 @@ export function KeysScreen() {
       cell: ({ row }) => (
         <div className="flex flex-col">
           <span>{dateTime(row.original.created_at)}</span>
-          <span className="text-xs break-all text-muted-foreground">by {row.original.created_by ?? '—'}</span>
+          <span className="max-w-[14rem] truncate text-xs text-muted-foreground" title={row.original.created_by ?? undefined}>
+            by {row.original.created_by ?? '—'}
+          </span>
         </div>
       ),
     },

@@ -3,11 +3,14 @@ import * as React from 'react';
 import Link from 'next/link';
 import { isReplayableRequest } from '@/components/playground/replay-request';
 import { useQuery } from '@tanstack/react-query';
-import { Search, X } from 'lucide-react';
+import { ListFilter, Search, X } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
 import { useUrlFilters } from '@/console-client/url-filters';
 import { dateTimeMs } from '@/console-client/format';
+import { cn } from '@/components/ui/cn';
+import { RelativeTime } from '@/components/ui/relative-time';
+import { TruncatedText } from '@/components/ui/truncated-text';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
@@ -21,7 +24,7 @@ import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState, ErrorState, IgnoredFilterNotice } from '@/components/ui/states';
 import { DebouncedField } from '@/components/ui/debounced-field';
 import { TimeRangeFields } from '@/components/ui/time-range-fields';
-import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters } from './log-query';
+import { LOG_FILTER_KEYS, LOG_PAGE_SIZE, logFilters, type LogFilterKey } from './log-query';
 import { DetailList } from '@/components/ui/detail-list';
 
 const ANY = 'all';
@@ -47,18 +50,34 @@ export function LogsScreen() {
   const [search, setSearch] = React.useState(filters.requestId ?? '');
 
   const columns: Column<LogLine>[] = [
-    { id: 'time', header: 'Time', cell: ({ row }) => <span className="font-mono text-xs whitespace-nowrap">{dateTimeMs(row.original.created_at_ms)}</span> },
+    { id: 'time', header: 'Time', cell: ({ row }) => <RelativeTime ms={row.original.created_at_ms} precise className="text-xs" /> },
     { id: 'status', header: 'Status', cell: ({ row }) => <StatusBadge status={row.original.status} /> },
     { id: 'method', header: 'Method', cell: ({ row }) => <span className="font-mono text-xs">{row.original.method}</span> },
-    { id: 'path', header: 'Path', cell: ({ row }) => <span className="font-mono text-xs">{row.original.path}</span> },
+    {
+      id: 'path',
+      header: 'Path',
+      cell: ({ row }) => (
+        <span className="block max-w-[20rem] truncate font-mono text-xs" title={row.original.path}>
+          {row.original.path}
+        </span>
+      ),
+    },
     { id: 'error', header: 'Error', cell: ({ row }) => (row.original.error_code ? <code className="text-xs">{row.original.error_code}</code> : null) },
-    { id: 'key', header: 'Key', cell: ({ row }) => <span className="text-xs">{row.original.api_key?.name ?? row.original.api_key?.prefix ?? '—'}</span> },
-    { id: 'duration', header: 'Duration', cell: ({ row }) => <span className="tabular-nums">{row.original.duration_ms} ms</span> },
-    { id: 'id', header: 'Request id', cell: ({ row }) => <code className="text-xs">{row.original.id}</code> },
+    { id: 'key', header: 'Key', cell: ({ row }) => <span className="text-xs whitespace-nowrap">{row.original.api_key?.name ?? row.original.api_key?.prefix ?? '—'}</span> },
+    { id: 'duration', header: 'Duration', cell: ({ row }) => <span className="whitespace-nowrap tabular-nums">{row.original.duration_ms} ms</span> },
+    {
+      id: 'id',
+      header: 'Request id',
+      cell: ({ row }) => (
+        <TruncatedText text={row.original.id} label={`request id ${row.original.id}`} maxWidth="9rem" className="font-mono text-xs" />
+      ),
+    },
   ];
 
   const keyOptions = [{ value: ANY, label: 'Any key' }, ...(keys.data?.data ?? []).map((k) => ({ value: k.id, label: `${k.name} (${k.prefix})` }))];
   const anyFilter = LOG_FILTER_KEYS.some((k) => filters[k]);
+  const [filtersOpen, setFiltersOpen] = React.useState(false);
+  const chips = filterChips(filters, keys.data?.data ?? []);
 
   return (
     <>
@@ -79,7 +98,39 @@ export function LogsScreen() {
           <Search aria-hidden /> Find
         </Button>
       </form>
-      <div className="mb-4 grid grid-cols-[repeat(auto-fill,minmax(min(100%,13rem),1fr))] gap-3" aria-label="Filters" role="group">
+      <div className="mb-3 flex flex-wrap items-center gap-2">
+        <Button variant="outline" size="sm" className="md:hidden" aria-expanded={filtersOpen} aria-controls="log-filters" onClick={() => setFiltersOpen((open) => !open)}>
+          <ListFilter aria-hidden /> Filter{chips.length > 0 ? ` (${chips.length})` : ''}
+        </Button>
+        {chips.length > 0 ? (
+          <ul aria-label="Active filters" className="flex min-w-0 flex-wrap gap-2">
+            {chips.map((chip) => (
+              <li key={chip.key} className="flex max-w-full min-w-0 items-center gap-1 rounded-full border bg-muted/50 py-0.5 pr-1 pl-3 text-xs">
+                <span className="min-w-0 truncate">{chip.label}</span>
+                {/* Named by its content, not aria-label: the filter fields keep their label to themselves (getByLabel('Path')). */}
+                <button
+                  type="button"
+                  title={`Remove filter ${chip.label}`}
+                  className="inline-flex size-5 shrink-0 items-center justify-center rounded-full hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  onClick={() => {
+                    if (chip.key === 'requestId') setSearch('');
+                    setFilters(Object.fromEntries(chip.keys.map((k) => [k, undefined])));
+                  }}
+                >
+                  <X aria-hidden className="size-3" />
+                  <span className="sr-only">Remove filter {chip.label}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div
+        id="log-filters"
+        className={cn(filtersOpen ? 'grid' : 'hidden', 'mb-4 grid-cols-[repeat(auto-fill,minmax(min(100%,13rem),1fr))] gap-3 md:grid')}
+        aria-label="Filters"
+        role="group"
+      >
         <div className="grid gap-1.5">
           <Label htmlFor="filter-status">Status</Label>
           <Select
@@ -143,12 +194,53 @@ export function LogsScreen() {
         rowKey={(l) => l.id}
         onOpen={(l) => setOpenId(l.id)}
         rowLabel={(l) => `${l.method} ${l.path} ${l.status}, request ${l.id}`}
+        card={(l) => <RequestCard line={l} />}
       />
       <Sheet open={openId !== null} onOpenChange={(open) => !open && setOpenId(null)} title={openId ?? ''} description="Request details">
         {openId ? <RequestDetail id={openId} base={scope.base} /> : null}
       </Sheet>
     </>
   );
+}
+
+/** A request on a phone: method, path, status and time first; the error, key and id below. */
+function RequestCard({ line }: { line: LogLine }) {
+  return (
+    <span className="flex min-w-0 flex-col gap-1 text-sm">
+      <span className="flex min-w-0 items-center gap-2">
+        <span className="font-mono text-xs font-medium">{line.method}</span>
+        <span className="min-w-0 flex-1 truncate font-mono text-xs">{line.path}</span>
+        <StatusBadge status={line.status} />
+      </span>
+      <span className="flex min-w-0 items-center justify-between gap-2 text-xs text-muted-foreground">
+        <RelativeTime ms={line.created_at_ms} precise />
+        <span className="whitespace-nowrap tabular-nums">{line.duration_ms} ms</span>
+      </span>
+      {line.error_code ? <code className="truncate text-xs">{line.error_code}</code> : null}
+      <span className="truncate font-mono text-xs text-muted-foreground">{line.id}</span>
+    </span>
+  );
+}
+
+const STATUS_CLASS_LABELS: Record<string, string> = { errors: 'Errors', '2xx': '2xx', '3xx': '3xx', '4xx': '4xx', '5xx': '5xx' };
+
+/** The filters in force as removable chips; `keys` are the URL filters a chip clears. */
+function filterChips(filters: Partial<Record<LogFilterKey, string>>, apiKeys: { id: string; name: string; prefix: string }[]) {
+  const chips: { key: string; keys: LogFilterKey[]; label: string }[] = [];
+  if (filters.requestId) chips.push({ key: 'requestId', keys: ['requestId'], label: `Request ${filters.requestId}` });
+  if (filters.statusClass) chips.push({ key: 'statusClass', keys: ['statusClass'], label: `Status: ${STATUS_CLASS_LABELS[filters.statusClass] ?? filters.statusClass}` });
+  if (filters.method) chips.push({ key: 'method', keys: ['method'], label: `Method: ${filters.method}` });
+  if (filters.apiKeyId) {
+    const key = apiKeys.find((k) => k.id === filters.apiKeyId);
+    chips.push({ key: 'apiKeyId', keys: ['apiKeyId'], label: `Key: ${key ? key.name : filters.apiKeyId}` });
+  }
+  if (filters.errorCode) chips.push({ key: 'errorCode', keys: ['errorCode'], label: `Error: ${filters.errorCode}` });
+  if (filters.path) chips.push({ key: 'path', keys: ['path'], label: `Path: ${filters.path}…` });
+  if (filters.from || filters.to) {
+    const when = (v: string | undefined) => (v ? v.replace('T', ' ') : '…');
+    chips.push({ key: 'time', keys: ['from', 'to'], label: `Time (UTC): ${when(filters.from)} to ${when(filters.to)}` });
+  }
+  return chips;
 }
 
 function RequestDetail({ id, base }: { id: string; base: string }) {

@@ -23,6 +23,7 @@ import { toast } from '@/components/ui/toaster';
 import { InvitationLinkDialog } from './invitation-link';
 import { MailDestination, useMailDelivery } from '@/components/mail/mail-destination';
 import { RemovalKeysNotice } from './removal-keys-notice';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type MemberRow = ConsoleOutputs['members']['list']['data'][number];
 type InvitationRow = ConsoleOutputs['members']['invitations']['data'][number];
@@ -95,7 +96,7 @@ export function MembersScreen() {
         );
       },
     },
-    { id: 'joined', header: 'Joined', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.joined_at)}</span> },
+    { id: 'joined', header: 'Joined', cell: ({ row }) => <RelativeTime seconds={row.original.joined_at} /> },
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,

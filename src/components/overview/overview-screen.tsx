@@ -4,7 +4,10 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
-import { dateTime, money } from '@/console-client/format';
+import { money } from '@/console-client/format';
+import { StatusBadge } from '@/components/logs/logs-screen';
+import { RelativeTime } from '@/components/ui/relative-time';
+import { GetStarted } from './get-started';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
@@ -12,6 +15,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { SpendMeter } from '@/components/usage/spend-meter';
 import { SpendAlertNotices } from '@/components/usage/spend-alerts';
+
+const RECENT = 5;
 
 const STATUS_LABELS = { in_progress: 'In progress', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled' } as const;
 
@@ -28,6 +33,7 @@ export function OverviewScreen() {
       ) : (
         <div className="flex flex-col gap-6">
           <SpendAlertNotices />
+          {overview.data && !overview.data.getting_started.complete ? <GetStarted state={overview.data.getting_started} /> : null}
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <Card>
               <CardHeader>
@@ -101,7 +107,9 @@ export function OverviewScreen() {
                           {group.method} {group.path}
                         </td>
                         <td className="px-3 py-2 text-right tabular-nums">{group.count}</td>
-                        <td className="px-3 py-2 whitespace-nowrap">{dateTime(group.last_seen_at)}</td>
+                        <td className="px-3 py-2 whitespace-nowrap">
+                          <RelativeTime seconds={group.last_seen_at} />
+                        </td>
                         <td className="px-3 py-2 whitespace-nowrap">
                           <Link
                             className="text-primary underline underline-offset-4"
@@ -121,9 +129,84 @@ export function OverviewScreen() {
               </div>
             )}
           </section>
+          <RecentActivity />
         </div>
       )}
     </>
   );
 }
 
+/** The last few requests and generations of this mode, each opening its own screen. */
+function RecentActivity() {
+  const trpc = useTRPC();
+  const scope = useScope();
+  const input = useScopeInput();
+  const requests = useQuery(trpc.logs.list.queryOptions({ ...input, limit: RECENT }));
+  const generations = useQuery(trpc.generations.list.queryOptions({ ...input, limit: RECENT }));
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <section aria-labelledby="recent-requests-heading" className="flex min-w-0 flex-col gap-3">
+        <div className="flex items-baseline justify-between gap-2">
+          <h2 id="recent-requests-heading" className="text-lg font-semibold">
+            Recent requests
+          </h2>
+          <Link className="text-sm text-primary underline underline-offset-4" href={`${scope.base}/logs`}>
+            All requests
+          </Link>
+        </div>
+        {requests.isError ? (
+          <ErrorState error={requests.error} onRetry={() => void requests.refetch()} />
+        ) : !requests.data ? (
+          <LoadingRows rows={3} label="Loading recent requests" />
+        ) : requests.data.data.length === 0 ? (
+          <EmptyState title={`No ${scope.mode} requests yet`}>Requests made with a {scope.mode} key appear here within seconds.</EmptyState>
+        ) : (
+          <ul className="divide-y rounded-lg border" aria-label="Recent requests">
+            {requests.data.data.map((line) => (
+              <li key={line.id} className="flex min-w-0 items-center gap-2 px-3 py-2 text-sm">
+                <span className="font-mono text-xs font-medium">{line.method}</span>
+                <Link className="min-w-0 flex-1 truncate font-mono text-xs underline-offset-4 hover:underline" href={`${scope.base}/logs?requestId=${line.id}`} title={line.path}>
+                  {line.path}
+                </Link>
+                <StatusBadge status={line.status} />
+                <RelativeTime ms={line.created_at_ms} precise className="text-xs text-muted-foreground" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="recent-generations-heading" className="flex min-w-0 flex-col gap-3">
+        <div className="flex items-baseline justify-between gap-2">
+          <h2 id="recent-generations-heading" className="text-lg font-semibold">
+            Recent generations
+          </h2>
+          <Link className="text-sm text-primary underline underline-offset-4" href={`${scope.base}/generations`}>
+            All generations
+          </Link>
+        </div>
+        {generations.isError ? (
+          <ErrorState error={generations.error} onRetry={() => void generations.refetch()} />
+        ) : !generations.data ? (
+          <LoadingRows rows={3} label="Loading recent generations" />
+        ) : generations.data.data.length === 0 ? (
+          <EmptyState title={`No ${scope.mode} generations yet`}>Renders, edits, decorations and upscales appear here, from the API and from the playground.</EmptyState>
+        ) : (
+          <ul className="divide-y rounded-lg border" aria-label="Recent generations">
+            {generations.data.data.map((g) => (
+              <li key={g.id} className="flex min-w-0 items-center gap-2 px-3 py-2 text-sm">
+                <span className="w-20 shrink-0 capitalize">{g.type}</span>
+                <Link className="min-w-0 flex-1 truncate font-mono text-xs underline-offset-4 hover:underline" href={`${scope.base}/generations?open=${g.id}`} title={g.id}>
+                  {g.id}
+                </Link>
+                <Badge variant="outline" className="whitespace-nowrap">
+                  {STATUS_LABELS[g.status]}
+                </Badge>
+                <RelativeTime seconds={g.created_at} className="text-xs text-muted-foreground" />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -45,6 +45,7 @@ export function DataTable<T extends RowData>({
   onOpen,
   pagination,
   rowLabel,
+  card,
 }: {
   label: string;
   columns: Column<T>[];
@@ -54,6 +55,8 @@ export function DataTable<T extends RowData>({
   /** What a row's open action is called for assistive technology. */
   rowLabel?: (row: T) => string;
   pagination?: Pagination;
+  /** A row as a card on phones (below md) in place of the table, whose columns would not fit. */
+  card?: (row: T) => React.ReactNode;
 }) {
   const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
   const frame = React.useRef<HTMLDivElement>(null);
@@ -61,7 +64,12 @@ export function DataTable<T extends RowData>({
   return (
     <div className="flex flex-col gap-3">
       {/* On a narrow screen the table scrolls in its frame: then the frame takes the focus, so a keyboard can scroll it. relative: absolutely placed content (sr-only labels) stays inside the frame instead of widening the page. */}
-      <div ref={frame} tabIndex={scrolls ? 0 : undefined} className="relative overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
+      {card ? <RowCards label={label} rows={data} rowKey={rowKey} card={card} onOpen={onOpen} rowLabel={rowLabel} /> : null}
+      <div
+        ref={frame}
+        tabIndex={scrolls ? 0 : undefined}
+        className={cn(card && 'hidden md:block', 'relative overflow-x-auto rounded-lg border focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none')}
+      >
         <table className="w-full caption-bottom text-sm" aria-label={label}>
           <thead className="bg-muted/50">
             {table.getHeaderGroups().map((group) => (
@@ -106,6 +114,30 @@ export function DataTable<T extends RowData>({
       </div>
       {pagination ? <PageControls pagination={pagination} /> : null}
     </div>
+  );
+}
+
+/** The rows as a list of cards (phones): each opens like a table row, by click or Enter. */
+function RowCards<T>({ label, rows, rowKey, card, onOpen, rowLabel }: { label: string; rows: T[]; rowKey: (row: T) => string; card: (row: T) => React.ReactNode; onOpen?: (row: T) => void; rowLabel?: (row: T) => string }) {
+  return (
+    <ul aria-label={label} className="flex flex-col gap-2 md:hidden">
+      {rows.map((row) => (
+        <li key={rowKey(row)} data-card-id={rowKey(row)} className="min-w-0 rounded-lg border">
+          {onOpen ? (
+            <button
+              type="button"
+              className="block w-full min-w-0 rounded-lg p-3 text-left hover:bg-muted/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              aria-label={rowLabel?.(row)}
+              onClick={() => onOpen(row)}
+            >
+              {card(row)}
+            </button>
+          ) : (
+            <div className="p-3">{card(row)}</div>
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -11,7 +11,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
-import { ErrorState } from '@/components/ui/states';
+import { EmptyState, ErrorState } from '@/components/ui/states';
 import { MonthToDateCard, SpendAlertNotices, SpendAlertSettingsCard } from './spend-alerts';
 
 const RANGES = [7, 30, 90] as const;
@@ -114,35 +114,48 @@ export function UsageScreen() {
               </CardContent>
             </Card>
           </div>
-          <ChartCard
-            title="Generations created per day, by kind"
-            summary={`Each bar counts the generations accepted that UTC day, whatever happened to them. ${TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}.`}
-          >
-            <StackedBars days={usage.data.days} group="by_type" series={TYPE_SERIES} />
-          </ChartCard>
-          <ChartCard
-            title="Generations created per day, by status now"
-            summary={`The same generations by their status today: failed and canceled ones were refunded. ${STATUS_SERIES.map((s) => `${s.label}: ${usage.data.totals.by_status[s.key]}`).join(', ')}.`}
-          >
-            <StackedBars days={usage.data.days} group="by_status" series={STATUS_SERIES} />
-          </ChartCard>
-          <ChartCard
-            title={usage.data.charged ? 'Spend per day (EUR)' : 'Would have cost per day (EUR, test mode)'}
-            summary={`Each bar is one UTC day's ${usage.data.charged ? 'charges' : 'prices'} net of refunds, for the generations created that day. Total ${money(usage.data.totals.spend_cents)}.`}
-          >
-            <BarChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
-              <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-              <XAxis dataKey="date" tick={AXIS_TICK} />
-              <YAxis tick={AXIS_TICK} />
-              <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(value) => money(Math.round(Number(value) * 100))} />
-              <Legend formatter={legendLabel} />
-              <Bar dataKey="spend" name={usage.data.charged ? 'Spend, net of refunds' : 'Price, net of refunds (not charged)'} fill="var(--chart-1)" />
-            </BarChart>
-          </ChartCard>
+          {usage.data.totals.generations === 0 ? (
+            <EmptyState title="No usage yet">
+              No generations in the last {range} days. Charts of generations and spend per day appear here once the API or the playground has created one.
+            </EmptyState>
+          ) : (
+            <>
+              <ChartCard
+                title="Generations created per day, by kind"
+                summary={`Each bar counts the generations accepted that UTC day, whatever happened to them. ${TYPES.map((t) => `${t}: ${usage.data.totals.by_type[t]}`).join(', ')}.`}
+              >
+                <StackedBars days={usage.data.days} group="by_type" series={TYPE_SERIES} />
+              </ChartCard>
+              <ChartCard
+                title="Generations created per day, by status now"
+                summary={`The same generations by their status today: failed and canceled ones were refunded. ${STATUS_SERIES.map((s) => `${s.label}: ${usage.data.totals.by_status[s.key]}`).join(', ')}.`}
+              >
+                <StackedBars days={usage.data.days} group="by_status" series={STATUS_SERIES} />
+              </ChartCard>
+              <ChartCard
+                title={usage.data.charged ? 'Spend per day (EUR)' : 'Would have cost per day (EUR, test mode)'}
+                summary={`Each bar is one UTC day's ${usage.data.charged ? 'charges' : 'prices'} net of refunds, for the generations created that day. Total ${money(usage.data.totals.spend_cents)}.`}
+              >
+                <BarChart data={usage.data.days.map((d) => ({ date: d.date, spend: d.spend_cents / 100 }))}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
+                  <XAxis dataKey="date" tick={AXIS_TICK} />
+                  <YAxis tick={AXIS_TICK} tickFormatter={euroTick} />
+                  <Tooltip contentStyle={TOOLTIP_STYLE} formatter={(value) => money(Math.round(Number(value) * 100))} />
+                  <Legend formatter={legendLabel} />
+                  <Bar dataKey="spend" name={usage.data.charged ? 'Spend, net of refunds' : 'Price, net of refunds (not charged)'} fill="var(--chart-1)" />
+                </BarChart>
+              </ChartCard>
+            </>
+          )}
         </div>
       )}
     </>
   );
+}
+
+/** Money axis ticks in euros: whole euros when the scale allows, cents otherwise. */
+function euroTick(value: number): string {
+  return Number.isInteger(value) ? `€${value}` : money(Math.round(value * 100));
 }
 
 const AXIS_TICK = { fontSize: 11, fill: 'var(--muted-foreground)' };

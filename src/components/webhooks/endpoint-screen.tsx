@@ -27,6 +27,7 @@ import { MailDestination } from '@/components/mail/mail-destination';
 import { EndpointStatus } from './endpoint-status';
 import { VerificationSection } from './verification-snippet';
 import { DeliveryPayload, EditEndpointDialog } from './edit-endpoint';
+import { RelativeTime } from '@/components/ui/relative-time';
 
 type Endpoint = ConsoleOutputs['webhooks']['get'];
 type Delivery = ConsoleOutputs['webhooks']['deliveries']['data'][number];
@@ -276,7 +277,7 @@ function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
     }),
   );
   const columns: Column<Delivery>[] = [
-    { id: 'time', header: 'Time', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'time', header: 'Time', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} /> },
     {
       id: 'event',
       header: 'Event',

@@ -1,6 +1,10 @@
 'use client';
 import * as React from 'react';
 import Link from 'next/link';
+import { RelativeTime } from '@/components/ui/relative-time';
+import { TruncatedText } from '@/components/ui/truncated-text';
+import { useHydrated } from '@/components/ui/use-hydrated';
+import { CopyButton } from '@/components/ui/copy-button';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -8,7 +12,6 @@ import { createWebhookEndpointInput } from '@/shared/webhooks/webhook-inputs';
 import { eventTypesForMode } from '@/shared/webhooks/event-types';
 import { apiErrorOf, useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
-import { dateTime } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
 import { CreateWithSecretDialog } from '@/components/ui/create-with-secret-dialog';
 import { type Column } from '@/components/ui/data-table';
@@ -41,9 +44,11 @@ export function WebhooksScreen() {
       header: 'Endpoint',
       cell: ({ row }) => (
         <div className="flex flex-col">
-          <Link href={`${scope.base}/webhooks/${row.original.id}`} className="font-medium break-all underline-offset-4 hover:underline">
-            {row.original.url}
-          </Link>
+          <TruncatedText text={row.original.url} label={`endpoint URL ${row.original.url}`} maxWidth="22rem">
+            <Link href={`${scope.base}/webhooks/${row.original.id}`} className="font-medium underline-offset-4 hover:underline">
+              {row.original.url}
+            </Link>
+          </TruncatedText>
           {row.original.description ? <span className="text-xs text-muted-foreground">{row.original.description}</span> : null}
         </div>
       ),
@@ -63,7 +68,7 @@ export function WebhooksScreen() {
       ),
     },
     { id: 'rate', header: 'Success, last 24 h', cell: ({ row }) => <span className="whitespace-nowrap" data-testid="success-rate">{successRateText(row.original.success_rate_24h)}</span> },
-    { id: 'created_at', header: 'Created', cell: ({ row }) => <span className="whitespace-nowrap">{dateTime(row.original.created_at)}</span> },
+    { id: 'created_at', header: 'Created', cell: ({ row }) => <RelativeTime seconds={row.original.created_at} /> },
   ];
 
   return (
@@ -81,6 +86,7 @@ export function WebhooksScreen() {
         columns={columns}
         rowKey={(e) => e.id}
       />
+      <LocalDevelopmentNote />
       <VerificationSection />
     </>
   );
@@ -125,5 +131,32 @@ function CreateEndpointDialog({ onCreated }: { onCreated: () => void }) {
       <CheckboxGroupField control={form.control} name="events" legend="Events to send" options={types} idPrefix="event" />
       <TextField control={form.control} name="description" label="Description (optional)" placeholder="e.g. production receiver" />
     </CreateWithSecretDialog>
+  );
+}
+
+/**
+ * Endpoints must be public https on 443, which a laptop cannot give: `listen` streams the
+ * test-mode events over the API key's event stream and POSTs each to a local URL, signed.
+ */
+function LocalDevelopmentNote() {
+  const hydrated = useHydrated();
+  const base = hydrated ? window.location.origin : '';
+  const command = `npx @roomtone/sdk listen --base-url ${base} --forward-to http://localhost:4000/hooks`;
+  return (
+    <section aria-labelledby="listen-heading" className="mt-6 flex flex-col gap-2 rounded-lg border p-4 text-sm">
+      <h2 id="listen-heading" className="font-semibold">
+        Receiving events on your laptop
+      </h2>
+      <p className="text-muted-foreground">
+        An endpoint must be a public https URL on port 443. While you develop, run <code>listen</code> instead, with a test key in <code>ROOMTONE_API_KEY</code>: it receives this organization&apos;s
+        test-mode events and forwards each one, signed, to your local receiver.
+      </p>
+      <div className="flex min-w-0 items-center gap-2">
+        <pre className="min-w-0 flex-1 overflow-x-auto rounded bg-muted p-2 text-xs" tabIndex={0} aria-label="The listen command">
+          {command}
+        </pre>
+        <CopyButton text={command} label="Copy command" />
+      </div>
+    </section>
   );
 }

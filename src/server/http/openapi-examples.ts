@@ -217,6 +217,14 @@ function readSamples(baseUrl: string, call: ReadCall): CodeSample[] {
   ];
 }
 
+/**
+ * Routes whose code samples send a local file (multipart) instead of the example's URL: the
+ * other creation samples send URLs, so the reference shows both ways in.
+ */
+const LOCAL_FILE_SAMPLES: Record<string, Record<string, unknown>> = {
+  'POST /upscales': { image: { file: 'living-room.jpg' }, scale: 'x2', metadata: { order: 'A-1042' } },
+};
+
 /** curl, the TypeScript SDK and the Python client for one route, or none when the route has no sample. */
 export function codeSamples(baseUrl: string, method: string, path: string): CodeSample[] {
   const key = `${method.toUpperCase()} ${path}`;
@@ -224,7 +232,7 @@ export function codeSamples(baseUrl: string, method: string, path: string): Code
   if (read) return readSamples(baseUrl, read);
   const example = Object.values(REQUEST_EXAMPLES[key] ?? {})[0];
   if (!example) return [];
-  const request: CodeRequest = { baseUrl, route: path.slice(1), body: example.value };
+  const request: CodeRequest = { baseUrl, route: path.slice(1), body: LOCAL_FILE_SAMPLES[key] ?? example.value };
   return [
     { lang: 'shell', label: 'curl', source: toCurl(request) },
     { lang: 'javascript', label: 'SDK (TypeScript)', source: toSdk(request) },

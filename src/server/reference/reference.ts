@@ -39,47 +39,69 @@ export interface MaterialListParams {
   search?: string | undefined;
 }
 
-/** Paginated in catalogue order; withdrawn materials are never listed. */
+/**
+ * Paginated in catalogue order; withdrawn materials are never listed. A search ranks the
+ * materials whose name matches before those that match only by category ("leather" lists
+ * Cognac Leather before the fabrics of the "… and leather" category), catalogue order within
+ * each; `after` then continues in that ranked order. The catalogue is small (about 150
+ * materials), so the ranking of a search is done on the whole match set.
+ */
 export async function listEditMaterials(params: MaterialListParams): Promise<{ data: ApiEditMaterial[]; hasMore: boolean }> {
   if (params.category !== undefined) {
     const category = await db().editMaterialCategory.findUnique({ where: { id: params.category } });
     if (!category) throw invalidParam('category', `Unknown category '${params.category}'; list the edit material categories to see the valid ids.`);
   }
+  const search = params.search?.trim();
+  if (search) return searchEditMaterials(params, search);
   let afterSort: number | undefined;
   if (params.after !== undefined) {
     const cursor = await db().editMaterial.findFirst({ where: { id: params.after, withdrawn: false }, select: { sort: true } });
-    if (!cursor) throw invalidParam('after', `'after' must be the id of a material you listed; '${params.after}' is not.`);
+    if (!cursor) throw afterRefused(params.after);
     afterSort = cursor.sort;
   }
-  const search = params.search?.trim();
   const rows = await db().editMaterial.findMany({
     where: {
       withdrawn: false,
       ...(params.category ? { categoryId: params.category } : {}),
       ...(afterSort !== undefined ? { sort: { gt: afterSort } } : {}),
-      ...(search
-        ? {
-            OR: [
-              { name: { contains: search, mode: 'insensitive' } },
-              { categoryId: { contains: search, mode: 'insensitive' } },
-              { category: { name: { contains: search, mode: 'insensitive' } } },
-            ],
-          }
-        : {}),
     },
     orderBy: { sort: 'asc' },
     take: params.limit + 1,
   });
-  return {
-    data: rows.slice(0, params.limit).map((m) => ({
-      object: 'edit_material',
-      id: m.id,
-      name: m.name,
-      description: m.description,
-      category: m.categoryId,
-    })),
-    hasMore: rows.length > params.limit,
-  };
+  return { data: rows.slice(0, params.limit).map(toApiMaterial), hasMore: rows.length > params.limit };
+}
+
+async function searchEditMaterials(params: MaterialListParams, search: string): Promise<{ data: ApiEditMaterial[]; hasMore: boolean }> {
+  const rows = await db().editMaterial.findMany({
+    where: {
+      withdrawn: false,
+      ...(params.category ? { categoryId: params.category } : {}),
+      OR: [
+        { name: { contains: search, mode: 'insensitive' } },
+        { categoryId: { contains: search, mode: 'insensitive' } },
+        { category: { name: { contains: search, mode: 'insensitive' } } },
+      ],
+    },
+    orderBy: { sort: 'asc' },
+  });
+  const needle = search.toLowerCase();
+  const byName = rows.filter((m) => m.name.toLowerCase().includes(needle));
+  const ranked = [...byName, ...rows.filter((m) => !m.name.toLowerCase().includes(needle))];
+  let start = 0;
+  if (params.after !== undefined) {
+    const at = ranked.findIndex((m) => m.id === params.after);
+    if (at < 0) throw afterRefused(params.after);
+    start = at + 1;
+  }
+  return { data: ranked.slice(start, start + params.limit).map(toApiMaterial), hasMore: ranked.length > start + params.limit };
+}
+
+function afterRefused(after: string) {
+  return invalidParam('after', `'after' must be the id of a material you listed; '${after}' is not.`);
+}
+
+function toApiMaterial(m: { id: string; name: string; description: string; categoryId: string }): ApiEditMaterial {
+  return { object: 'edit_material', id: m.id, name: m.name, description: m.description, category: m.categoryId };
 }
 
 /** A material usable in an edit: unknown or withdrawn → 404 resource_not_found. */
