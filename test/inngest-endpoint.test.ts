@@ -96,7 +96,7 @@ describe('/api/inngest, driven as the Inngest executor drives it', () => {
       authentication_succeeded: true,
       app_id: 'roomtone',
       framework: 'nextjs',
-      function_count: 6,
+      function_count: 7,
       has_event_key: true,
       has_signing_key: true,
       mode: 'cloud',
@@ -116,7 +116,7 @@ describe('/api/inngest, driven as the Inngest executor drives it', () => {
     expect(body.appName).toBe('roomtone');
     const byId = new Map(body.functions.map((f) => [f.id, f]));
     expect([...byId.keys()].sort()).toEqual(
-      ['auto-recharge', 'expiring-credit-notices', 'generation-run', 'retention', 'sweeper', 'webhook-delivery'].map((id) => `roomtone-${id}`),
+      ['auto-recharge', 'expiring-credit-notices', 'generation-run', 'retention', 'spend-alert-mail', 'sweeper', 'webhook-delivery'].map((id) => `roomtone-${id}`),
     );
     const generation = byId.get(FN_GENERATION)!;
     expect(generation.triggers).toEqual([{ event: 'roomtone/generation.admitted' }]);
