@@ -10,7 +10,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
-import { applyMigrations } from '../src/server/platform/migrations';
+import { migrateDatabase } from '../src/server/tools/migrations/migrate-database';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
@@ -60,7 +60,7 @@ async function startHarness(): Promise<Harness> {
     const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
     await recreateDatabase(adminUrl, database);
     cleanups.push(() => dropDatabase(adminUrl, database));
-    await applyMigrations(databaseUrl);
+    await migrateDatabase(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
 
     if (process.env.SKIP_BUILD !== '1') {
