@@ -210,7 +210,7 @@ describe('the key cache and revocation', () => {
     expect((await racing)?.revokedAt).toBeNull();
     await expect(authenticateBearer(db(), `Bearer ${target.secret}`)).rejects.toMatchObject({ code: 'api_key_invalid' });
 
-    // A lookup with no revocation in between is stored as before.
+    // A lookup with no revocation in between is stored in the cache.
     const fresh = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
     const freshLookups = countedLookups(hashSecret(fresh.secret));
     await freshLookups.lookup();

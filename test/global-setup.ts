@@ -47,8 +47,8 @@ async function startHarness(): Promise<Harness> {
   setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
-  // What has started, stopped in reverse order at the end, or at once when setup fails (a
-  // failed setup used to leave the cluster running for the next run to trip over).
+  // What has started, stopped in reverse order at the end, or at once when setup fails (so a
+  // failed setup leaves no cluster running for the next run to trip over).
   const cleanups: Array<() => Promise<unknown>> = [() => cluster.stop()];
   const cleanUp = async () => {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);

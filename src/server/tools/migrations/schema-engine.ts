@@ -75,7 +75,7 @@ let lastPanicMessage: string | undefined;
  * The engine schedules timers (e.g. a 60 s connection timeout) through this import and
  * never clears them: the glue has no clearTimeout import, and dropped futures leave their
  * timers armed. Left alone they keep a finished CLI alive for up to a minute. We track
- * them and, once no engine session is running any more, clear whatever is left (the
+ * them and, once no engine session is running, clear whatever is left (the
  * futures that owned them are gone by then). Timers stay ref'd while a session runs, so
  * a pure engine sleep cannot let the process exit mid-operation.
  */
