@@ -1,7 +1,7 @@
 import { defineConfig } from 'prisma/config';
 
 // Prisma 7 reads the datasource URL from here, not from schema.prisma. Migrations are applied
-// by our own offline tool (src/server/platform/migrations.ts); this file keeps the standard
+// by our own offline tool (src/server/tools/migrations/); this file keeps the standard
 // `prisma` CLI usable wherever its binaries can be installed.
 export default defineConfig({
   schema: 'prisma/schema.prisma',

@@ -138,7 +138,7 @@ function readPostmasterPid(): number | null {
 export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabase> {
   // Loaded on demand: sections that need no database (validation) skip the Prisma/pg stack.
   const { startEmbeddedPostgres, recreateDatabase } = await import('../src/server/platform/embedded-postgres');
-  const { applyMigrations } = await import('../src/server/platform/migrations');
+  const { migrateDatabase } = await import('../src/server/tools/migrations/migrate-database');
   fs.mkdirSync(BENCH_DATA_DIR, { recursive: true });
   const cluster = await startEmbeddedPostgres(BENCH_DATA_DIR, { fast: true, database: 'postgres' });
   if (cluster.owned) {
@@ -162,7 +162,7 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
   const adminUrl = cluster.url;
   const url = adminUrl.replace(/\/postgres$/, `/${BENCH_DATABASE}`);
   await recreateDatabase(adminUrl, BENCH_DATABASE);
-  await applyMigrations(url);
+  await migrateDatabase(url);
   setEnv('DATABASE_URL', url);
   process.env.DATA_DIR = BENCH_DATA_DIR;
   setEnv('APP_SECRET', BENCH_APP_SECRET);
@@ -182,12 +182,12 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
 export async function sectionDatabase(ctx: BenchContext, name: string): Promise<string> {
   const cluster = await ctx.database();
   const { recreateDatabase } = await import('../src/server/platform/embedded-postgres');
-  const { applyMigrations } = await import('../src/server/platform/migrations');
+  const { migrateDatabase } = await import('../src/server/tools/migrations/migrate-database');
   const { closeDb } = await import('../src/server/platform/db');
   const database = `${BENCH_DATABASE}_${name}`;
   await recreateDatabase(cluster.adminUrl, database);
   const url = cluster.adminUrl.replace(/\/postgres$/, `/${database}`);
-  await applyMigrations(url);
+  await migrateDatabase(url);
   await closeDb();
   setEnv('DATABASE_URL', url);
   return url;

@@ -51,7 +51,7 @@ test('removing a member: the dialog lists the keys they created, and the removal
   expect(after.status).toBe(401);
   expect(after.body).toMatchObject({ error: { code: 'api_key_invalid' } });
 
-  // The removed developer's session creates nothing there any more.
+  // After the removal, the developer's session creates nothing there.
   const again = await dev.request.post('/api/trpc/keys.create', {
     headers: { 'content-type': 'application/json', origin: demo.baseUrl },
     data: { organizationId: demo.organizationId, mode: 'test', name: 'After', permissions: ['renders'] },

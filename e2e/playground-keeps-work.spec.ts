@@ -1,6 +1,6 @@
 /**
- * The playground keeps the member's work (issue 34 §1) and judges inputs the moment they are
- * chosen (§2): Back from another screen finds the image, the painted mask and the layers; a
+ * The playground keeps the member's work and judges inputs the moment they are
+ * chosen: Back from another screen finds the image, the painted mask and the layers; a
  * new image asks before it discards a painted mask; a reload during a run picks the run up again
  * from the URL; a re-run never pairs a new input with an old output; the recent runs open their
  * own before/after; a 17 MB file, a text file and a 9000×7000 image are refused at choice with a

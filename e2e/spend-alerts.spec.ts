@@ -1,5 +1,5 @@
 /**
- * The usage screen's month (issue 36 §2): live spend to date against the limit, the projection
+ * The usage screen's month: live spend to date against the limit, the projection
  * with how it is made, and the spend alert settings an owner edits (a developer only reads them:
  * test/spend-alerts.test.ts covers the refusal and the alerts themselves).
  */

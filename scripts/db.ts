@@ -15,14 +15,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import {
-  applyMigrations,
-  createMigration,
-  migrationStatus,
-  schemaDrift,
-  type MigrationOptions,
-  type MigrationStatus,
-} from '../src/server/platform/migrations';
+import { createMigration } from '../src/server/tools/migrations/create-migration';
+import { migrateDatabase, type MigrationOptions } from '../src/server/tools/migrations/migrate-database';
+import { migrationStatus, schemaDrift, type MigrationStatus } from '../src/server/tools/migrations/migration-status';
 
 const USAGE = 'Usage: tsx scripts/db.ts <create NAME | deploy | status | drift> [--schema PATH] [--migrations DIR] [--json] [--verbose]';
 
@@ -80,7 +75,7 @@ async function main(): Promise<number> {
       return 0;
     }
     case 'deploy': {
-      const { applied } = await applyMigrations(url, opts);
+      const { applied } = await migrateDatabase(url, opts);
       if (applied.length === 0) {
         console.log(`No pending migrations to apply (${took()}).`);
       } else {

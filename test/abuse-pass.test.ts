@@ -156,7 +156,8 @@ describe('accounts claimed before their owner arrives', () => {
     expect(guessed.error).toMatchObject({ code: 'parameter_invalid', param: 'password' });
     const user = await db().user.findUniqueOrThrow({ where: { email: carol } });
     expect(user.emailVerified).toBeNull();
-    // A session from before (made here directly: none can be made by the password any more).
+    // A session the stranger opened before the owner arrived (made here directly: the unconfirmed
+    // password opens none).
     await db().session.create({ data: { id: `ses_stale${user.id.slice(4)}`, sessionToken: `stale-${user.id}`, userId: user.id, expires: new Date(Date.now() + 3_600_000) } });
     expect((await query('me.get', undefined, `authjs.session-token=stale-${user.id}`)).status).toBe(200);
 

@@ -67,7 +67,7 @@ describe('removing a member revokes the keys they created', () => {
     const rows = await db().apiKey.findMany({ where: { id: { in: [devTest.data.id, devLive.data.id, revokedEarlier.data.id] } } });
     expect(rows.every((r) => r.revokedAt !== null)).toBe(true);
 
-    // The removed member's session creates nothing here any more.
+    // After the removal, the member's session creates nothing here.
     expect((await mutate('keys.create', { ...test, name: 'After', permissions: ['renders'] }, devCookie)).error?.code).toBe('resource_not_found');
     expect(await db().apiKey.count({ where: { organizationId: org.id, createdByUserId: developer.id, revokedAt: null } })).toBe(0);
   });
@@ -210,7 +210,7 @@ describe('the key cache and revocation', () => {
     expect((await racing)?.revokedAt).toBeNull();
     await expect(authenticateBearer(db(), `Bearer ${target.secret}`)).rejects.toMatchObject({ code: 'api_key_invalid' });
 
-    // A lookup with no revocation in between is stored as before.
+    // A lookup with no revocation in between is stored in the cache.
     const fresh = await createApiKey(db(), { organizationId: org.id, mode: 'test' });
     const freshLookups = countedLookups(hashSecret(fresh.secret));
     await freshLookups.lookup();

@@ -1,5 +1,5 @@
 /**
- * Issue 33 §4: `roomtone backup` of a running zero-setup service (embedded PostgreSQL, local
+ * `roomtone backup` of a running zero-setup service (embedded PostgreSQL, local
  * blobs, secrets generated under DATA_DIR) with generations in flight, `roomtone restore` into
  * a fresh DATA_DIR, then a service started there: a key from before works, a generation from
  * before reads with its output, balance and ledger match, the generations that were in flight
@@ -118,7 +118,7 @@ async function money(database: string, organizationId: string) {
   return { balance: org!.balanceCents, ledger: ledger.map((r) => r.row) };
 }
 
-describe('backup and restore (issue 33 §4)', () => {
+describe('backup and restore', () => {
   it('backs up a running service with generations in flight; a restore into a fresh DATA_DIR brings everything back', async () => {
     receivers = await startReceivers();
     const before = tempDir('roomtone-backup-a-');

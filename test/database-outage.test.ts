@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/server/platform/embedded-postgres';
-import { applyMigrations } from '@/server/platform/migrations';
+import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
@@ -32,7 +32,7 @@ beforeAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   cluster = await startEmbeddedPostgres(dataDir, { fast: true, database });
   port = Number(new URL(cluster.url).port);
-  await applyMigrations(cluster.url);
+  await migrateDatabase(cluster.url);
   setEnv('DATABASE_URL', cluster.url); // createTestOrg and the reads below use it
   // One light slot and upscales that take at least 2 s: the later ones wait in the queue.
   server = await startServer(cluster.url, { WORKER_LIGHT_CONCURRENCY: '1', BUILTIN_ENGINE_MIN_DURATION_MS: '2000' });

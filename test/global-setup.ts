@@ -10,7 +10,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, recreateDatabase, dropDatabase } from '../src/server/platform/embedded-postgres';
-import { applyMigrations } from '../src/server/platform/migrations';
+import { migrateDatabase } from '../src/server/tools/migrations/migrate-database';
 import { ensureProductionBuild } from '../src/server/platform/build';
 import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
@@ -47,8 +47,8 @@ async function startHarness(): Promise<Harness> {
   setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
 
   const cluster = await startEmbeddedPostgres(dataDir, { fast: true, database: 'postgres' });
-  // What has started, stopped in reverse order at the end, or at once when setup fails (a
-  // failed setup used to leave the cluster running for the next run to trip over).
+  // What has started, stopped in reverse order at the end, or at once when setup fails (so a
+  // failed setup leaves no cluster running for the next run to trip over).
   const cleanups: Array<() => Promise<unknown>> = [() => cluster.stop()];
   const cleanUp = async () => {
     for (const step of cleanups.reverse()) await step().catch(() => undefined);
@@ -60,7 +60,7 @@ async function startHarness(): Promise<Harness> {
     const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
     await recreateDatabase(adminUrl, database);
     cleanups.push(() => dropDatabase(adminUrl, database));
-    await applyMigrations(databaseUrl);
+    await migrateDatabase(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
 
     if (process.env.SKIP_BUILD !== '1') {

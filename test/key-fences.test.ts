@@ -1,5 +1,5 @@
 /**
- * Key fences (issue 36, section 1), through the real routes: a key's IP allowlist on /v1 and
+ * Key fences, through the real routes: a key's IP allowlist on /v1 and
  * /mcp, judged on the client IP behind the trusted proxy hop (the shared test server runs with
  * TRUST_PROXY=true, one hop) and applied at once after an edit, however warm the key cache; a
  * key's own request rate; a key's monthly spend cap (402, nothing charged); the console's edit

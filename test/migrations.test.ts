@@ -5,7 +5,8 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { recreateDatabase } from '@/server/platform/embedded-postgres';
-import { applyMigrations, migrationStatus, schemaDrift } from '@/server/platform/migrations';
+import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
+import { migrationStatus, schemaDrift } from '@/server/tools/migrations/migration-status';
 import { requestLogBodyHash } from '@/server/requestlog/requestlog';
 
 async function freshDatabase(name: string): Promise<string> {
@@ -17,14 +18,14 @@ async function freshDatabase(name: string): Promise<string> {
 describe('prisma/migrations', () => {
   it('a fresh database migrates to exactly prisma/schema.prisma (no drift)', async () => {
     const url = await freshDatabase('roomtone_drift_check');
-    const { applied } = await applyMigrations(url);
+    const { applied } = await migrateDatabase(url);
     expect(applied.length).toBeGreaterThan(0);
     expect(await schemaDrift(url)).toBe('');
     const status = await migrationStatus(url, { checkDrift: false });
     expect(status.upToDate).toBe(true);
     expect(status.pending).toEqual([]);
     // Applying again is a no-op.
-    expect((await applyMigrations(url)).applied).toEqual([]);
+    expect((await migrateDatabase(url)).applied).toEqual([]);
   });
 
   it('carries the request log bodies already logged into RequestLogBody, keyed as the service keys them', async () => {
@@ -35,7 +36,7 @@ describe('prisma/migrations', () => {
     for (const name of fs.readdirSync('prisma/migrations')) {
       if (name < BODIES_ONCE || name === 'migration_lock.toml') fs.cpSync(path.join('prisma/migrations', name), path.join(before, name), { recursive: true });
     }
-    await applyMigrations(url, { migrationsDir: before });
+    await migrateDatabase(url, { migrationsDir: before });
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -52,7 +53,7 @@ describe('prisma/migrations', () => {
       );
       // It and the migrations after it.
       const rest = fs.readdirSync('prisma/migrations').filter((name) => name >= BODIES_ONCE && name !== 'migration_lock.toml').sort();
-      expect((await applyMigrations(url)).applied).toEqual(rest);
+      expect((await migrateDatabase(url)).applied).toEqual(rest);
       expect(rest[0]).toBe(BODIES_ONCE);
 
       const hex = (organizationId: string | null, text: string) => requestLogBodyHash(organizationId, text);

@@ -1,5 +1,5 @@
 /**
- * GET /v1/prices (issue 36, section 3): the calling key's organization's prices, tier discount
+ * GET /v1/prices: the calling key's organization's prices, tier discount
  * applied, equal to the `cost.amount` of the creations that follow (test and live), through
  * /v1, the SDK's `client.prices.list()` and the MCP tool descriptions.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 35 against the real server, through @roomtone/sdk (its built package) and raw HTTP:
+ * The SDK contract against the real server, through @roomtone/sdk (its built package) and raw HTTP:
  * retries that can succeed (`x-should-retry`, Retry-After, a wrong base URL failing at once),
  * what a call lets you observe (`withResponse`, the `request`/`response`/`retry` hooks,
  * `onProgress`), the test-mode triggers and `GET /v1/balance`, required fields, `file_…` ids
@@ -61,7 +61,7 @@ async function generationCount(organizationId: string): Promise<number> {
   return db().generation.count({ where: { organizationId } });
 }
 
-describe('retries that can succeed (§3)', () => {
+describe('retries that can succeed', () => {
   it('503 mode_unavailable (no backend configured) says x-should-retry: false, and the SDK makes one attempt', async () => {
     const org = await createTestOrg();
     const raw = await api<{ error: { code: string } }>('/v1/renders', { key: org.liveKey, ip, body: { image: imageUrl, quality: '1k' } });
@@ -139,7 +139,7 @@ describe('retries that can succeed (§3)', () => {
   });
 });
 
-describe('observable calls (§2)', () => {
+describe('observable calls', () => {
   it('withResponse gives the object with its request id, status and rate-limit headers; hooks see each request and answer', async () => {
     const org = await createTestOrg();
     const { client } = sdk(org.testKey);
@@ -157,7 +157,7 @@ describe('observable calls (§2)', () => {
     const read = await client.generations.retrieve(generation.id).withResponse();
     expect(read.data.id).toBe(generation.id);
     expect(read.response.requestId).not.toBe(response.requestId);
-    // Awaited directly, it is the object, as before.
+    // Awaited directly, it is the object itself.
     expect((await client.generations.retrieve(generation.id)).id).toBe(generation.id);
     // A list page's answer: the client's lastResponse.
     const page = await client.generations.list({ limit: 1 });
@@ -192,7 +192,7 @@ describe('observable calls (§2)', () => {
   });
 });
 
-describe('test-mode triggers (§4)', () => {
+describe('test-mode triggers', () => {
   it('402 insufficient_balance, 429 generation_rate_limit_exceeded and 503 overloaded in test mode, nothing created', async () => {
     const org = await createTestOrg();
     const cases = [
@@ -240,7 +240,7 @@ describe('test-mode triggers (§4)', () => {
   });
 });
 
-describe('GET /v1/balance (§4, an addition to the spec)', () => {
+describe('GET /v1/balance (an addition to the spec)', () => {
   it('answers the balance object with the monthly limit and spend, for a key with any one permission, and the SDK reads it', async () => {
     const org = await createTestOrg({ tier: 1, credit: 5_000 });
     for (const permission of ['renders', 'edits', 'decorations', 'upscales', 'generations_read'] as const) {
@@ -260,7 +260,7 @@ describe('GET /v1/balance (§4, an addition to the spec)', () => {
   });
 });
 
-describe('one contract (§5)', () => {
+describe('one contract', () => {
   it('a missing required field is parameter_invalid naming it, "<field> is required.", in JSON and multipart', async () => {
     const org = await createTestOrg();
     const json = await api<{ error: { code: string; param: string; message: string } }>('/v1/upscales', { key: org.testKey, ip, body: { scale: 'x2' } });
@@ -316,7 +316,7 @@ describe('one contract (§5)', () => {
   });
 });
 
-describe('roomtone-sdk trigger <event> (§5, as stripe trigger)', () => {
+describe('roomtone-sdk trigger <event> (as stripe trigger)', () => {
   let receivers: Receivers;
   beforeAll(async () => {
     receivers = await startReceivers();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
-import { applyMigrations } from '@/server/platform/migrations';
+import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { freePort } from '@/server/platform/ports';
 import { startProcess, type StartedProcess } from './start-server';
 
@@ -35,7 +35,7 @@ export async function freshDatabase(name: string): Promise<TestDatabase> {
   const database = `roomtone_${name}_${process.pid}`;
   await recreateDatabase(adminUrl, database);
   const url = adminUrl.replace(/\/postgres$/, `/${database}`);
-  await applyMigrations(url);
+  await migrateDatabase(url);
   const dataDir = dataDirFor(url);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });

@@ -1,5 +1,5 @@
 /**
- * Spend alerts (issue 36 §2): thresholds set in the console, alerts recorded in the charge's
+ * Spend alerts: thresholds set in the console, alerts recorded in the charge's
  * transaction (the test moves this process's clock across months and writes the charges through
  * the ledger's own chargeBalance), mailed by the server's real job worker to owners and admins,
  * listed as console notices; the usage screen's month-to-date figures through the console's tRPC.

@@ -3,7 +3,7 @@
  * generations (mask-mode remove: PatchMatch, real CPU work, held to BENCH_SCHED_HEAVY_MS like a slow
  * model), then organization B submits cheap
  * ones (recolour) in two waves, right after the flood and once half of it has run. Run once with
- * JOB_SCHEDULING=fifo (one queue, oldest first, as before cost classes) and once with the
+ * JOB_SCHEDULING=fifo (one queue, oldest first, no cost classes) and once with the
  * default fair scheduling, each on a fresh production server. Figures come from the
  * generations' own timestamps: B's queue wait (created → started) and the throughput of the
  * whole run (generations per minute from the first acceptance to the last completion).
@@ -149,7 +149,7 @@ export async function schedulingSection(ctx: BenchContext): Promise<SectionOutpu
     markdown: [
       '### Scheduling under one organization’s flood',
       '',
-      `Organization A submits ${heavyCount} heavy generations (mask-mode remove of a 100×75 area of 1024×768: PatchMatch on the CPU, held to at least ${fmt(heavyMs / 1000, 1)} s each by BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS, as a slow model would be), then organization B submits ${cheapPerWave} cheap ones (recolour) at once and ${cheapPerWave} more when half of A’s have ended. One production server each (2 web processes, workers in the primary: WORKER_CONCURRENCY=2, WORKER_LIGHT_CONCURRENCY=2); FIFO is one queue on the 2 slots, as before cost classes. Waits are started − created; throughput counts every generation from the first acceptance to the last completion.`,
+      `Organization A submits ${heavyCount} heavy generations (mask-mode remove of a 100×75 area of 1024×768: PatchMatch on the CPU, held to at least ${fmt(heavyMs / 1000, 1)} s each by BUILTIN_ENGINE_HEAVY_MIN_DURATION_MS, as a slow model would be), then organization B submits ${cheapPerWave} cheap ones (recolour) at once and ${cheapPerWave} more when half of A’s have ended. One production server each (2 web processes, workers in the primary: WORKER_CONCURRENCY=2, WORKER_LIGHT_CONCURRENCY=2); FIFO is one queue on the 2 slots, without cost classes. Waits are started − created; throughput counts every generation from the first acceptance to the last completion.`,
       '',
       markdownTable(['Scheduling', 'B wait p50 s', 'B wait p95 s', 'B wait max s', 'B run median s', 'A wait median s', 'run s', 'generations/min', 'load average at the end'], rows),
       '',

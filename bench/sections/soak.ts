@@ -1,5 +1,5 @@
 /**
- * Soak (issue 33 §5): SOAK_MINUTES (default 10) of mixed traffic on one production server
+ * Soak: SOAK_MINUTES (default 10) of mixed traffic on one production server
  * (`npm start`'s command, default web processes, its job workers) at about half of its measured
  * read capacity, to show that a long run stays flat. Run it in a private network namespace
  * (the webhook receiver takes 127.0.0.1:443):

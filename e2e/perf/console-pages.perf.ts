@@ -57,8 +57,8 @@ test('console page timings with 1 M request-log rows', async ({ page, demo }) =>
   console.log(`seeded ${ROWS} request-log rows in ${((Date.now() - seeded) / 1000).toFixed(1)} s`);
 
   // Interactive = the page's data is on screen *and* React has hydrated it (its fiber is attached
-  // to the element, so handlers work): with the server-rendered pages the rows are in the HTML
-  // before the app runs, so "in the DOM" alone would no longer mean interactive. Recorded by the
+  // to the element, so handlers work): the pages are server-rendered, so the rows are in the HTML
+  // before the app runs and "in the DOM" alone does not mean interactive. Recorded by the
   // page itself (a MutationObserver, then one check per frame).
   await page.addInitScript(() => {
     const w = window as unknown as { __ready?: number; __data?: number };

@@ -10,7 +10,7 @@ import http from 'node:http';
 import https from 'node:https';
 import path from 'node:path';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
-import { applyMigrations } from '@/server/platform/migrations';
+import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { freePort } from '@/server/platform/ports';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { makeTestCertificates, type TestCertificates } from '../tls';
@@ -36,7 +36,7 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
   const database = `roomtone_${name}_${process.pid}`;
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
   await recreateDatabase(adminUrl, database);
-  await applyMigrations(databaseUrl);
+  await migrateDatabase(databaseUrl);
   const dataDir = path.join(root, '.data', 'test', `backend-${name}-${process.pid}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   setEnv('DATABASE_URL', databaseUrl);

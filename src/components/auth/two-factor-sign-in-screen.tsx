@@ -24,7 +24,7 @@ export function TwoFactorSignInScreen() {
   const verify = useMutation(
     trpc.auth.verifySecondFactor.mutationOptions({
       onSuccess: async () => {
-        // me.get answered "second factor required" until now.
+        // The cached me.get is the pending session's "second factor required": read it again.
         await queryClient.resetQueries({ queryKey: trpc.me.get.queryKey() });
         router.replace(callbackUrl);
         router.refresh();

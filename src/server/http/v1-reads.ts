@@ -16,7 +16,7 @@ import { apiErrorFromZodIssues } from '@/server/trpc/errors';
  * the console: the same input schemas, the same permissions, the same service functions
  * (readGeneration, readGenerationPage), the same error rendering. Only requests in the
  * canonical form are taken here (exact path, no repeated query parameter); anything else goes
- * through the adapter as before, so the two paths never disagree on an edge case.
+ * through the adapter, so the two paths never disagree on an edge case.
  * test/v1-reads.test.ts checks both paths answer the same.
  */
 type Read = (caller: Caller, key: AuthenticatedKey, ip: string | null) => Promise<unknown>;

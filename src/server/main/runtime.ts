@@ -1,7 +1,7 @@
 import { config, setEnv } from '@/server/platform/config';
 import { ensureAppSecret, ensureAuthSecret } from '@/server/platform/secrets';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/server/platform/embedded-postgres';
-import { applyMigrations } from '@/server/platform/migrations';
+import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { db, closeDb, databaseUrl as databaseUrlOf } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
 import { seedReferenceData } from '@/server/seed/seed';
@@ -31,7 +31,7 @@ export async function prepareRuntime(options: { migrate?: boolean; seed?: boolea
   }
   const databaseUrl = databaseUrlOf();
   if (options.migrate !== false) {
-    const { applied } = await applyMigrations(databaseUrl);
+    const { applied } = await migrateDatabase(databaseUrl);
     if (applied.length > 0) log.info('applied migrations', { applied });
   }
   if (options.seed !== false) await seedReferenceData(db());

