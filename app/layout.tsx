@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Providers } from '@/console-client/providers';
+import { Providers } from '@/components/shell/providers';
 import './globals.css';
 
 export const metadata = { title: 'Roomtone console', description: 'Image transformations for interior images' };

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/toaster';
-import { toCurl, toFetch, toPython, toSdk, type CodeRequest } from './copy-as-code';
+import { toCurl, toFetch, toPython, toSdk, type CodeRequest } from '@/shared/playground/copy-as-code';
 
 const LANGUAGES = [
   { id: 'curl', label: 'curl', render: toCurl },

@@ -3,7 +3,7 @@ import { ACCESSORY_CATEGORIES, decorationInput, editInput, FINISHES, QUALITIES, 
 import { CREATION_KINDS, type CreationKind } from '@/shared/playground/playground-inputs';
 import { paramFromPath } from '@/shared/param-path';
 import type { FieldErrors } from './field-error';
-import type { FileRef } from './copy-as-code';
+import type { FileRef } from '@/shared/playground/copy-as-code';
 import type { LayerDraft } from './layers-editor';
 import type { MaskColor } from './mask-raster';
 

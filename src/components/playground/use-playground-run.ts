@@ -6,7 +6,7 @@ import { useScopeInput } from '@/console-client/scope';
 import { problemOf, UploadRefused, type FieldErrors } from '@/console-client/problems';
 import { FOLLOW_WAIT_MS, useWaitingRead } from '@/components/generations/waiting-read';
 import type { CreationKind } from '@/shared/playground/playground-inputs';
-import { isFileRef } from './copy-as-code';
+import { isFileRef } from '@/shared/playground/copy-as-code';
 import type { LayerDraft } from './layers-editor';
 import type { MaskPainterHandle } from './mask-painter';
 import { addHistoryEntry, keptInput, updateHistoryEntry } from './run-history';

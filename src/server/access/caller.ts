@@ -1,4 +1,3 @@
-import type { AuthenticatedKey } from '@/server/keys/keys';
 import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
 import { DomainError } from '@/server/platform/errors';
@@ -19,7 +18,19 @@ export interface Caller {
 /** The door a request came through; recorded on generations and idempotency keys. */
 export type Channel = 'v1' | 'mcp' | 'console';
 
-export function callerFromKey(key: AuthenticatedKey): Caller {
+/**
+ * What an authenticated API key grants (keys/keys.ts's AuthenticatedKey extends it): declared
+ * here because keys sit above access (a key's console management is scoped by a member's role).
+ */
+export interface KeyGrant {
+  keyId: string;
+  organizationId: string;
+  mode: Mode;
+  permissions: ReadonlySet<Permission>;
+  tier: number;
+}
+
+export function callerFromKey(key: KeyGrant): Caller {
   return {
     organizationId: key.organizationId,
     mode: key.mode,

@@ -3,7 +3,7 @@ import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
 import { invalidParam } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
-import { deviceName } from '@/server/auth/device-name';
+import { deviceName } from './device-name';
 import type { AuditAction } from '@/shared/audit/actions';
 
 /**

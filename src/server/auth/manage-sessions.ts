@@ -3,7 +3,7 @@ import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError } from '@/server/platform/errors';
 import { userActor, type RequestOrigin } from '@/server/audit/actor';
 import { recordUserAudit } from '@/server/audit/record-audit';
-import { deviceName } from './device-name';
+import { deviceName } from '@/server/audit/device-name';
 import { endOtherSessions, type SessionUser } from './sessions';
 
 /** What the user sees of one of their sessions (never its token). */

@@ -6,7 +6,7 @@ import { sendMail } from '@/server/mail/send-mail';
 import { checkPasswordRule, hashPassword } from './password';
 import { requireAttemptAllowed } from './sign-in-limits';
 import { endOtherSessions } from './sessions';
-import { normalizeEmail } from './verify-credentials';
+import { normalizeEmail } from '@/server/mail/email-address';
 import { userActor, type RequestOrigin } from '@/server/audit/actor';
 import { recordUserAudit } from '@/server/audit/record-audit';
 import { linkTokenHash, newLinkToken } from './link-tokens';

@@ -1,10 +1,7 @@
 import { db } from '@/server/platform/db';
 import { burnVerification, hashPassword, needsRehash, verifyPassword } from './password';
 import { resendVerificationIfDue } from './email-verification';
-
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+import { normalizeEmail } from '@/server/mail/email-address';
 
 export interface CredentialsUser {
   id: string;

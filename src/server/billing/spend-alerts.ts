@@ -9,7 +9,7 @@ import type { Step } from '@/server/jobs/steps';
 import { spendAlertRecorded } from '@/server/jobs/definitions/event-jobs';
 import { sendMail } from '@/server/mail/send-mail';
 import { recordAudit } from '@/server/audit/record-audit';
-import { memberActor, type Member } from '@/server/members/roles';
+import { memberActor, type Member } from '@/server/access/roles';
 import type { SpendAlert, SpendAlertKind } from '@/generated/prisma/client';
 import { spendAlertSettingsInput, type SpendAlertSettingsInput } from '@/shared/billing/spend-alert-inputs';
 import { monthlyLimitCents, monthlySpendCents, monthStart } from './monthly-spend';

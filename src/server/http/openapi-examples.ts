@@ -1,6 +1,6 @@
 import type { ApiGeneration } from '@/server/generations/serialize';
 import type { ApiEditMaterial, ApiEditMaterialCategory, ApiStyle } from '@/server/reference/reference';
-import { toCurl, toPythonSdk, toSdk, type CodeRequest } from '@/components/playground/copy-as-code';
+import { toCurl, toPythonSdk, toSdk, type CodeRequest } from '@/shared/playground/copy-as-code';
 
 /**
  * Examples of the OpenAPI document: request bodies, answers, and code samples (curl, the

@@ -1,7 +1,7 @@
 import { db, type DbTx } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
 import { DomainError } from '@/server/platform/errors';
-import type { Member } from '@/server/members/roles';
+import type { Member } from '@/server/access/roles';
 import { revokeApiKey } from './keys';
 
 /**

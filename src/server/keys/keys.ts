@@ -7,6 +7,7 @@ import type { Mode } from '@/generated/prisma/enums';
 import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
 import { announceKeyChange, cachedKeyLookup, cachedKeyUnchecked } from './cache';
 import { ipAllowed } from './fences';
+import type { KeyGrant } from '@/server/access/caller';
 
 /**
  * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
@@ -75,12 +76,7 @@ interface KeyRow {
   requestsPerMinute: number | null;
 }
 
-export interface AuthenticatedKey {
-  keyId: string;
-  organizationId: string;
-  mode: Mode;
-  permissions: ReadonlySet<Permission>;
-  tier: number;
+export interface AuthenticatedKey extends KeyGrant {
   /** The key's fences the door enforces (keys/fences.ts); its spend cap is read at admission. */
   allowedIps: readonly string[];
   requestsPerMinute: number | null;

@@ -3,7 +3,7 @@ import { recordAudit } from '@/server/audit/record-audit';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
-import { canManageKey, memberActor, requireRole, type Member, type Role } from '@/server/members/roles';
+import { canManageKey, memberActor, requireRole, type Member, type Role } from '@/server/access/roles';
 import { tierOf } from '@/server/billing/pricing';
 import { monthlyLimitCents } from '@/server/billing/monthly-spend';
 import { announceKeyChange } from './cache';

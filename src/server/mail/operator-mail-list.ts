@@ -1,6 +1,6 @@
 import type { Db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { normalizeEmail } from '@/server/auth/verify-credentials';
+import { normalizeEmail } from './email-address';
 import type { MailKind } from '@/generated/prisma/enums';
 
 export interface OperatorMailView {

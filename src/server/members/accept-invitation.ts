@@ -5,7 +5,7 @@ import { requireVerified } from '@/server/auth/email-verification';
 import { recordAudit } from '@/server/audit/record-audit';
 import { NO_ORIGIN, userActor, type RequestOrigin } from '@/server/audit/actor';
 import { findInvitationByLink } from './invitation-share-link';
-import type { Role } from './roles';
+import type { Role } from '@/server/access/roles';
 
 export interface InvitationPreview {
   organization: { id: string; name: string };

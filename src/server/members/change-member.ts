@@ -2,7 +2,7 @@ import { db, type DbTx } from '@/server/platform/db';
 import { DomainError, notFound } from '@/server/platform/errors';
 import { revokeKeysCreatedBy } from '@/server/keys/keys-of-member';
 import { recordAudit } from '@/server/audit/record-audit';
-import { canAssignRole, memberActor, type Member, type Role } from './roles';
+import { canAssignRole, memberActor, type Member, type Role } from '@/server/access/roles';
 import { endInvitationsOfInviter } from './revoke-invitation';
 
 /**

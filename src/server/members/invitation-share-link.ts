@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { DomainError, notFound } from '@/server/platform/errors';
 import { linkTokenHash, newLinkToken } from '@/server/auth/link-tokens';
-import { canAssignRole, type Member } from './roles';
+import { canAssignRole, type Member } from '@/server/access/roles';
 import { invitationUrl } from './invite-member';
 
 /**

@@ -4,12 +4,12 @@ import { config } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
-import { normalizeEmail } from '@/server/auth/verify-credentials';
+import { normalizeEmail } from '@/server/mail/email-address';
 import { recordAudit } from '@/server/audit/record-audit';
 import { requireVerified } from '@/server/auth/email-verification';
 import { linkTokenHash, newLinkToken } from '@/server/auth/link-tokens';
 import { mailSafeOrganizationName } from '@/shared/orgs/organization-name';
-import { canAssignRole, memberActor, type Member, type Role } from './roles';
+import { canAssignRole, memberActor, type Member, type Role } from '@/server/access/roles';
 import type { InvitationView } from './list-invitations';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { invalidParam } from '@/server/platform/errors';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
-import type { Member, Role } from './roles';
+import type { Member, Role } from '@/server/access/roles';
 
 export interface InvitationView {
   id: string;

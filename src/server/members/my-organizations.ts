@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import type { SessionUser } from '@/server/auth/sessions';
-import type { Role } from './roles';
+import type { Role } from '@/server/access/roles';
 
 export interface MeView {
   user: { id: string; email: string; name: string | null; has_password: boolean };

@@ -3,7 +3,7 @@ import { clock } from '@/server/platform/clock';
 import { notFound } from '@/server/platform/errors';
 import { inviteMember } from './invite-member';
 import type { InvitationView } from './list-invitations';
-import type { Member } from './roles';
+import type { Member } from '@/server/access/roles';
 
 /**
  * Send a pending invitation again: a new mail with a new link, valid 7 days from now; the old

@@ -2,7 +2,7 @@ import { db, type DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { DomainError, notFound } from '@/server/platform/errors';
 import { recordAudit } from '@/server/audit/record-audit';
-import { canAssignRole, memberActor, type Member, type Role } from './roles';
+import { canAssignRole, memberActor, type Member, type Role } from '@/server/access/roles';
 
 /**
  * Revoke a pending invitation: its link stops working at once. Whoever may invite with its role

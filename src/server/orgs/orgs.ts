@@ -6,7 +6,7 @@ import { grantCredit } from '@/server/billing/ledger';
 import { isKnownTier } from '@/server/billing/pricing';
 import type { MemberRole } from '@/generated/prisma/enums';
 import { checkPasswordRule, hashPassword } from '@/server/auth/password';
-import { normalizeEmail } from '@/server/auth/verify-credentials';
+import { normalizeEmail } from '@/server/mail/email-address';
 import { organizationNameProblem } from '@/shared/orgs/organization-name';
 
 export async function createOrganization(

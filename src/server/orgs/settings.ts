@@ -3,7 +3,7 @@ import { toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam } from '@/server/platform/errors';
 import { tierOf } from '@/server/billing/pricing';
 import { recordAudit } from '@/server/audit/record-audit';
-import { memberActor, type Member } from '@/server/members/roles';
+import { memberActor, type Member } from '@/server/access/roles';
 import { organizationNameProblem } from '@/shared/orgs/organization-name';
 
 export interface SettingsView {

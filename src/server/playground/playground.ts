@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { priceFor } from '@/server/billing/pricing';
-import { MEMBER_PERMISSIONS, type Member } from '@/server/members/roles';
+import { MEMBER_PERMISSIONS, type Member } from '@/server/access/roles';
 import type { Caller } from '@/server/access/caller';
 import { createGeneration, validateIdempotencyKey, type CreationInput } from '@/server/creations/create';
 import { FileParts } from '@/server/creations/images';

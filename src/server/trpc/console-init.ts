@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '@/server/platform/errors';
 import { ApiError } from '@/server/http/api-error';
 import { toHttpError } from '@/server/http/error-status';
-import { requireMembership, requireRole, type Member, type Role } from '@/server/members/roles';
+import { requireMembership, requireRole, type Member, type Role } from '@/server/access/roles';
 import { modeSchema } from '@/shared/members/role-names';
 import type { PendingSession, SessionUser } from '@/server/auth/sessions';
 import type { RequestOrigin } from '@/server/audit/actor';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { pageInput } from '@/server/platform/pages';
 import { generationStatusSchema, generationTypeSchema } from '@/server/generations/schemas';
-import { MEMBER_PERMISSIONS, memberActor } from '@/server/members/roles';
+import { MEMBER_PERMISSIONS, memberActor } from '@/server/access/roles';
 import { roleSchema } from '@/shared/members/role-names';
-import { signUp } from '@/server/auth/sign-up';
+import { signUp } from '@/server/orgs/sign-up';
 import { requestPasswordReset, resetPassword } from '@/server/auth/password-reset';
 import { verifyEmail } from '@/server/auth/email-verification';
 import { changePassword } from '@/server/auth/change-password';

@@ -3,7 +3,7 @@ import { newId } from '@/server/platform/ids';
 import { ApiError } from '@/server/http/api-error';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
-import type { Member } from '@/server/members/roles';
+import type { Member } from '@/server/access/roles';
 import type { CreationInput } from '@/server/creations/create';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';

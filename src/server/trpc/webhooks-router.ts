@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { pageInput } from '@/server/platform/pages';
-import { memberActor, type Member } from '@/server/members/roles';
+import { memberActor, type Member } from '@/server/access/roles';
 import { createEndpoint } from '@/server/webhooks/create-endpoint';
 import { getEndpoint, type EndpointScope } from '@/server/webhooks/endpoints';
 import { rotateSecret } from '@/server/webhooks/rotate-secret';

@@ -4,14 +4,14 @@ import { config } from '@/server/platform/config';
 import { DomainError, invalidParam } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { sendMail } from '@/server/mail/send-mail';
-import { createOrganization } from '@/server/orgs/orgs';
+import { normalizeEmail } from '@/server/mail/email-address';
 import { organizationNameProblem } from '@/shared/orgs/organization-name';
 import { acceptInvitationTx } from '@/server/members/accept-invitation';
-import type { Role } from '@/server/members/roles';
-import { checkPasswordRule, hashPassword } from './password';
-import { requireAttemptAllowed } from './sign-in-limits';
-import { sendVerificationMail } from './email-verification';
-import { normalizeEmail } from './verify-credentials';
+import type { Role } from '@/server/access/roles';
+import { checkPasswordRule, hashPassword } from '@/server/auth/password';
+import { requireAttemptAllowed } from '@/server/auth/sign-in-limits';
+import { sendVerificationMail } from '@/server/auth/email-verification';
+import { createOrganization } from './orgs';
 import { recordAudit } from '@/server/audit/record-audit';
 import { userActor } from '@/server/audit/actor';
 
@@ -55,6 +55,8 @@ function isUniqueViolation(error: unknown): boolean {
  * Create an account: either with a new organization (when CONSOLE_OPEN_SIGNUP is on, the
  * default), confirmed by a mailed link before the password signs in; or by accepting an
  * invitation, whose link already proved the address (the client then signs in at once).
+ * It opens an organization or joins one, so it sits with the organizations, above auth
+ * (passwords, confirmation mail) and members (invitations).
  */
 export async function signUp(input: SignUpInput, ip: string | null): Promise<SignUpResult> {
   const email = normalizeEmail(input.email);

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { ThemeProvider } from 'next-themes';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { Toaster } from '@/components/ui/toaster';
-import { TrpcQueryProvider } from './trpc';
+import { TrpcQueryProvider } from '@/console-client/trpc';
 
 /** Everything a console page needs around it: theme (light/dark/system), data, tooltips, toasts. */
 export function Providers({ children }: { children: React.ReactNode }) {

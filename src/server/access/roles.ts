@@ -11,6 +11,8 @@ import type { MemberRole, Mode } from '@/generated/prisma/enums';
  *   developer  overview, logs, generations (cancel too), usage, settings (read); creates keys
  *              and revokes only the keys they created; no billing, no members.
  * An organization always keeps at least one owner.
+ * The console's counterpart of the API key's Caller (caller.ts): billing, keys, settings and
+ * the playground are scoped by a Member, so it sits below them, with the Caller.
  */
 export type Role = MemberRole;
 

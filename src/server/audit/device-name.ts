@@ -1,7 +1,8 @@
 /**
- * A short human name for a user agent ("Chrome 131 on Windows"), for the sessions list and the
- * audit log. Deliberately small: the browser families and systems people recognise; anything
- * else is "Unknown browser" / "unknown system", and the raw string stays available.
+ * A short human name for a user agent ("Chrome 131 on Windows"), for the audit log and the
+ * sessions list (auth). It names a request's origin (actor.ts), so it lives with the audit log,
+ * the floor below auth. Deliberately small: the browser families and systems people recognise;
+ * anything else is "Unknown browser" / "unknown system", and the raw string stays available.
  */
 const BROWSERS: readonly [RegExp, string][] = [
   [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
