@@ -16,7 +16,7 @@ import { apiErrorFromUnknown } from './errors';
  *   sessionProcedure  a signed-in user;
  *   memberProcedure   input carries organizationId and mode; the user's membership is loaded
  *                     (404 when there is none, so other organizations' ids reveal nothing);
- *   .use(role(...))   the roles a procedure admits (see members/roles.ts for the matrix).
+ *   .use(role(...))   the roles a procedure admits (see access/roles.ts for the matrix).
  */
 export interface ConsoleContext {
   user: SessionUser | null;

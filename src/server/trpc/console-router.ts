@@ -79,7 +79,7 @@ import { consoleRouterBuilder as router, memberProcedure, originOf, publicProced
 /**
  * Every procedure of the console. Inputs are zod schemas the UI's forms reuse; member
  * procedures take { organizationId, mode } plus their own fields (z.object, not strict: each
- * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in members/roles.ts (docs/console.md).
+ * chained input parser sees the whole input), and every query is scoped by both. Roles per procedure follow the matrix in access/roles.ts (docs/console.md).
  */
 const authRouter = router({
   signUp: publicProcedure.input(signUpInput).mutation(({ ctx, input }) => signUp(input, ctx.ip)),
