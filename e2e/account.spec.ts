@@ -3,8 +3,12 @@
  * `roomtone mail list` shows (no SMTP here, the zero-setup case) and the account's password, then
  * the password is changed in the console; a wrong current password and a short new one are shown
  * next to their fields; after signing out, the old password is refused and the new one signs in.
+ * The account page's sections are cards alike, and the recovery codes sit together with their
+ * actions, at a laptop's and a phone's width, in both themes.
  */
-import { expect, expectAccessible, screenshot, signInWithPassword, SIGNED_OUT, test } from './fixtures';
+import type { Locator } from '@playwright/test';
+import { base32Decode, totp } from '@/server/auth/totp';
+import { expect, expectAccessible, screenshot, signInWithPassword, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import { linkIn, roomtoneMailList } from './mailbox';
 
 // A new account of its own: it signs out at the end, which the demo owner's shared session must not.
@@ -22,8 +26,12 @@ test('sign up, confirm the address, change the password, then sign in with the n
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(oldPassword);
   await page.getByLabel('Organization name').fill('Password Org');
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('status')).toContainText('Check your e-mail');
+  // The card's title says what comes next, not the step just done.
+  await expect(page.getByRole('heading', { name: 'Check your e-mail', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Create your account' })).toHaveCount(0);
+  await expect(page.getByRole('status')).toContainText(`We sent a message to ${email}`);
   await expect(page.getByRole('status')).toContainText('roomtone mail list');
+  await expectAccessible(page, 'sign-up, check your e-mail');
 
   // The password does not sign in before the address is confirmed.
   await page.goto('/sign-in');
@@ -86,4 +94,56 @@ test('sign up, confirm the address, change the password, then sign in with the n
   await expect(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' })).toBeVisible();
   await signInWithPassword(page, email, newPassword);
   await expect(page.getByRole('button', { name: `Account: ${email}` })).toBeVisible();
+});
+
+/** The card look: what a section's frame computes to. */
+async function cardLook(section: Locator): Promise<string> {
+  return section.evaluate((el) => {
+    const style = getComputedStyle(el);
+    return [style.borderTopWidth, style.borderTopStyle, style.borderRadius, style.backgroundColor, style.boxShadow].join(' | ');
+  });
+}
+
+test('the account page: password, two-factor and sessions are cards alike; the recovery codes sit together with their actions', async ({ page, demo }) => {
+  const email = `cards-${Date.now()}@example.com`;
+  await signUpOwner(page, demo, email, 'cards password 123', 'Cards Org');
+  await page.goto(page.url().replace(/\/overview$/, '/account'));
+  const password = page.getByRole('region', { name: 'Change password' });
+  const twoFactor = page.getByRole('region', { name: /Two-factor sign-in/ });
+  const sessions = page.getByRole('region', { name: /Sessions/ });
+  await expect(password).toBeVisible();
+  await expect(password.getByRole('button', { name: 'Change password' })).toBeVisible();
+  const look = await cardLook(twoFactor);
+  expect(look).toContain('solid');
+  expect(await cardLook(password)).toBe(look);
+  expect(await cardLook(sessions)).toBe(look);
+
+  // Two-factor on: the recovery codes, in a block the width of the codes, actions right under them.
+  await twoFactor.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const secret = (await page.getByTestId('totp-secret').innerText()).replaceAll(' ', '');
+  await page.getByRole('textbox', { name: 'Code from the app' }).fill(totp(base32Decode(secret), Date.now()));
+  await page.getByRole('button', { name: 'Turn on' }).click();
+  const codes = page.getByTestId('recovery-codes');
+  await expect(codes.getByRole('listitem')).toHaveCount(10);
+  for (const size of [
+    { width: 1360, height: 850 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    const list = (await codes.boundingBox())!;
+    const first = (await codes.getByRole('listitem').nth(0).boundingBox())!;
+    const second = (await codes.getByRole('listitem').nth(1).boundingBox())!;
+    const saved = (await page.getByRole('button', { name: 'I saved them' }).boundingBox())!;
+    expect(list.width, `the codes' width at ${size.width}`).toBeLessThan(360);
+    expect(second.x - (first.x + first.width), `the gap between two codes at ${size.width}`).toBeLessThan(48);
+    expect(saved.y - (list.y + list.height), `codes to their actions at ${size.width}`).toBeLessThan(40);
+    expect(saved.y - (list.y + list.height)).toBeGreaterThanOrEqual(0);
+    for (const theme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await expect(page.locator('html')).toHaveClass(new RegExp(theme));
+      await expectAccessible(page, `account, recovery codes at ${size.width} (${theme})`, theme === 'dark' ? 'colours' : 'all');
+    }
+  }
+  await page.getByRole('button', { name: 'I saved them' }).click();
+  await expect(page.getByTestId('recovery-codes-left')).toHaveText('10');
 });

@@ -2,7 +2,8 @@
  * What the console adds for everyday work, in Chromium as the demo owner (signed in once per
  * worker, e2e/signed-in.ts): keys renamed and created with an expiry; another organization
  * created; invitations resent and their link copied; the request log's detail with the request's
- * parameters and answer, a prefix path filter and "Open in playground" for a refused request;
+ * parameters and answer, a prefix path filter, and no "Open in playground" for a request that
+ * created nothing (a 400, a 415);
  * thumbnails in the generations list; the loading state while a screen loads, and the top bar from
  * the click on (links and router.push) while the next screen has not arrived. Axe on each new
  * screen state in both themes, and the new dialogs inside a 390 px window.
@@ -104,13 +105,19 @@ test('organizations: another one created from the switcher; an invitation resent
   await expect(page.getByRole('button', { name: /Organization: Second e2e studio/ }).first()).toBeVisible();
 });
 
-test('request log: the detail shows parameters and answer; a refused creation opens in the playground; paths filter by prefix', async ({ page, demo }) => {
+test('request log: the detail shows parameters and answer; a request that created nothing (400, 415) offers no playground; paths filter by prefix', async ({ page, demo }) => {
   const refused = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ image: 'https://images.example.com/room.jpg?token=secret-in-url', scale: 'x9', metadata: { ticket: 'E2E-7' } }),
   });
   expect(refused.status).toBe(400);
+  const notAnImage = new FormData();
+  notAnImage.append('image', new Blob(['plain text, not a photo'], { type: 'image/jpeg' }), 'room.jpg');
+  notAnImage.append('scale', 'x2');
+  const unsupported = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', { method: 'POST', body: notAnImage });
+  expect(unsupported.status).toBe(415);
+  expect(unsupported.body).toMatchObject({ error: { code: 'unsupported_image_type', param: 'image' } });
   const ok = await v1(demo.baseUrl, demo.testKey, '/v1/generations?limit=1');
   expect(ok.status).toBe(200);
 
@@ -128,11 +135,17 @@ test('request log: the detail shows parameters and answer; a refused creation op
   await expect(params).not.toContainText('secret-in-url');
   await expect(detail.getByRole('region', { name: 'Response body' })).toContainText('"param": "scale"');
   await bothThemes(page, 'request detail with bodies');
-  await detail.getByRole('link', { name: 'Open in playground' }).click();
-  // The playground adds the form's settings to the address after the replay id.
-  await page.waitForURL(new RegExp(`/playground\\?replay=${refused.requestId}`));
-  await expect(page.getByTestId('replay-note')).toContainText(refused.requestId);
-  await expect(page.getByLabel('Metadata value 1')).toHaveValue('E2E-7');
+  // It created nothing: there is no generation whose settings the playground would restore.
+  await expect(detail.getByRole('link', { name: 'Open in playground' })).toHaveCount(0);
+
+  // A 415 (a file that is no image) neither.
+  await expect(async () => {
+    await page.goto(`/o/${demo.organizationId}/test/logs?requestId=${unsupported.requestId}`);
+    await expect(page.getByRole('row', { name: new RegExp(unsupported.requestId) })).toBeVisible({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+  await page.getByRole('row', { name: new RegExp(unsupported.requestId) }).click();
+  await expect(page.getByTestId('request-detail')).toContainText('415');
+  await expect(page.getByTestId('request-detail').getByRole('link', { name: 'Open in playground' })).toHaveCount(0);
 
   // Path filter: a prefix finds the sub-paths.
   await page.goto(`/o/${demo.organizationId}/test/logs?path=${encodeURIComponent('/v1/gen')}`);
@@ -246,4 +259,27 @@ test('the new dialogs fit a 390 px phone', async ({ page, demo }) => {
   await page.getByRole('button', { name: /Switch organization/ }).first().click();
   await page.getByRole('menuitem', { name: 'Create organization' }).click();
   await expectInsideWindow(page, page.getByRole('dialog', { name: 'Create an organization' }), 'create organization dialog');
+});
+
+test('one accent colour: primary buttons, switches, checkboxes and the browser’s own radios share it, in both themes', async ({ page, demo }) => {
+  await page.goto(`/o/${demo.organizationId}/test/playground?kind=decoration`);
+  const run = page.getByTestId('run');
+  const modeSwitch = page.getByTestId('mode-switch').first();
+  await expect(modeSwitch).toHaveAttribute('data-state', 'checked'); // test mode
+  const plants = page.getByRole('checkbox', { name: 'plants' });
+  await plants.click();
+  await expect(plants).toHaveAttribute('data-state', 'checked');
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(theme));
+    const accent = await run.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await modeSwitch.evaluate((el) => getComputedStyle(el).backgroundColor), `the switch in ${theme}`).toBe(accent);
+    expect(await plants.evaluate((el) => getComputedStyle(el).backgroundColor), `the checkbox in ${theme}`).toBe(accent);
+    expect(await page.locator('html').evaluate((el) => getComputedStyle(el).accentColor), `the browser's controls in ${theme}`).toBe(accent);
+    await expectAccessible(page, `playground with the accent (${theme})`, theme === 'dark' ? 'colours' : 'all');
+  }
+  // The browser's own radios (the edit's mode) take the page's accent.
+  await page.goto(`/o/${demo.organizationId}/test/playground?kind=edit`);
+  const byPrompt = page.getByRole('radio', { name: 'By instruction (prompt)' });
+  expect(await byPrompt.evaluate((el) => getComputedStyle(el).accentColor)).toBe(await page.getByTestId('run').evaluate((el) => getComputedStyle(el).backgroundColor));
 });

@@ -193,7 +193,7 @@ export async function signUpOwner(page: Page, demo: E2EState, email: string, pas
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByLabel('Organization name').fill(organizationName);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('status')).toContainText('Check your e-mail');
+  await expect(page.getByRole('heading', { name: 'Check your e-mail', level: 1 })).toBeVisible();
   await page.goto(linkIn((await lastMail(demo, email, 'Confirm your e-mail address')).body, '/verify-email?'));
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
   await page.getByRole('button', { name: 'Confirm and sign in' }).click();

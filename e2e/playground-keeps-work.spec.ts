@@ -12,6 +12,7 @@ import sharp from 'sharp';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, expectFitsWidth, holdEngineRuns, screenshot, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import { chooseFile, chooseKind, openPlayground, paint, roomPhoto, workDir } from './playground-helpers';
+import { docScreen } from './doc-screens';
 
 test.describe.configure({ mode: 'default' });
 
@@ -36,12 +37,6 @@ test.beforeAll(async () => {
   await roomPhoto();
   await refusedFiles();
 });
-
-/** The screenshots docs/console.md shows, written with E2E_DOCS_SCREENS=1 (a run that means to refresh them). */
-async function docsScreen(page: Page, name: string): Promise<void> {
-  if (process.env.E2E_DOCS_SCREENS !== '1') return;
-  await page.screenshot({ path: path.resolve(import.meta.dirname, '..', 'docs', 'screens', `${name}.png`), fullPage: true, animations: 'disabled' });
-}
 
 /** Painted pixels on the mask canvas (any opaque pixel). */
 async function paintedPixels(page: Page): Promise<number> {
@@ -129,7 +124,7 @@ test('a 17 MB file, a text file and a 9000×7000 image are refused the moment th
   await screenshot(page, 'playground-refused-file-light');
   await page.setViewportSize({ width: 390, height: 844 });
   await expectFitsWidth(page, 'a refused file on a phone');
-  await docsScreen(page, 'playground-refused-file-phone-light');
+  await docScreen(page, 'playground-refused-file-phone-light', { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 860 });
 
   await page.getByLabel('Image file').setInputFiles(TEXT);
@@ -234,7 +229,7 @@ test('a reload during a run picks it up again from the URL; Run waits while the 
         await expect(page.locator('html')).toHaveClass(new RegExp(theme));
         await expectFitsWidth(page, `playground, ${size.name}, ${theme}`);
         await expectAccessible(page, `playground, ${size.name}, ${theme}`, theme === 'light' ? 'all' : 'colours');
-        await docsScreen(page, `playground-${size.name}-${theme}`);
+        await docScreen(page, `playground-${size.name}-${theme}`, { fullPage: true });
       }
     }
     await page.emulateMedia({ colorScheme: 'light' });

@@ -67,10 +67,26 @@ test('a two-colour mask painted by keyboard only: rectangles by arrow keys, swat
   await expect(canvas).toBeFocused();
   await expect(canvas).toHaveAccessibleName(/Mask canvas/);
   await expect(page.getByTestId('mask-cursor')).toBeAttached();
+  // Focused by keyboard, the canvas's frame shows a ring (the canvas's own would be cut by the
+  // scrolling frame and faded by the overlay's opacity).
+  const frame = page.getByTestId('mask-frame');
+  await expect(frame).toHaveCSS('outline-style', 'solid');
+  await expect(frame).toHaveCSS('outline-width', '3px');
+  expect(await frame.evaluate((el) => getComputedStyle(el).outlineColor)).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
+  await page.getByRole('slider', { name: 'Overlay opacity' }).focus();
+  await expect(frame).toHaveCSS('outline-style', 'none');
+  await page.keyboard.press('Tab');
+  await expect(canvas).toBeFocused();
 
   // Red rectangle over the wall: R, then corners by arrows (the cursor starts in the middle).
   await page.keyboard.press('r');
   await expect(page.getByRole('button', { name: 'Rectangle' })).toHaveAttribute('aria-pressed', 'true');
+  // Both corners on one spot: nothing is painted, and the live region does not say it was.
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('mask-announcement')).toHaveText('Nothing painted: the rectangle had no width or height. Space sets a first corner again.');
+  await expect(page.getByTestId('unlayered-color')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Undo' })).toBeDisabled();
   await press(page, 'Shift+ArrowUp', 3); // 20 % down
   await press(page, 'Shift+ArrowLeft', 4); // 10 % across
   await page.keyboard.press('Space');

@@ -36,10 +36,13 @@ test('each kind runs in test mode to a succeeded result; the price comes first; 
   expect(render.input).toMatchObject({ quality: '1k' });
   expect(render.metadata).toEqual({ project: 'e2e' });
   expect(priceText).toContain(money(render.cost.amount)); // the price shown is the cost.amount given
-  // A render needs a generative model: here (none configured) test mode answers a preview, and says so before and after.
+  // A render needs a generative model: here (none configured) test mode answers a preview. The
+  // Run card says so once; the result is badged, without repeating the sentence.
   await expect(page.getByTestId('preview-badge')).toHaveText('Test-mode preview');
-  await expect(page.getByTestId('preview-note')).toContainText('Test mode returns a preview for renders on this installation');
-  await expect(page.getByTestId('preview-note')).toContainText('ENGINE_RENDER');
+  await expect(page.getByTestId('availability')).toContainText('Test mode returns a preview for renders on this installation');
+  await expect(page.getByTestId('availability')).toContainText('ENGINE_RENDER');
+  await expect(page.getByText('Test mode returns a preview for renders')).toHaveCount(1);
+  await expect(page.getByTestId('preview-note')).toHaveCount(0);
   await expectAccessible(page, 'playground with a render result');
   await screenshot(page, 'playground-render-light');
 
@@ -242,4 +245,55 @@ test('replay from the log: a playground creation opens in the playground with it
   await expect(page.getByRole('combobox', { name: 'Quality' })).toHaveText('1k');
   await expectAccessible(page, 'playground replay');
   await screenshot(page, 'playground-replay-light');
+});
+
+test('the material picker: a loading state while the materials come, name matches first, and "no match" said in words', async ({ page, demo }) => {
+  await openPlayground(page, demo.organizationId);
+  await chooseKind(page, 'Edit');
+  await chooseFile(page);
+  await page.getByRole('radio', { name: 'By painted areas (mask and layers)' }).check();
+  await page.getByRole('radio', { name: 'Colour #FF0000' }).click();
+  await paint(page, [0.1, 0.2], [0.5, 0.4]);
+  await page.getByRole('button', { name: 'Add a layer for #FF0000' }).click();
+  await page.getByRole('radio', { name: 'Material', exact: true }).check();
+
+  // The list is held until its loading state has been seen (and scanned).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const materialsRead = /\/api\/trpc\/[^?]*playground\.materials(,|\?)/;
+  await page.route(materialsRead, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole('button', { name: 'Choose a material' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose a material' });
+  const loading = dialog.getByRole('status', { name: 'Loading materials' });
+  await expect(loading).toBeVisible();
+  await expectAccessible(page, 'material picker, loading');
+  release(); // later reads pass at once
+  const list = dialog.getByRole('list', { name: 'Materials' });
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  await expect(loading).toHaveCount(0);
+
+  // A name match comes before the materials of a matching category.
+  await dialog.getByRole('textbox', { name: 'Search materials' }).fill('leather');
+  await expect(list.getByRole('listitem').first()).toContainText(/leather/i);
+  await expect(list).toHaveAttribute('aria-busy', 'false');
+
+  // Nothing matches: said in words, with a way back to every material; axe in both themes.
+  await dialog.getByRole('textbox', { name: 'Search materials' }).fill('zzqx');
+  const noMatch = dialog.getByTestId('materials-no-match');
+  await expect(noMatch).toContainText('No material matches “zzqx”.');
+  await expect(list).toHaveCount(0);
+  for (const theme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await expect(page.locator('html')).toHaveClass(new RegExp(theme));
+    await expectAccessible(page, `material picker, no match (${theme})`, theme === 'dark' ? 'colours' : 'all');
+  }
+  await noMatch.getByRole('button', { name: 'Show every material' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Search materials' })).toHaveValue('');
+  await expect(list.getByRole('listitem').first()).toBeVisible();
+  await list.getByRole('button').first().click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('layer-#FF0000')).not.toContainText('No material chosen');
 });

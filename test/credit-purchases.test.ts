@@ -319,6 +319,36 @@ describe('changing the auto-recharge card (Checkout in setup mode)', () => {
     expect(['user', 'system']).toContain(cardSet[1]?.actorType);
   });
 
+  it('a member without billing rights (a developer) can neither start a card change nor adopt one: 403, nothing started, the card unchanged', async () => {
+    const { orgId, cookie } = await ownerOnStripeServer();
+    const bought = await addCredit(orgId, cookie, 2_000);
+    await stripe.pay(sessionOf(bought.data.checkoutUrl!).id);
+    const dev = await createMember(orgId, 'developer');
+    const devCookie = await cookieOf(dev.email, server.url);
+    const scope = { organizationId: orgId, mode: 'live' };
+
+    const sessionsBefore = stripe.sessions.size;
+    const start = await mutate('billing.changeCard', scope, devCookie, { base: server.url });
+    expect(start.httpStatus).toBe(403);
+    expect(start.error).toMatchObject({ code: 'permission_denied' });
+    expect(stripe.sessions.size).toBe(sessionsBefore);
+
+    // A set-up the owner completed on Stripe, its return never loaded (no webhook): the developer's confirmation adopts nothing.
+    const started = await mutate<{ url: string }>('billing.changeCard', scope, cookie, { base: server.url });
+    const session = sessionOf(started.data.url);
+    stripe.deliverWebhooks = false;
+    try {
+      await stripe.pay(session.id, '5555 5555 5555 4444');
+    } finally {
+      stripe.deliverWebhooks = true;
+    }
+    const adopt = await mutate('billing.confirmCardSetup', { ...scope, checkoutId: session.id }, devCookie, { base: server.url });
+    expect(adopt.httpStatus).toBe(403);
+    expect(adopt.error).toMatchObject({ code: 'permission_denied' });
+    expect((await db().organization.findUniqueOrThrow({ where: { id: orgId } })).stripePaymentMethodId).toBe('pm_card_visa');
+    expect(await db().auditEvent.count({ where: { organizationId: orgId, action: 'auto_recharge.payment_method_set', actorUserId: dev.id } })).toBe(0);
+  });
+
   it('Stripe\'s webhook saves the card when the browser never comes back', async () => {
     const { orgId, cookie } = await ownerOnStripeServer();
     const bought = await addCredit(orgId, cookie, 2_000);

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { changePasswordInput } from '@/shared/console/console-inputs';
 import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
 import { apiErrorOf, useTRPC } from '@/console-client/trpc';
+import { KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { FormError, TextField } from '@/components/ui/form';
 import { PageHeader } from '@/components/ui/page-header';
 import { ErrorState, LoadingRows } from '@/components/ui/states';
@@ -43,31 +45,39 @@ export function ChangePasswordScreen() {
   return (
     <>
       <PageHeader title="Your account" description={`Signed in as ${me.data.user.email}.`} />
-      <form
-        onSubmit={form.handleSubmit(({ currentPassword, newPassword }) => change.mutate({ newPassword, ...(hasPassword ? { currentPassword } : {}) }))}
-        className="flex max-w-md flex-col gap-4"
-        noValidate
-        aria-labelledby="change-password-heading"
-      >
-        <h2 id="change-password-heading" className="text-lg font-semibold">
-          {hasPassword ? 'Change password' : 'Set a password'}
-        </h2>
-        {hasPassword ? null : <p className="text-sm text-muted-foreground">You signed in with e-mail links so far; set a password to sign in with it too.</p>}
-        <FormError message={change.error && param !== 'currentPassword' && param !== 'newPassword' ? change.error.message : null} />
-        {hasPassword ? <TextField control={form.control} name="currentPassword" label="Current password" type="password" autoComplete="current-password" /> : null}
-        <TextField
-          control={form.control}
-          name="newPassword"
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          description={`At least ${PASSWORD_MIN_LENGTH} characters. Your other sessions are signed out.`}
-        />
-        <TextField control={form.control} name="confirmPassword" label="Repeat the new password" type="password" autoComplete="new-password" />
-        <Button type="submit" className="self-start" disabled={change.isPending}>
-          {hasPassword ? 'Change password' : 'Set password'}
-        </Button>
-      </form>
+      <Card aria-labelledby="change-password-heading">
+        <CardHeader>
+          <h2 id="change-password-heading" className="flex items-center gap-2 font-semibold">
+            <KeyRound className="size-4" aria-hidden /> {hasPassword ? 'Change password' : 'Set a password'}
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            {hasPassword ? 'The new password signs you in from now on; your other sessions are signed out.' : 'You signed in with e-mail links so far; set a password to sign in with it too.'}
+          </p>
+        </CardHeader>
+        <CardContent>
+          <form
+            onSubmit={form.handleSubmit(({ currentPassword, newPassword }) => change.mutate({ newPassword, ...(hasPassword ? { currentPassword } : {}) }))}
+            className="flex max-w-md flex-col gap-4"
+            noValidate
+            aria-labelledby="change-password-heading"
+          >
+            <FormError message={change.error && param !== 'currentPassword' && param !== 'newPassword' ? change.error.message : null} />
+            {hasPassword ? <TextField control={form.control} name="currentPassword" label="Current password" type="password" autoComplete="current-password" /> : null}
+            <TextField
+              control={form.control}
+              name="newPassword"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              description={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+            />
+            <TextField control={form.control} name="confirmPassword" label="Repeat the new password" type="password" autoComplete="new-password" />
+            <Button type="submit" className="self-start" disabled={change.isPending}>
+              {hasPassword ? 'Change password' : 'Set password'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
     </>
   );
 }

@@ -197,11 +197,12 @@ function Enabled({ status, onCodes, onDisabled }: { status: ConsoleOutputs['twoF
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const text = `${codes.join('\n')}\n`;
   return (
-    <div className="flex flex-col gap-3">
+    // One block the width of the codes, their actions right under them (a full-width grid set two columns half a screen apart).
+    <div className="flex max-w-md flex-col gap-3" data-testid="recovery-codes-block">
       <p role="alert" className="rounded-md bg-warning p-3 text-sm text-warning-foreground">
         Keep these recovery codes somewhere safe: each signs you in once if you lose your authenticator. They are shown only now.
       </p>
-      <ul className="grid grid-cols-2 gap-1 font-mono text-sm" aria-label="Recovery codes" data-testid="recovery-codes">
+      <ul className="grid w-fit grid-cols-2 gap-x-8 gap-y-1 rounded-md border bg-muted/40 px-4 py-3 font-mono text-sm" aria-label="Recovery codes" data-testid="recovery-codes">
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}

@@ -18,7 +18,7 @@ import { AuthCard } from './auth-card';
  * the password signs in; or — given an invitation token — joining the inviting organization with
  * the invited address, signed in at once (the invitation's link proved the address).
  */
-export function SignUpForm({ invitation }: { invitation?: { token: string; email: string } }) {
+export function SignUpForm({ invitation, onCheckEmail }: { invitation?: { token: string; email: string }; onCheckEmail?: (email: string) => void }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [error, setError] = React.useState<string | null>(null);
@@ -33,7 +33,8 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
     try {
       const created = await signUp.mutateAsync({ ...values, name: values.name || undefined });
       if (created.status === 'check_email') {
-        setCheckEmail(values.email);
+        if (onCheckEmail) onCheckEmail(values.email);
+        else setCheckEmail(values.email);
         return;
       }
       const result = await signIn('credentials', { email: values.email, password: values.password, redirect: false as const });
@@ -44,17 +45,7 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
       setError(e instanceof Error ? e.message : String(e));
     }
   });
-  if (checkEmail) {
-    return (
-      <div role="status" className="flex flex-col gap-2 text-sm">
-        <p className="font-medium">Check your e-mail</p>
-        <p>
-          We sent a message to {checkEmail}. Open its link (valid 24 hours) and enter your password to finish: until then the account cannot sign in.
-        </p>
-        <MailDestination />
-      </div>
-    );
-  }
+  if (checkEmail) return <CheckEmailNotice email={checkEmail} withTitle />;
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
       <FormError message={error} />
@@ -69,7 +60,26 @@ export function SignUpForm({ invitation }: { invitation?: { token: string; email
   );
 }
 
+/** What a new account does next: open the mailed link. The title says it where the card has none of its own. */
+function CheckEmailNotice({ email, withTitle = false }: { email: string; withTitle?: boolean }) {
+  return (
+    <div role="status" className="flex flex-col gap-2 text-sm" data-testid="check-email">
+      {withTitle ? <p className="font-medium">Check your e-mail</p> : null}
+      <p>We sent a message to {email}. Open its link (valid 24 hours) and enter your password to finish: until then the account cannot sign in.</p>
+      <MailDestination />
+    </div>
+  );
+}
+
 export function SignUpScreen() {
+  const [checkEmail, setCheckEmail] = React.useState<string | null>(null);
+  if (checkEmail) {
+    return (
+      <AuthCard title="Check your e-mail">
+        <CheckEmailNotice email={checkEmail} />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard
       title="Create your account"
@@ -80,7 +90,7 @@ export function SignUpScreen() {
         </>
       }
     >
-      <SignUpForm />
+      <SignUpForm onCheckEmail={setCheckEmail} />
     </AuthCard>
   );
 }

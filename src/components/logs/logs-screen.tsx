@@ -1,7 +1,6 @@
 'use client';
 import * as React from 'react';
 import Link from 'next/link';
-import { isReplayableRequest } from '@/components/playground/replay-request';
 import { useQuery } from '@tanstack/react-query';
 import { ListFilter, Search, X } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
@@ -274,7 +273,8 @@ function RequestDetail({ id, base }: { id: string; base: string }) {
       ),
     ],
   ];
-  const replayHref = l.generation_id && !l.idempotent_repeat ? `${base}/playground?replay=${l.generation_id}` : isReplayableRequest(l) ? `${base}/playground?replay=${l.id}` : null;
+  // Only a request that created a generation (an idempotent repeat names the first one's) has settings to replay.
+  const replayHref = l.generation_id ? `${base}/playground?replay=${l.generation_id}` : null;
   return (
     <div className="flex flex-col gap-6" data-testid="request-detail">
     {replayHref ? (

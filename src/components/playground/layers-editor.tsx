@@ -1,15 +1,18 @@
 'use client';
 import * as React from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { AlertTriangle, Plus, X } from 'lucide-react';
 import { FINISHES } from '@/shared/creations/schemas';
 import { useTRPC } from '@/console-client/trpc';
 import { useScopeInput } from '@/console-client/scope';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/components/ui/cn';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ErrorState } from '@/components/ui/states';
 import type { MaskColor } from './mask-raster';
 import type { PaintedColor } from './mask-painter';
 import { FieldError, type FieldErrors } from './field-error';
@@ -172,7 +175,15 @@ function MaterialPicker({ open, onOpenChange, onPick }: { open: boolean; onOpenC
   const [category, setCategory] = React.useState('all');
   const [search, setSearch] = React.useState('');
   const categories = useQuery(trpc.playground.materialCategories.queryOptions(scope, { enabled: open }));
-  const materials = useQuery(trpc.playground.materials.queryOptions({ ...scope, category: category === 'all' ? undefined : category, search: search || undefined }, { enabled: open }));
+  // The search asks the server once typing pauses; the last answer stays (dimmed) meanwhile.
+  const [asked, setAsked] = React.useState('');
+  React.useEffect(() => {
+    const timer = setTimeout(() => setAsked(search.trim()), 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+  const materials = useQuery(
+    trpc.playground.materials.queryOptions({ ...scope, category: category === 'all' ? undefined : category, search: asked || undefined }, { enabled: open, placeholderData: keepPreviousData }),
+  );
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-3xl">
@@ -184,26 +195,54 @@ function MaterialPicker({ open, onOpenChange, onPick }: { open: boolean; onOpenC
           <Select label="Material category" value={category} onValueChange={setCategory} options={[{ value: 'all', label: 'All categories' }, ...(categories.data ?? []).map((c) => ({ value: c.id, label: c.name }))]} className="sm:w-56" />
           <Input aria-label="Search materials" placeholder="Search by name or category" value={search} onChange={(e) => setSearch(e.target.value)} />
         </div>
-        <ul className="grid max-h-[50vh] grid-cols-2 gap-2 overflow-y-auto sm:grid-cols-4" aria-label="Materials">
-          {(materials.data?.data ?? []).map((m) => (
-            <li key={m.id}>
-              <button
-                type="button"
-                className="grid w-full gap-1 rounded-md border p-2 text-left text-xs hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                onClick={() => {
-                  onPick(m);
-                  onOpenChange(false);
-                }}
-              >
-                {/* eslint-disable-next-line @next/next/no-img-element -- swatch served by /swatches */}
-                <img src={`/swatches/${m.id}`} alt="" loading="lazy" className="aspect-square w-full rounded" />
-                <span className="font-medium">{m.name}</span>
-                <span className="text-muted-foreground">{m.category}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-        {materials.data?.data.length === 0 ? <p className="text-sm text-muted-foreground">No material matches.</p> : null}
+        {materials.isPending ? (
+          <div role="status" aria-label="Loading materials" data-state="loading" data-testid="materials-loading" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+            {Array.from({ length: 8 }, (_, i) => (
+              <Skeleton key={i} className="aspect-square w-full" />
+            ))}
+          </div>
+        ) : materials.isError ? (
+          <ErrorState error={materials.error} onRetry={() => void materials.refetch()} />
+        ) : materials.data.data.length === 0 ? (
+          <div role="status" data-testid="materials-no-match" className="flex flex-col items-start gap-2 rounded-md border border-dashed p-4 text-sm">
+            <p className="font-medium">{asked ? `No material matches “${asked}”${category === 'all' ? '' : ' in this category'}.` : 'No material in this category.'}</p>
+            <p className="text-muted-foreground">Names and categories are searched: try a shorter word{category === 'all' ? '' : ' or all categories'}.</p>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => {
+                setSearch('');
+                setCategory('all');
+              }}
+            >
+              Show every material
+            </Button>
+          </div>
+        ) : (
+          <ul
+            className={cn('grid max-h-[50vh] grid-cols-2 gap-2 overflow-y-auto sm:grid-cols-4', materials.isPlaceholderData && 'opacity-60')}
+            aria-label="Materials"
+            aria-busy={materials.isPlaceholderData}
+          >
+            {materials.data.data.map((m) => (
+              <li key={m.id}>
+                <button
+                  type="button"
+                  className="grid w-full gap-1 rounded-md border p-2 text-left text-xs hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  onClick={() => {
+                    onPick(m);
+                    onOpenChange(false);
+                  }}
+                >
+                  {/* eslint-disable-next-line @next/next/no-img-element -- swatch served by /swatches */}
+                  <img src={`/swatches/${m.id}`} alt="" loading="lazy" className="aspect-square w-full rounded" />
+                  <span className="font-medium">{m.name}</span>
+                  <span className="text-muted-foreground">{m.category}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
       </DialogContent>
     </Dialog>
   );

@@ -87,7 +87,12 @@ export const MaskPainter = React.forwardRef<
         </p>
       ) : null}
       <MaskOptions painting={painting} opacity={opacity} onOpacity={setOpacity} />
-      <div ref={scrollRef} className="max-h-[70vh] max-w-full overflow-auto rounded-md border bg-muted">
+      {/* The focus ring is the frame's: the canvas's own outline was cut by the scrolling frame and faded by the overlay's opacity. */}
+      <div
+        ref={scrollRef}
+        data-testid="mask-frame"
+        className="max-h-[70vh] max-w-full overflow-auto rounded-md border bg-muted has-[canvas:focus-visible]:outline-3 has-[canvas:focus-visible]:outline-offset-2 has-[canvas:focus-visible]:outline-ring"
+      >
         <div className="relative" style={{ width: `${zoom * 100}%`, aspectRatio: `${raster.width} / ${raster.height}` }}>
           {/* eslint-disable-next-line @next/next/no-img-element -- the user's own photo, any origin */}
           <img src={imageUrl} alt="The photo to mask" className="absolute inset-0 size-full select-none" draggable={false} />
@@ -101,7 +106,7 @@ export const MaskPainter = React.forwardRef<
             aria-roledescription="mask painter"
             aria-label={`Mask canvas, ${TOOLS.find((t) => t.id === tool)?.label ?? tool} in ${color}`}
             aria-describedby={helpId}
-            className={cn('absolute inset-0 size-full touch-none focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-ring', tool === 'pan' ? 'cursor-grab' : 'cursor-crosshair')}
+            className={cn('absolute inset-0 size-full touch-none focus-visible:outline-none', tool === 'pan' ? 'cursor-grab' : 'cursor-crosshair')}
             style={{ opacity: opacity / 100, imageRendering: 'pixelated' }}
             {...painting.pointer}
             onDoubleClick={() => tool === 'polygon' && painting.closePolygon()}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { analyzeMask, matchLayersToMask, MASK_PALETTE } from '@/server/images/mask';
-import { labelOf, maskSizeProblem, MaskHistory, MaskRaster, maskSizeFor, opaquePixels } from './mask-raster';
+import { labelOf, maskSizeProblem, MaskHistory, MaskRaster, maskSizeFor, opaquePixels, rectIsEmpty } from './mask-raster';
 
 /** The painter's export as the browser sends it: its RGBA pixels encoded as a PNG. */
 async function png(raster: MaskRaster): Promise<Buffer> {
@@ -105,5 +105,24 @@ describe('a mask PNG chosen to start from', () => {
     ]);
     expect(opaquePixels(rgba)).toEqual({ opaque: 4, offPalette: 2 });
     expect(MaskRaster.fromRgba(rgba, 6, 1).counts().slice(1).reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
+
+describe('a rectangle without size', () => {
+  it('paints nothing when its corners are one spot or on one line (under a mask pixel apart); a real one paints its pixels', () => {
+    const raster = new MaskRaster(100, 80);
+    const red = labelOf('#FF0000');
+    for (const [a, b] of [
+      [{ x: 50.5, y: 40.5 }, { x: 50.5, y: 40.5 }],
+      [{ x: 10.5, y: 40.5 }, { x: 90.5, y: 40.5 }],
+      [{ x: 30.5, y: 10.5 }, { x: 30.9, y: 70.5 }],
+    ] as const) {
+      expect(rectIsEmpty(a, b)).toBe(true);
+      raster.rect(a, b, red);
+      expect(raster.counts()[1]).toBe(0);
+    }
+    expect(rectIsEmpty({ x: 10, y: 10 }, { x: 11, y: 11 })).toBe(false);
+    raster.rect({ x: 10, y: 10 }, { x: 20, y: 30 }, red);
+    expect(raster.counts()[1]).toBe(11 * 21);
   });
 });

@@ -78,6 +78,7 @@ export class MaskRaster {
 
   /** Axis-aligned rectangle between two corners (inclusive of the pixels they fall in). */
   rect(a: Point, b: Point, label: Label): void {
+    if (rectIsEmpty(a, b)) return;
     const x0 = Math.max(0, Math.floor(Math.min(a.x, b.x)));
     const x1 = Math.min(this.width - 1, Math.floor(Math.max(a.x, b.x)));
     const y0 = Math.max(0, Math.floor(Math.min(a.y, b.y)));
@@ -261,3 +262,8 @@ export class MaskHistory {
 }
 
 export { MASK_MIN_LONG_SIDE, MASK_PALETTE, type MaskColor };
+
+/** A rectangle narrower or lower than one mask pixel (both corners set at one spot, or on one line) paints nothing. */
+export function rectIsEmpty(a: Point, b: Point): boolean {
+  return Math.abs(a.x - b.x) < 1 || Math.abs(a.y - b.y) < 1;
+}

@@ -107,6 +107,8 @@ export function PlaygroundScreen() {
   const blocked = kind === 'edit' && values.mode === 'mask' && (problems.unlayered.length > 0 || problems.unpainted.length > 0);
   const option = availabilityOf(availability.data, kind, values.mode);
   const unavailable = scope.mode === 'live' && option?.live === 'unavailable';
+  // The Run card says what test mode gives for the chosen kind; the result repeats it only for another kind.
+  const runPreview = scope.mode === 'test' ? previewNote(option) : null;
   const signature = JSON.stringify([kind, body, image?.previewUrl ?? null, withMask ? painted : null]);
 
   const { errors, setErrors, sending, run, prepareUpload } = usePlaygroundRun({
@@ -122,6 +124,7 @@ export function PlaygroundScreen() {
 
   const followed = useFollowedGeneration(shownId, accepted);
   const generation = followed.generation;
+  const resultPreview = generation && !generation.livemode ? previewNote(availabilityOf(availability.data, generation.type, (generation.input as { mode?: string }).mode)) : null;
   useHistoryFollows(scopeKey, generation);
   const kindRun = draft.runs[kind];
   const shownRecord = kindRun && kindRun.id === shownId ? kindRun : null;
@@ -276,7 +279,8 @@ export function PlaygroundScreen() {
               requestId={shownRecord?.requestId ?? generation?.request_id ?? null}
               beforeUrl={beforeUrl}
               onUseAsInput={(url, id) => confirmDiscard(() => takeImage({ type: 'output', url, generationId: id }, url))}
-              preview={generation && !generation.livemode ? previewNote(availabilityOf(availability.data, generation.type, (generation.input as { mode?: string }).mode)) : null}
+              preview={resultPreview}
+              previewSaid={resultPreview !== null && resultPreview === runPreview}
             />
           ) : null}
           <RunHistoryPanel

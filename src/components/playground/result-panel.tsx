@@ -16,7 +16,8 @@ type Generation = ConsoleOutputs['generations']['get'];
  * The generation as it progresses (followed on the server), then the output with a before/after
  * slider, zoom, download and its JSON. `beforeUrl` is this generation's own input (never the
  * image chosen since); `stale` dims it while a new run is being sent. `preview` says when a
- * test-mode output is a preview.
+ * test-mode output is a preview: a badge, and the sentence why unless the Run card above already
+ * says it (`previewSaid`: the same kind in test mode), so the notice appears once.
  */
 export function ResultPanel({
   generation,
@@ -24,6 +25,7 @@ export function ResultPanel({
   beforeUrl,
   onUseAsInput,
   preview,
+  previewSaid = false,
   stale = false,
   missing = false,
 }: {
@@ -34,6 +36,7 @@ export function ResultPanel({
   beforeUrl: string | null;
   onUseAsInput: (url: string, id: string) => void;
   preview: string | null;
+  previewSaid?: boolean;
 }) {
   const [split, setSplit] = React.useState(50);
   const [zoom, setZoom] = React.useState(1);
@@ -64,7 +67,7 @@ export function ResultPanel({
         </CardTitle>
       </CardHeader>
       <CardContent className="grid min-w-0 gap-3">
-        {preview ? (
+        {preview && !previewSaid ? (
           <p className="rounded-md border bg-muted px-3 py-2 text-xs" data-testid="preview-note">
             {preview}
           </p>

@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import { labelOf, MASK_PALETTE, type Label as PixelLabel, type MaskColor, type MaskHistory, type MaskRaster, type Point } from './mask-raster';
+import { labelOf, MASK_PALETTE, rectIsEmpty, type Label as PixelLabel, type MaskColor, type MaskHistory, type MaskRaster, type Point } from './mask-raster';
 import { percent, TOOLS, zoomIn, zoomOut, type Tool } from './mask-tools';
 
 /** Photo colours within this distance of the clicked pixel (per channel) join a region fill. */
@@ -108,7 +108,8 @@ export function useMaskPainting({
       fillAt(p);
       return;
     }
-    history.record(raster);
+    // A rectangle is recorded when it is painted, on release (a click without a drag paints nothing).
+    if (tool !== 'rect') history.record(raster);
     drag.current = { last: p, start: p };
     if (tool === 'brush' || tool === 'eraser') {
       raster.disc(p.x, p.y, radius(), label);
@@ -140,8 +141,11 @@ export function useMaskPainting({
     drag.current = null;
     if (!d || d.scroll) return;
     if (tool === 'rect') {
-      raster.rect(d.start, toMask(event), label);
       setRectPreview(null);
+      const end = toMask(event);
+      if (rectIsEmpty(d.start, end)) return;
+      history.record(raster);
+      raster.rect(d.start, end, label);
     }
     changed();
   }
@@ -220,13 +224,18 @@ export function useMaskPainting({
           setCorner(cursor);
           setRectPreview({ a: cursor, b: cursor });
           setAnnouncement('First corner set: move to the opposite corner, then Space.');
+        } else if (rectIsEmpty(corner, cursor)) {
+          // Both corners on one spot or one line: nothing painted, and the live region does not say otherwise.
+          setCorner(null);
+          setRectPreview(null);
+          setAnnouncement('Nothing painted: the rectangle had no width or height. Space sets a first corner again.');
         } else {
           history.record(raster);
           raster.rect(corner, cursor, label);
           changed();
           setCorner(null);
           setRectPreview(null);
-          setAnnouncement(`Rectangle painted in ${color}.`);
+          setAnnouncement(`Rectangle painted in ${tool === 'eraser' ? 'eraser' : color}.`);
         }
         return;
       case 'polygon':
