@@ -11,17 +11,17 @@ import { PgBoss } from 'pg-boss';
 import { InngestTestEngine } from '@inngest/test';
 import { databaseUrl, db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
-import { jobs } from '@/server/jobs/client';
-import { AUTO_RECHARGE_QUEUE, autoRechargeRequested, autoRechargeJob } from '@/server/jobs/definitions/event-jobs';
-import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { queueClient } from '@/server/jobs/providers/pgboss';
+import { jobs } from '@/server/platform/jobs/client';
+import { AUTO_RECHARGE_QUEUE, autoRechargeRequested, autoRechargeJob } from '@/server/billing/billing-jobs';
+import { JOB_EVENTS } from '@/server/platform/jobs/job';
+import { queueClient } from '@/server/platform/jobs/providers/pgboss';
 import { clock } from '@/server/platform/clock';
-import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
+import { defineJob, type JobDefinition } from '@/server/platform/jobs/job';
 import { scheduledJob } from '@/server/jobs/definitions/maintenance';
-import { runPgBossJob } from '@/server/jobs/providers/pgboss';
-import { runKey } from '@/server/jobs/providers/pgboss-io';
-import { inngestFunction } from '@/server/jobs/providers/inngest';
-import { createInngestClient } from '@/server/jobs/providers/inngest-client';
+import { runPgBossJob } from '@/server/platform/jobs/providers/pgboss';
+import { runKey } from '@/server/platform/jobs/providers/pgboss-io';
+import { inngestFunction } from '@/server/platform/jobs/providers/inngest-functions';
+import { createInngestClient } from '@/server/platform/jobs/providers/inngest-client';
 
 /** What a test job did, per run: which step bodies actually executed. */
 const executed = new Map<string, string[]>();
