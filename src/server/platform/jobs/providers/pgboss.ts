@@ -57,7 +57,6 @@ export function queueClient(): Promise<PgBoss> {
 const ensured = new Map<string, Promise<void>>();
 
 async function ensureQueues(boss: PgBoss, jobs: readonly JobDeclaration[]): Promise<void> {
-  const ready: Promise<void>[] = [];
   for (const job of jobs) {
     for (const spec of job.queue?.queues() ?? []) {
       let queue = ensured.get(spec.name);
@@ -68,10 +67,9 @@ async function ensureQueues(boss: PgBoss, jobs: readonly JobDeclaration[]): Prom
         });
         ensured.set(spec.name, queue);
       }
-      ready.push(queue);
+      await queue;
     }
   }
-  await Promise.all(ready);
 }
 
 async function ensureQueue(boss: PgBoss, { name, options }: QueueSpec): Promise<void> {
