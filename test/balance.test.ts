@@ -31,7 +31,7 @@ import {
 import { stripeProvider } from '@/server/billing/payments/stripe';
 import { manualProvider } from '@/server/billing/payments/manual';
 import { PaymentOutcomeUnknown } from '@/server/billing/payments/port';
-import { loggingStep } from '@/server/jobs/steps';
+import { loggingStep } from '@/server/platform/jobs/steps';
 import type { Mode } from '@/generated/prisma/enums';
 
 const ip = testIp();

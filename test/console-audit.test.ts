@@ -13,7 +13,7 @@ import { runAutoRechargeJob, setAutoRecharge } from '@/server/billing/auto-recha
 import { confirmCreditPurchase, startCreditPurchase } from '@/server/billing/credit-purchases';
 import { stripeProvider } from '@/server/billing/payments/stripe';
 import { manualProvider } from '@/server/billing/payments/manual';
-import { loggingStep } from '@/server/jobs/steps';
+import { loggingStep } from '@/server/platform/jobs/steps';
 import { clock } from '@/server/platform/clock';
 import { AUDIT_ACTIONS, type AuditAction } from '@/shared/audit/actions';
 import { baseUrl, createTestOrg, testIp } from './support';

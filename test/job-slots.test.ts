@@ -7,8 +7,8 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineJob, type Stoppable } from '@/server/jobs/definitions/job';
-import { pgBossProvider, queueClient } from '@/server/jobs/providers/pgboss';
+import { defineJob, type Stoppable } from '@/server/platform/jobs/job';
+import { pgBossProvider, queueClient } from '@/server/platform/jobs/providers/pgboss';
 
 const QUEUE = `test.slot-refetch.${process.pid}`;
 const ran: number[] = [];

@@ -11,17 +11,19 @@ import { PgBoss } from 'pg-boss';
 import { InngestTestEngine } from '@inngest/test';
 import { databaseUrl, db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
-import { jobs } from '@/server/jobs/client';
-import { AUTO_RECHARGE_QUEUE, autoRechargeRequested, autoRechargeJob } from '@/server/jobs/definitions/event-jobs';
-import { JOB_EVENTS } from '@/server/jobs/definitions/job';
-import { queueClient } from '@/server/jobs/providers/pgboss';
+import { jobs } from '@/server/platform/jobs/client';
+import { AUTO_RECHARGE_QUEUE, autoRechargeRequested, autoRechargeJob } from '@/server/billing/billing-jobs';
+import { declareJob, JOB_EVENTS } from '@/server/platform/jobs/job';
+import { runIdFor } from '@/server/platform/jobs/run-id';
+import { webhookDeliveryCreated } from '@/server/webhooks/delivery-job';
+import { queueClient } from '@/server/platform/jobs/providers/pgboss';
 import { clock } from '@/server/platform/clock';
-import { defineJob, type JobDefinition } from '@/server/jobs/definitions/job';
+import { defineJob, type JobDefinition } from '@/server/platform/jobs/job';
 import { scheduledJob } from '@/server/jobs/definitions/maintenance';
-import { runPgBossJob } from '@/server/jobs/providers/pgboss';
-import { runKey } from '@/server/jobs/providers/pgboss-io';
-import { inngestFunction } from '@/server/jobs/providers/inngest';
-import { createInngestClient } from '@/server/jobs/providers/inngest-client';
+import { runPgBossJob } from '@/server/platform/jobs/providers/pgboss';
+import { runKey } from '@/server/platform/jobs/providers/pgboss-io';
+import { inngestFunction } from '@/server/platform/jobs/providers/inngest-functions';
+import { createInngestClient } from '@/server/platform/jobs/providers/inngest-client';
 
 /** What a test job did, per run: which step bodies actually executed. */
 const executed = new Map<string, string[]>();
@@ -227,6 +229,32 @@ describe('jobs() on pg-boss: events routed by the definitions', () => {
   it('an event no queued job listens to starts nothing (generation.ended; a delivery, which its own worker claims)', async () => {
     await expect(jobs().trigger({ name: JOB_EVENTS.generationEnded, data: { generationId: 'gen_x', organizationId: 'org_x', status: 'succeeded' } })).resolves.toBeUndefined();
     expect(await jobs().resend({ name: JOB_EVENTS.generationEnded, data: { generationId: 'gen_x' } })).toBe(false);
-    expect(await jobs().resend({ name: JOB_EVENTS.webhookDeliveryCreated, data: { deliveryId: 'whd_x', endpointId: 'we_x' } })).toBe(false);
+    expect(await jobs().resend(webhookDeliveryCreated({ id: 'whd_x', endpointId: 'we_x' }))).toBe(false);
+  });
+
+  it('a job declared after the queue client started gets its queue at its first trigger, in a transaction as outside one', async () => {
+    const boss = await queueClient();
+    const queue = `test.late-${randomUUID().slice(0, 8)}`;
+    const event = `test/${queue}`;
+    const late = declareJob({
+      id: queue,
+      version: 1,
+      name: 'Declared late',
+      schema: z.object({ n: z.string() }),
+      trigger: { event },
+      retries: 0,
+      queue: {
+        queues: () => [{ name: queue, options: { retryLimit: 0, expireInSeconds: 60, deleteAfterSeconds: 3600 }, worker: { slots: 0 } }],
+        runId: ({ n }) => runIdFor(`${queue}:${n}`),
+      },
+    });
+    expect(await boss.getQueue(queue)).toBeNull();
+    await transaction((tx) => jobs().trigger({ name: event, data: { n: 'in-tx' } }, { tx }));
+    await jobs().trigger({ name: event, data: { n: 'outside' } });
+    for (const n of ['in-tx', 'outside']) {
+      const runs = await boss.findJobs(queue, { id: late.queue!.runId!({ n }) });
+      expect(runs.map((run) => run.data)).toEqual([{ n }]);
+    }
+    await boss.deleteQueue(queue);
   });
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { runRetention } from '@/server/generations/retention';
+import { runRetention } from '@/server/jobs/retention';
 import { clock } from '@/server/platform/clock';
 import type { CliContext } from './context';
 

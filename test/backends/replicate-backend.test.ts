@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { db } from '@/server/platform/db';
-import { generationJobId } from '@/server/jobs/definitions/event-jobs';
+import { generationJobId } from '@/server/generations/generation-run-job';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
 import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
 import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';
@@ -83,7 +83,7 @@ describe('Replicate backend, polling (PUBLIC_BASE_URL is http)', () => {
     expect(stored.body.equals(fake.outputs.get(String(p!.output).split('/').pop()!)!)).toBe(true);
     const runs = await backendRuns(res.body.id);
     expect(runs).toEqual([expect.objectContaining({ backend: 'replicate', model: 'roomtone-test/interior-render', operation: 'render', outcome: 'succeeded', attempt: 1, remoteId: p!.id, backendMs: 150 })]);
-    // It waited in the remote class's queue (jobs/schedule.ts), holding no CPU slot.
+    // It waited in the remote class's queue (generations/schedule.ts), holding no CPU slot.
     const jobs = await db().$queryRaw<{ name: string }[]>`select name from pgboss.job where id = ${generationJobId(res.body.id)}::uuid`;
     expect(jobs).toEqual([{ name: 'generation.remote' }]);
   });

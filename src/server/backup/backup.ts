@@ -9,9 +9,9 @@ import { DomainError } from '@/server/platform/errors';
 import { log } from '@/server/platform/logger';
 import { blobStore } from '@/server/storage/storage';
 import { assertSafeKey } from '@/server/storage/blob-store';
-import { storedInputImages, storedOutputs } from '@/server/generations/stored-json';
-import { jobs } from '@/server/jobs/client';
-import { generationAdmitted } from '@/server/jobs/definitions/event-jobs';
+import { storedInputImages, storedOutputs } from '@/server/generation-object/stored-json';
+import { jobs } from '@/server/platform/jobs/client';
+import { generationAdmitted } from '@/server/generations/generation-run-job';
 import { appliedMigrations, dumpTable, loadTable, resetSequences, tablesInLoadOrder, clearTables } from './database-dump';
 import { readTar, TarWriter, type TarEntry } from './tar';
 

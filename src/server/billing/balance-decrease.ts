@@ -1,8 +1,8 @@
 import type { DbTx } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { jobs } from '@/server/jobs/client';
-import { autoRechargeRequested } from '@/server/jobs/definitions/event-jobs';
+import { jobs } from '@/server/platform/jobs/client';
+import { autoRechargeRequested } from './billing-jobs';
 import { recordBalanceEvent } from '@/server/webhooks/events';
 import { balanceObject } from './balance-object';
 import type { AppendedLedgerRow } from './ledger-row';

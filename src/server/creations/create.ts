@@ -10,10 +10,10 @@ import { validatePrompt } from '@/server/images/prompt';
 import { moderateInstruction } from '@/server/moderation/moderation';
 import { requireUsableMaterial } from '@/server/reference/reference';
 import { engineSupport } from '@/server/engine/capabilities';
-import { jobs } from '@/server/jobs/client';
-import { generationAdmitted } from '@/server/jobs/definitions/event-jobs';
-import { waitForGenerationEnd } from '@/server/jobs/notify';
-import { toApiGeneration, type ApiGeneration } from '@/server/generations/serialize';
+import { jobs } from '@/server/platform/jobs/client';
+import { generationAdmitted } from '@/server/generations/generation-run-job';
+import { waitForGenerationEnd } from '@/server/generations/notify';
+import { toApiGeneration, type ApiGeneration } from '@/server/generation-object/serialize';
 import type { Caller, Channel } from '@/server/access/caller';
 import type { GenerationType } from '@/generated/prisma/enums';
 import type { Generation } from '@/generated/prisma/client';
@@ -34,7 +34,7 @@ export type CreationInput =
   | { type: 'edit'; input: EditInput };
 
 /** What is stored of each received image (never returned to clients). */
-import type { StoredInputImage } from '@/server/generations/stored-json';
+import type { StoredInputImage } from '@/server/generation-object/stored-json';
 export type { StoredInputImage };
 
 export interface CreationContext {

@@ -1,6 +1,6 @@
 import { config } from '@/server/platform/config';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
-import type { StoredInput } from '@/server/generations/stored-json';
+import type { StoredInput } from '@/server/generation-object/stored-json';
 import { chooseUpscaler } from './builtin/upscale-choice';
 import { HEAVY_OPS } from './builtin/ops-protocol';
 import { engineSupport } from './capabilities';
@@ -11,7 +11,7 @@ import { backendFor } from './backends/selection';
  * seconds of CPU (neural upscales, PatchMatch remove/replace), `light` takes well under a few
  * seconds (recolour, material, add, previews, Lanczos3 upscales), `remote` goes to a generative
  * backend (ENGINE_<OPERATION>): up to ENGINE_TIMEOUT_MS of waiting on the network and a fraction
- * of a second of CPU. The classes have their own queues and worker slots (jobs/schedule.ts), so
+ * of a second of CPU. The classes have their own queues and worker slots (generations/schedule.ts), so
  * light work never waits behind heavy work, and a slow hosted model holds neither.
  */
 export type CostClass = 'light' | 'heavy' | 'remote';

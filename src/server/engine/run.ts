@@ -10,7 +10,7 @@ import { outputSizeForQuality, type OutputQuality } from './builtin/encode';
 import { backendFor } from './backends/selection';
 import { runBackend } from './backends/run-backend';
 import { ignoreProgress, reportStage, type ProgressSink } from './progress';
-import { qualityOf, type StoredInput, type StoredLayer } from '@/server/generations/stored-json';
+import { qualityOf, type StoredInput, type StoredLayer } from '@/server/generation-object/stored-json';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
 import type { CostClass } from './cost-class';
 
@@ -33,7 +33,7 @@ export interface EngineJob {
   seed: string;
   /** The texture recipe of each material its layers name (the job reads them; the engine reads no database). */
   materials: ReadonlyMap<string, MaterialTexture>;
-  /** What the run costs (schedule.ts), fixed when the generation was queued. */
+  /** What the run costs (generations/schedule.ts), fixed when the generation was queued. */
   costClass: CostClass;
   /** Where the engine says how far it is (stored, throttled, for the API's `progress`). */
   progress?: ProgressSink;

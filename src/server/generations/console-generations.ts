@@ -3,7 +3,7 @@ import { toUnixSeconds } from '@/server/platform/clock';
 import type { Page, PageParams } from '@/server/platform/pages';
 import type { GenerationStage, GenerationStatus, GenerationType } from '@/generated/prisma/enums';
 import { getGeneration, listGenerations, type Scope } from './generations';
-import { toApiGeneration, toApiGenerations, type ApiGeneration } from './serialize';
+import { toApiGeneration, toApiGenerations, type ApiGeneration } from '@/server/generation-object/serialize';
 
 /**
  * Generations for the console: the API's object (same serializer, signed output URLs) with

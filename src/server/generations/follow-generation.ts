@@ -1,5 +1,5 @@
 import { db } from '@/server/platform/db';
-import { waitForGenerationEnd } from '@/server/jobs/notify';
+import { waitForGenerationEnd } from '@/server/generations/notify';
 import { getConsoleGeneration, type ConsoleGeneration } from './console-generations';
 import type { Scope } from './generations';
 

@@ -7,11 +7,11 @@ import type { Generation } from '@/generated/prisma/client';
 import { appendLedgerEntry } from '@/server/billing/ledger';
 import { PERMISSION_FOR_TYPE, type Permission } from '@/shared/keys/permissions';
 import { recordGenerationEvent } from '@/server/webhooks/events';
-import { jobs } from '@/server/jobs/client';
-import { generationCanceled } from '@/server/jobs/definitions/event-jobs';
+import { jobs } from '@/server/platform/jobs/client';
+import { generationCanceled } from './generation-run-job';
 import { log } from '@/server/platform/logger';
-import { storedOutputs } from './stored-json';
-import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from './serialize';
+import { storedOutputs } from '@/server/generation-object/stored-json';
+import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from '@/server/generation-object/serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
 export interface Scope {

@@ -1,4 +1,4 @@
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 import type { ApiEditMaterial, ApiEditMaterialCategory, ApiStyle } from '@/server/reference/reference';
 import { toCurl, toPythonSdk, toSdk, type CodeRequest } from '@/shared/playground/copy-as-code';
 

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '@/server/http/api-error';
 import { config } from '@/server/platform/config';
 import { METRICS_CONTENT_TYPE, metricsText } from '@/server/observability/metrics';
-import { jobs } from '@/server/jobs/client';
+import { jobs } from '@/server/platform/jobs/client';
 import { readiness } from '@/server/observability/readiness';
 import type { DoorReply } from './edge-checks';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { findRoute, PAGE_ROUTE_FILES, ROUTES } from './routes';
 import { config as proxyConfig } from '../../../proxy';
 import { REPLICATE_WEBHOOK_PATH } from '@/server/engine/replicate/replicate-webhook';
-import { INNGEST_SERVE_PATH } from '@/server/jobs/providers/inngest-events';
+import { INNGEST_SERVE_PATH } from '@/server/platform/jobs/providers/inngest-events';
 import { EVENT_STREAM_PATH } from '@/server/webhooks/event-stream';
 
 /** A concrete path a pattern serves: `/files/[...key]` → `/files/x`. */

@@ -59,7 +59,7 @@ const DEFINITIONS: RouteDefinition[] = [
     pattern: '/api/inngest',
     // The Inngest SDK and the job handlers (the engine) load at the first call, not with the
     // table: with the default provider, pg-boss, this route only ever answers 404.
-    load: async () => async (req) => (await import('@/server/jobs/providers/inngest')).serveInngest(req.request()),
+    load: async () => async (req) => (await import('@/server/jobs/inngest-endpoint')).serveInngest(req.request()),
   },
   { pattern: '/hooks/replicate/[...token]', load: async () => web((await import('./replicate-hook')).serveReplicateHook) },
   // Stripe's webhook: the checkout events that confirm console credit purchases.

@@ -4,18 +4,18 @@ import { log } from '@/server/platform/logger';
 import { blobStore } from '@/server/storage/storage';
 import { refundIfCharged } from '@/server/generations/generations';
 import { progressWriter } from '@/server/generations/progress';
-import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generations/serialize';
+import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generation-object/serialize';
 import { recordGenerationEvent } from '@/server/webhooks/events';
 import { engine } from '@/server/engine/engine';
 import type { MaterialTexture } from '@/server/reference/texture-schema';
 import { getEditMaterial } from '@/server/reference/catalog';
 import { observeGenerationEnd } from '@/server/observability/metrics';
 import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import { storedInput, storedInputImages, type StoredInput } from '@/server/generations/stored-json';
+import { storedInput, storedInputImages, type StoredInput } from '@/server/generation-object/stored-json';
 import type { Generation } from '@/generated/prisma/client';
-import { notifyGenerationDone } from './notify';
-import { JOB_EVENTS, type JobIo } from './definitions/job';
-import { generationCostClass } from './schedule';
+import { notifyGenerationDone } from '@/server/generations/notify';
+import { JOB_EVENTS, type JobIo } from '@/server/platform/jobs/job';
+import { generationCostClass } from '@/server/generations/schedule';
 import { failsByTrigger, TRIGGERED_FAILURE_MESSAGE } from '@/server/creations/test-triggers';
 
 /**

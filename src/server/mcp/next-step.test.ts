@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 import { nextStep } from './next-step';
 
 const inProgress = (progress: number | null) => ({ id: 'gen_x', status: 'in_progress', progress, output: [], error: null }) as unknown as ApiGeneration;

@@ -1,4 +1,4 @@
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 
 /** The one sentence after a generation that tells an agent what to do next (spec: MCP rule 5). */
 export function nextStep(generation: ApiGeneration): string {

@@ -1,5 +1,5 @@
 import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 import { readOutputSizes, type Scope } from '@/server/generations/generations';
 import type { ToolOutcome } from './tool';
 

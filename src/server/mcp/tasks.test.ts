@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GenerationView } from '@/server/generations/serialize';
+import type { GenerationView } from '@/server/generation-object/serialize';
 import { taskOf } from './tasks';
 
 const HOUR = 3600_000;

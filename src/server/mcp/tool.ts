@@ -1,5 +1,5 @@
 import type { GenerationType } from '@/server/billing/pricing';
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 import type { TrpcContext } from '@/server/trpc/context';
 import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 

@@ -5,7 +5,7 @@ import { config } from '@/server/platform/config';
 import { sql } from '@/server/platform/db';
 import { askPrimary } from '@/server/platform/primary-ipc';
 import { embeddedDatabaseState, type EmbeddedDatabaseState } from '@/server/platform/embedded-database-state';
-import { workersRunning } from '@/server/jobs/workers-state';
+import { workersRunning } from '@/server/platform/jobs/workers-state';
 import { storageHealthy } from '@/server/storage/storage-health';
 
 /**

@@ -7,7 +7,7 @@ import { FileParts } from '@/server/creations/images';
 import { currentQuotaUsage, generationQuota, type GenerationQuota } from '@/server/creations/admission';
 import { DEFAULT_QUALITY, DEFAULT_SCALE } from '@/shared/creations/schemas';
 import type { CreationKind } from '@/shared/playground/playground-inputs';
-import type { ApiGeneration } from '@/server/generations/serialize';
+import type { ApiGeneration } from '@/server/generation-object/serialize';
 
 /**
  * The console playground's door to the creation service: the member's organization and mode,

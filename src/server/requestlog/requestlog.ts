@@ -53,7 +53,7 @@ const rl: { buffer: RequestLogEntry[]; timer: NodeJS.Timeout | null; flushing: P
  * a page gets the same answer until something changes, and storing those 12 kB again for every
  * poll was most of PostgreSQL's work on a list read. A body a batch repeats is sent once; one
  * already stored is only located again (ON CONFLICT), and its lastUsedAt moved forward when it
- * is more than BODY_TOUCH_MS behind, so that retention (generations/retention.ts) deletes it
+ * is more than BODY_TOUCH_MS behind, so that retention (jobs/retention.ts) deletes it
  * only once no line that is kept uses it. Bodies are upserted in hash order, so two batches that
  * share bodies lock them in the same order.
  */

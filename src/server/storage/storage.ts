@@ -94,7 +94,7 @@ export class LocalBlobStore implements BlobStore {
     return this.signUrl(key, expiresAt);
   }
 
-  /** signedUrl without the promise: a page of generations signs many (serialize.ts). */
+  /** signedUrl without the promise: a page of generations signs many (generation-object/serialize.ts). */
   signUrl(key: string, expiresAt: number): string {
     assertSafeKey(key);
     const encodedKey = key.split('/').map(encodeURIComponent).join('/');

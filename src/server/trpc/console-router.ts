@@ -24,7 +24,7 @@ import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-re
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
 import { cancelGeneration } from '@/server/generations/generations';
 import { waitForAnyGenerationEnd } from '@/server/generations/follow-generation';
-import { toApiGeneration } from '@/server/generations/serialize';
+import { toApiGeneration } from '@/server/generation-object/serialize';
 import { billingSummary, listTransactions } from '@/server/billing/billing-summary';
 import { confirmCreditPurchase, listCreditPurchases, startCreditPurchase } from '@/server/billing/credit-purchases';
 import { setAutoRecharge } from '@/server/billing/auto-recharge';

@@ -8,7 +8,7 @@ import { creationsRouter } from './creations-router';
 import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
 import { cancelGeneration, readGeneration, readGenerationPage } from '@/server/generations/generations';
-import { toApiGeneration } from '@/server/generations/serialize';
+import { toApiGeneration } from '@/server/generation-object/serialize';
 import { listEditMaterialCategories, listEditMaterials, listStyles } from '@/server/reference/reference';
 import { priceList } from '@/server/billing/pricing';
 

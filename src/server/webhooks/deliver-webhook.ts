@@ -1,7 +1,7 @@
 import { db, sql } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import type { Step } from '@/server/jobs/steps';
+import type { Step } from '@/server/platform/jobs/steps';
 import { OutboundError, safeRequest, UnsafeUrlError } from '@/server/net/safe-http';
 import { decryptSecret } from './signing-secret';
 import { signatureHeader } from './sign';

@@ -1,6 +1,6 @@
 import { sql } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
-import { GENERATION_VIEW_COLUMNS, toApiGenerations, type GenerationView } from '@/server/generations/serialize';
+import { GENERATION_VIEW_COLUMNS, toApiGenerations, type GenerationView } from '@/server/generation-object/serialize';
 
 export interface EventSource {
   id: string;

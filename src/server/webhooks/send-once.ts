@@ -2,7 +2,7 @@ import type { Db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { DomainError } from '@/server/platform/errors';
-import { loggingStep } from '@/server/jobs/steps';
+import { loggingStep } from '@/server/platform/jobs/steps';
 import { attemptDelivery, LEASE_MS, prepareDeliveries } from './deliver-webhook';
 import { getDelivery, type ApiWebhookDelivery } from './delivery-log';
 import type { EndpointScope } from './endpoints';

@@ -3,7 +3,7 @@ import type { Db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId, randomBase62 } from '@/server/platform/ids';
 import { invalidParam } from '@/server/platform/errors';
-import { IMAGE_RETENTION_MS } from '@/server/generations/serialize';
+import { IMAGE_RETENTION_MS } from '@/server/generation-object/serialize';
 import type { ApiWebhookDelivery } from './delivery-log';
 import { findEndpoint, type EndpointScope } from './endpoints';
 import { requireActive, sendOnce } from './send-once';

@@ -1,12 +1,12 @@
 import { config } from '@/server/platform/config';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
-import { loggingStep } from '@/server/jobs/steps';
+import { loggingStep } from '@/server/platform/jobs/steps';
 import { sql } from '@/server/platform/db';
 import { listen } from '@/server/platform/listen';
 import { DELIVERIES_DUE_CHANNEL } from './events';
-import { jobs } from '@/server/jobs/client';
-import { webhookDeliveryCreated } from '@/server/jobs/definitions/event-jobs';
+import { jobs } from '@/server/platform/jobs/client';
+import { webhookDeliveryCreated } from './delivery-job';
 import { attemptDelivery, claimDueDeliveries, prepareDeliveries, type AttemptOptions, type AttemptResult } from './deliver-webhook';
 
 /** Deliveries claimed per database round trip. */

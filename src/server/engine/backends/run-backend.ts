@@ -6,7 +6,7 @@ import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { outputSizeForQuality, outputSizeForScale, type EncodedOutput } from '../builtin/encode';
-import { qualityOf, type StoredInput } from '@/server/generations/stored-json';
+import { qualityOf, type StoredInput } from '@/server/generation-object/stored-json';
 import type { BackendAdapter, BackendAnswer, BackendRequest } from './adapter';
 import { asBackendError, BackendError } from './errors';
 import { stopping, track } from './in-flight';

@@ -1,6 +1,6 @@
 import { runAutoRechargeJob } from '@/server/billing/auto-recharge';
-import { autoRechargeJob } from './event-jobs';
-import { defineJob } from './job';
+import { autoRechargeJob } from '@/server/billing/billing-jobs';
+import { defineJob } from '@/server/platform/jobs/job';
 
 /** Pay one requested auto-recharge (check, pay with the attempt id as idempotency key, record). */
 export const autoRecharge = defineJob({

@@ -1,8 +1,8 @@
 import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
 import { interruptBackendCalls } from '@/server/engine/backends/in-flight';
 import { runGenerationJob } from '../generation-job';
-import { generationRunJob } from './event-jobs';
-import { defineJob } from './job';
+import { generationRunJob } from '@/server/generations/generation-run-job';
+import { defineJob } from '@/server/platform/jobs/job';
 
 /**
  * Run one admitted generation: start (conditional), generate + store, finish or fail with a

@@ -1,4 +1,4 @@
-import type { JobDefinition } from './job';
+import type { JobDefinition } from '@/server/platform/jobs/job';
 import { generationRun } from './generation-run';
 import { webhookDelivery } from './webhook-delivery';
 import { autoRecharge } from './auto-recharge';
@@ -7,8 +7,8 @@ import { expiringCreditNotices, retention, sweeper } from './maintenance';
 
 /**
  * Every job with its handler, defined once; both providers run these. Loaded by the workers and
- * the Inngest endpoint only (capabilities trigger through event-jobs.ts). The scheduled jobs
- * share one queue under pg-boss and run in this order on each tick.
+ * the Inngest endpoint only (capabilities trigger the jobs declared beside their events). The
+ * scheduled jobs share one queue under pg-boss and run in this order on each tick.
  */
 export const JOB_DEFINITIONS: readonly JobDefinition[] = [generationRun, webhookDelivery, autoRecharge, spendAlertMail, sweeper, retention, expiringCreditNotices] as unknown as JobDefinition[];
 

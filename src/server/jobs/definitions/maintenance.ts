@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { clock } from '@/server/platform/clock';
-import { runRetention } from '@/server/generations/retention';
+import { runRetention } from '@/server/jobs/retention';
 import { deleteClosedWindows } from '@/server/limits/shared-counter';
 import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
 import { noticeExpiringLots, expireLots } from '@/server/billing/expire-lots';
@@ -8,8 +8,8 @@ import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
 import { sweepSpendAlerts } from '@/server/billing/spend-alerts';
 import { reconcileCreditPurchases } from '@/server/billing/credit-purchases';
 import { sweepGenerations } from '../sweeper';
-import { pruneJobSteps } from '../providers/pgboss-io';
-import { defineJob, type JobIo } from './job';
+import { pruneJobSteps } from '@/server/platform/jobs/providers/pgboss-io';
+import { defineJob, type JobIo } from '@/server/platform/jobs/job';
 
 const noPayload = z.object({}).passthrough();
 const EVERY_MINUTE = '* * * * *';

@@ -1,6 +1,6 @@
 import { mailSpendAlert } from '@/server/billing/spend-alerts';
-import { spendAlertMailJob } from './event-jobs';
-import { defineJob } from './job';
+import { spendAlertMailJob } from '@/server/billing/billing-jobs';
+import { defineJob } from '@/server/platform/jobs/job';
 
 /** Mail one recorded spend alert to the organization's owners and admins. */
 export const spendAlertMail = defineJob({

@@ -1,8 +1,8 @@
 import { attemptDelivery, prepareDeliveries, type AttemptResult } from '@/server/webhooks/deliver-webhook';
 import { startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
-import { loggingStep } from '../steps';
-import { webhookDeliveryJob } from './event-jobs';
-import { defineJob } from './job';
+import { loggingStep } from '@/server/platform/jobs/steps';
+import { webhookDeliveryJob } from '@/server/webhooks/delivery-job';
+import { defineJob } from '@/server/platform/jobs/job';
 
 /** One attempt of one delivery (loads it, signs, sends, records); `skipped` when it is gone or no longer pending. */
 export async function attemptDeliveryById(deliveryId: string): Promise<AttemptResult> {

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { config } from '@/server/platform/config';
-import { runIdFor } from '../run-id';
-import { GENERATION_QUEUES, placeGeneration } from '../schedule';
-import { declareJob, JOB_EVENTS, type JobEvent, type QueueSpec } from './job';
+import { runIdFor } from '@/server/platform/jobs/run-id';
+import { declareJob, JOB_EVENTS, type JobEvent, type QueueSpec } from '@/server/platform/jobs/job';
+import { GENERATION_QUEUES, placeGeneration } from './schedule';
 
 /**
- * The jobs an event starts, declared without their handlers: what capabilities trigger and
- * what the providers route (the handlers, which reach back into the capabilities, are bound in
- * the sibling files and loaded only by the workers and the Inngest endpoint). Each declares
- * where a queue-based provider keeps its runs.
+ * The generation's job, declared without its handler: what admission and cancellation trigger
+ * and what the providers route (the handler, jobs/definitions/generation-run.ts, is loaded only
+ * by the workers and the Inngest endpoint), with the queues a queue-based provider keeps its
+ * runs in.
  */
 
 /**
@@ -83,82 +83,3 @@ export function generationAdmitted(generation: { id: string; organizationId: str
 export function generationCanceled(generation: { id: string; organizationId: string }): JobEvent {
   return { name: JOB_EVENTS.generationCanceled, data: { generationId: generation.id, organizationId: generation.organizationId } };
 }
-
-export const AUTO_RECHARGE_QUEUE = 'billing.auto-recharge';
-
-/**
- * Pay one requested auto-recharge. Retried with backoff while the provider's answer is unknown
- * (about 30 minutes in all); the payment step is memoized, so a retry after a known answer
- * only records it.
- */
-export const autoRechargeJob = declareJob({
-  id: 'auto-recharge',
-  version: 1,
-  name: 'Auto-recharge payment',
-  schema: z.object({ attemptId: z.string().min(1) }),
-  trigger: { event: JOB_EVENTS.autoRechargeRequested },
-  retries: 5,
-  queue: {
-    queues: () => [
-      {
-        name: AUTO_RECHARGE_QUEUE,
-        options: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 5 * 60, deleteAfterSeconds: 7 * 24 * 3600 },
-        worker: { slots: 1, pollingIntervalSeconds: 0.5 },
-      },
-    ],
-    runId: ({ attemptId }) => runIdFor(`auto-recharge:${attemptId}`),
-  },
-});
-
-export function autoRechargeRequested(attemptId: string): JobEvent {
-  return { name: JOB_EVENTS.autoRechargeRequested, id: `auto-recharge-${attemptId}`, data: { attemptId } };
-}
-
-export const SPEND_ALERT_QUEUE = 'billing.spend-alert';
-
-/** Mail one spend alert to the organization's owners and admins (each address once: memoized steps). */
-export const spendAlertMailJob = declareJob({
-  id: 'spend-alert-mail',
-  version: 1,
-  name: 'Spend alert mail',
-  schema: z.object({ alertId: z.string().min(1) }),
-  trigger: { event: JOB_EVENTS.spendAlertRecorded },
-  retries: 5,
-  queue: {
-    queues: () => [
-      {
-        name: SPEND_ALERT_QUEUE,
-        options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 5 * 60, deleteAfterSeconds: 7 * 24 * 3600 },
-        worker: { slots: 1, pollingIntervalSeconds: 2 },
-      },
-    ],
-    runId: ({ alertId }) => runIdFor(`spend-alert:${alertId}`),
-  },
-});
-
-export function spendAlertRecorded(alertId: string): JobEvent {
-  return { name: JOB_EVENTS.spendAlertRecorded, id: `spend-alert-${alertId}`, data: { alertId } };
-}
-
-/**
- * A webhook delivery with its retry schedule as sleeps (webhook-delivery.ts). No queue: where
- * the provider has queues, deliveries are rows claimed in batches by their own worker (the fast
- * path, docs/jobs.md).
- */
-export const webhookDeliveryJob = declareJob({
-  id: 'webhook-delivery',
-  version: 1,
-  name: 'Deliver a webhook event',
-  schema: z.object({ deliveryId: z.string().min(1), endpointId: z.string().min(1) }),
-  trigger: { event: JOB_EVENTS.webhookDeliveryCreated },
-  concurrency: { key: 'endpointId', limit: () => config().WEBHOOK_ENDPOINT_CONCURRENCY },
-  retries: 3,
-});
-
-/** Event id = delivery id, so a re-send after the dispatcher's lease is one run. */
-export function webhookDeliveryCreated(delivery: { id: string; endpointId: string }): JobEvent {
-  return { name: JOB_EVENTS.webhookDeliveryCreated, id: delivery.id, data: { deliveryId: delivery.id, endpointId: delivery.endpointId } };
-}
-
-/** Every event-started job, for the providers' routing. */
-export const EVENT_JOBS = [generationRunJob, autoRechargeJob, spendAlertMailJob, webhookDeliveryJob] as const;

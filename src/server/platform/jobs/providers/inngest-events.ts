@@ -1,4 +1,4 @@
-import type { JobEvent } from '../definitions/job';
+import type { JobEvent } from '../job';
 
 /**
  * What the rest of the service needs of Inngest without loading its SDK (about a second of CPU

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Step } from '../steps';
+import type { Step } from './steps';
 
 /**
  * A job definition: what a job is, once, whichever provider runs it. The handler
@@ -91,8 +91,21 @@ export interface Stoppable {
   stop(): Promise<void>;
 }
 
+/**
+ * The declared jobs, for the providers' routing (which queued jobs an event starts, which
+ * queues exist). A job is declared beside the event builders that trigger it, in the capability
+ * that owns the event, so whoever triggers an event has loaded the jobs it starts.
+ */
+const declared = new Map<string, JobDeclaration>();
+
 export function declareJob<S extends z.ZodType>(declaration: JobDeclaration<S>): JobDeclaration<S> {
+  declared.set(declaration.id, declaration as unknown as JobDeclaration);
   return declaration;
+}
+
+/** Every job declared in this process so far. */
+export function declaredJobs(): readonly JobDeclaration[] {
+  return [...declared.values()];
 }
 
 export function defineJob<S extends z.ZodType, R>(definition: JobDefinition<S, R>): JobDefinition<S, R> {

@@ -5,7 +5,7 @@ import { log } from '@/server/platform/logger';
 import { monthsBefore } from '@/server/platform/clock';
 import { deleteExpiredAuditEvents } from '@/server/audit/retention';
 import { runLotMaintenance } from '@/server/billing/expire-lots';
-import { storedInputImages, storedOutputs } from './stored-json';
+import { storedInputImages, storedOutputs } from '@/server/generation-object/stored-json';
 import { BODY_TOUCH_MS } from '@/server/requestlog/requestlog';
 
 export const PROMPT_RETENTION_DAYS = 30;

@@ -1,6 +1,6 @@
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
-import type { JobEvent } from '../definitions/job';
+import type { JobEvent } from '../job';
 import { sendInngestEvents } from './inngest-events';
 import type { JobProvider } from './provider';
 
@@ -9,8 +9,8 @@ const AFTER_TRANSACTION_MS = 10_000;
 
 /**
  * The Inngest provider (JOBS_PROVIDER=inngest): events go to Inngest, which schedules the runs,
- * keeps their step state and calls /api/inngest for each step (providers/inngest.ts serves the
- * functions). Its event ids deduplicate re-sends. This process only relays the rows of jobs kept
+ * keeps their step state and calls /api/inngest for each step (served by
+ * jobs/inngest-endpoint.ts). Its event ids deduplicate re-sends. This process only relays the rows of jobs kept
  * on their own table (new webhook deliveries) as events.
  */
 export const inngestProvider: JobProvider = {

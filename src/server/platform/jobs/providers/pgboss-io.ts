@@ -1,6 +1,6 @@
 import { db } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
-import type { JobDefinition, JobEvent, JobIo } from '../definitions/job';
+import type { JobDefinition, JobEvent, JobIo } from '../job';
 
 /** Stored step results are kept this long (a run's retries happen within minutes). */
 export const JOB_STEP_RETENTION_MS = 7 * 24 * 3600 * 1000;

@@ -1,11 +1,11 @@
 import { Inngest } from 'inngest';
 import { config } from '@/server/platform/config';
-import type { JobEvent } from '../definitions/job';
+import type { JobEvent } from '../job';
 import { INNGEST_APP_ID } from './inngest-app';
 
 /**
- * The Inngest client (events out). Kept apart from the functions (providers/inngest.ts) so the
- * code that sends events does not load the job handlers and the engine; and that code reaches
+ * The Inngest client (events out). Kept apart from the functions (jobs/inngest-endpoint.ts) so
+ * the code that sends events does not load the job handlers and the engine; and that code reaches
  * it through inngest-events.ts, so the SDK itself loads only where Inngest is the provider.
  */
 

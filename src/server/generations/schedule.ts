@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { costClassOf, type CostClass } from '@/server/engine/cost-class';
 import type { GenerationType, Mode } from '@/generated/prisma/enums';
-import { storedInput, storedInputImages } from '@/server/generations/stored-json';
+import { storedInput, storedInputImages } from '@/server/generation-object/stored-json';
 
 /**
  * Where and in which order a generation waits. Two rules (docs/architecture.md, "Scheduling"):

@@ -2,8 +2,7 @@ import type { ConstructorOptions, Job, PgBoss } from 'pg-boss';
 import { databaseUrl, sql, type DbTx } from '@/server/platform/db';
 import { config } from '@/server/platform/config';
 import { log } from '@/server/platform/logger';
-import { EVENT_JOBS } from '../definitions/event-jobs';
-import type { JobDeclaration, JobDefinition, JobEvent, QueueSpec, Stoppable } from '../definitions/job';
+import { declaredJobs, type JobDeclaration, type JobDefinition, type JobEvent, type QueueSpec, type Stoppable } from '../job';
 import { memoizedIo, runKey } from './pgboss-io';
 import { logQueueError } from './queue-errors';
 import type { JobProvider, QueueDepth } from './provider';
@@ -42,7 +41,7 @@ export function queueClient(): Promise<PgBoss> {
     const client = new PgBoss(bossOptions({ supervise: false, schedule: false, max: 3 }));
     client.on('error', (error: unknown) => logQueueError(error));
     await client.start();
-    await ensureQueues(client, EVENT_JOBS);
+    await ensureQueues(client, declaredJobs());
     return client;
   })().catch((error: unknown) => {
     boss = undefined;
@@ -51,20 +50,38 @@ export function queueClient(): Promise<PgBoss> {
   return boss;
 }
 
+/**
+ * The queues this process has created or checked, once each: the client checks those of every
+ * job declared when it starts, and a job declared later gets its own at its first send.
+ */
+const ensured = new Map<string, Promise<void>>();
+
 async function ensureQueues(boss: PgBoss, jobs: readonly JobDeclaration[]): Promise<void> {
-  const specs = new Map<string, QueueSpec>();
-  for (const job of jobs) for (const spec of job.queue?.queues() ?? []) specs.set(spec.name, spec);
-  for (const { name, options } of specs.values()) {
-    const existing = await boss.getQueue(name);
-    if (!existing) await boss.createQueue(name, options).catch(() => undefined);
-    // Databases from before the option.
-    else if (Boolean(existing.notify) !== Boolean(options.notify)) await boss.updateQueue(name, { notify: Boolean(options.notify) });
+  for (const job of jobs) {
+    for (const spec of job.queue?.queues() ?? []) {
+      let queue = ensured.get(spec.name);
+      if (!queue) {
+        queue = ensureQueue(boss, spec).catch((error: unknown) => {
+          ensured.delete(spec.name);
+          throw error;
+        });
+        ensured.set(spec.name, queue);
+      }
+      await queue;
+    }
   }
 }
 
-/** The queued jobs an event starts (declared by the definitions' triggers). */
+async function ensureQueue(boss: PgBoss, { name, options }: QueueSpec): Promise<void> {
+  const existing = await boss.getQueue(name);
+  if (!existing) await boss.createQueue(name, options).catch(() => undefined);
+  // Databases from before the option.
+  else if (Boolean(existing.notify) !== Boolean(options.notify)) await boss.updateQueue(name, { notify: Boolean(options.notify) });
+}
+
+/** The queued jobs an event starts (the declared jobs it triggers). */
 function triggered(event: JobEvent): JobDeclaration[] {
-  return (EVENT_JOBS as readonly JobDeclaration[]).filter((job) => job.queue && 'event' in job.trigger && job.trigger.event === event.name);
+  return declaredJobs().filter((job) => job.queue && 'event' in job.trigger && job.trigger.event === event.name);
 }
 
 async function send(job: JobDeclaration, event: JobEvent, tx: DbTx | undefined): Promise<void> {
@@ -74,10 +91,12 @@ async function send(job: JobDeclaration, event: JobEvent, tx: DbTx | undefined):
   if (!placement) return; // its record is gone: nothing to run
   const options = { ...(queue.runId ? { id: queue.runId(payload) } : {}), ...(placement.priority !== undefined ? { priority: placement.priority } : {}) };
   if (!tx) {
-    await (await queueClient()).send(placement.queue, event.data, options);
+    const boss = await queueClient();
+    await ensureQueues(boss, [job]);
+    await boss.send(placement.queue, event.data, options);
     return;
   }
-  await sendInTransaction(tx, placement.queue, event.data, options);
+  await sendInTransaction(tx, job, placement.queue, event.data, options);
 }
 
 /**
@@ -88,13 +107,22 @@ async function send(job: JobDeclaration, event: JobEvent, tx: DbTx | undefined):
  * later, when the transaction has committed or rolled back (a run without its record does
  * nothing). If everything fails, the record stays and the sweeper triggers it again.
  */
-async function sendInTransaction(tx: DbTx, queue: string, data: object, options: { id?: string; priority?: number }): Promise<void> {
+async function sendInTransaction(tx: DbTx, job: JobDeclaration, queue: string, data: object, options: { id?: string; priority?: number }): Promise<void> {
   const starting = queueClient();
   const boss = await Promise.race([starting, new Promise<null>((resolve) => setImmediate(() => resolve(null)))]).catch(() => null);
   if (!boss) {
     void starting
-      .then((b) => b.send(queue, data, { ...options, startAfter: AFTER_TRANSACTION_SECONDS }))
+      .then(async (b) => {
+        await ensureQueues(b, [job]);
+        return b.send(queue, data, { ...options, startAfter: AFTER_TRANSACTION_SECONDS });
+      })
       .catch((error: unknown) => log.warn('job not sent; the sweeper will send it', { queue, id: options.id, error: String(error) }));
+    return;
+  }
+  try {
+    await ensureQueues(boss, [job]);
+  } catch (error) {
+    log.warn('job not sent; the sweeper will send it', { queue, id: options.id, error: String(error) });
     return;
   }
   await tx.$executeRawUnsafe('savepoint job_send');
@@ -113,6 +141,7 @@ async function hasRun(job: JobDeclaration, data: unknown): Promise<boolean> {
   if (!queue.runId) return false; // runs without an id cannot be found again
   const id = queue.runId(job.schema.parse(data));
   const boss = await queueClient();
+  await ensureQueues(boss, [job]);
   for (const { name } of queue.queues()) {
     if ((await boss.findJobs(name, { id, limit: 1 })).length > 0) return true;
   }

@@ -1,9 +1,9 @@
 import type { DbTx } from '@/server/platform/db';
-import type { JobDefinition, JobEvent, Stoppable } from '../definitions/job';
+import type { JobDefinition, JobEvent, Stoppable } from '../job';
 
 /**
  * The jobs port: capabilities trigger events and never know which provider runs the jobs they
- * start. Chosen once per process from JOBS_PROVIDER (jobs/client.ts): pg-boss queues on the
+ * start. Chosen once per process from JOBS_PROVIDER (platform/jobs/client.ts): pg-boss queues on the
  * application's PostgreSQL (default) or Inngest (events out, functions served at /api/inngest).
  */
 export interface JobProvider {
