@@ -305,8 +305,11 @@ export async function createGeneration(ctx: CreationContext, creation: CreationI
   // The generation row is the durable record: if this enqueue is lost (crash), the sweeper
   // enqueues generations that are in progress, not started and not queued.
   log.info('generation accepted', { generationId });
+  // A background creation answers 202 with the generation as accepted (spec, "Synchronous and
+  // background creation"): it is read before its job can run, or a fast job could end first.
+  const accepted = options.waitMs <= 0 ? await answer(ctx, generationId, options, admission.used) : undefined;
   await jobs().trigger(generationAdmitted({ id: generationId, organizationId: caller.organizationId })).catch((error: unknown) => log.error('enqueue failed; the sweeper will retry', { generationId, error: String(error) }));
-  return answer(ctx, generationId, options, admission.used);
+  return accepted ?? answer(ctx, generationId, options, admission.used);
 }
 
 async function answer(ctx: CreationContext, generationId: string, options: { waitMs: number }, used: { minute: number; hour: number }): Promise<CreationResult> {
