@@ -1,3 +1,4 @@
+// @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
 /**
  * Live generations through /mcp with a generative backend configured: the official MCP SDK
  * client against a real Roomtone server (its own database) with ENGINE_*=replicate:…, and the
