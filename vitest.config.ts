@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { sameOnEveryNodeLine } from './scripts/node-lines.mjs';
+import LongestFirstSequencer from './test/longest-first-sequencer.mjs';
 
 // `server-only` throws outside React's server condition; tests (like tsx, through tsconfig.json's
 // paths) load the server modules directly, so it resolves to the package's empty module there.
@@ -30,8 +31,8 @@ const secondPassExclude = process.env.SECOND_NODE_PASS === '1' ? sameOnEveryNode
  * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 unit and
  * integration together, three files at a time: integration files mostly wait on the server (a
  * separate process) and the unit files fill the cores they leave idle (`VITEST_MAX_WORKERS=1`
- * runs one at a time). vitest orders the group's files longest first by the last run's
- * durations. A file that cannot share the server's database with other files (it moves the
+ * runs one at a time), longest first across both projects (test/longest-first-sequencer.mjs: the
+ * last run's durations, or an estimate on a clean clone). A file that cannot share the server's database with other files (it moves the
  * clock over every row, or deletes what it finds) takes a database and server of its own
  * (test/server-processes.ts), not the machine. Run one project with `--project unit`.
  */
@@ -48,6 +49,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirstSequencer },
     // Every test that did not run is listed at the end; under CI one skipped without a reason
     // fails the run (scripts/skipped-tests-reporter.ts).
     reporters: ['default', './scripts/skipped-tests-reporter.ts'],
