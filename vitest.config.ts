@@ -1,23 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
+import { sameOnEveryNodeLine } from './scripts/node-lines.mjs';
+import LongestFirstSequencer from './test/longest-first-sequencer.mjs';
 
 // `server-only` throws outside React's server condition; tests (like tsx, through tsconfig.json's
 // paths) load the server modules directly, so it resolves to the package's empty module there.
 const alias = { '@': path.resolve(import.meta.dirname, 'src'), 'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js') };
-
-/**
- * Integration files that cannot share the test server with other files, each with its reason:
- * add a file here rather than weakening what it asserts. They form the `alone` project, which
- * runs first, one file at a time, before anything else starts.
- */
-const ALONE: Record<string, string> = {
-  // Delivers every due delivery of the database with the clock moved days ahead, and counts
-  // what its receivers get: other files' deliveries would be sent (and counted) too.
-  'test/webhooks.test.ts': 'moves the clock and delivers every due webhook of the database',
-  // Runs `roomtone maintenance run --now` an hour ahead on the shared database (uploads; the
-  // webhooks file makes none, so the two run side by side).
-  'test/mcp.test.ts': 'runs retention an hour ahead on the shared database',
-};
 
 /** Files that need the machine to themselves, not only the server: they run first, by themselves. */
 const MACHINE_ALONE: Record<string, string> = {
@@ -27,20 +15,26 @@ const MACHINE_ALONE: Record<string, string> = {
 };
 
 /**
- * Four vitest projects, one `npm test` (docs/testing.md):
+ * Under a second Node line (SECOND_NODE_PASS=1, CI's Node 24 pass) the files whose header says
+ * `@node-lines same: <why>` stay out: every other file runs under both (scripts/node-lines.mjs).
+ */
+const secondPassExclude = process.env.SECOND_NODE_PASS === '1' ? sameOnEveryNodeLine() : [];
+
+/**
+ * Three vitest projects, one `npm test` (docs/testing.md):
  * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**), the bench's (bench/**) and the
  *   scripts' (scripts/**), no server and no shared database;
  * - integration: test/** against the real production server and PostgreSQL that
  *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
- * - alone: the ALONE files above, against the same server, with no integration file beside them;
  * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
  * Sequence groups run one after the other (groups start at 1: a group 0 of one worker would run
- * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 alone and unit together
- * (the alone files mostly wait on the server, and the unit files touch neither it nor its
- * database); 3 integration. Three files at a time in groups 2 and 3 (integration files mostly
- * wait on the server, a separate process, so three share the two cores; `VITEST_MAX_WORKERS=1`
- * runs one at a time). vitest orders each group's files longest first by the last run's
- * durations. Run one project with `--project unit`.
+ * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 unit and
+ * integration together, three files at a time: integration files mostly wait on the server (a
+ * separate process) and the unit files fill the cores they leave idle (`VITEST_MAX_WORKERS=1`
+ * runs one at a time), longest first across both projects (test/longest-first-sequencer.mjs: the
+ * last run's durations, or an estimate on a clean clone). A file that cannot share the server's database with other files (it moves the
+ * clock over every row, or deletes what it finds) takes a database and server of its own
+ * (test/server-processes.ts), not the machine. Run one project with `--project unit`.
  */
 const integration = {
   globalSetup: ['test/global-setup.ts'],
@@ -55,23 +49,21 @@ export default defineConfig({
   resolve: { alias },
   test: {
     maxWorkers: 3,
+    sequence: { sequencer: LongestFirstSequencer },
     // Every test that did not run is listed at the end; under CI one skipped without a reason
     // fails the run (scripts/skipped-tests-reporter.ts).
     reporters: ['default', './scripts/skipped-tests-reporter.ts'],
     projects: [
       {
         resolve: { alias },
-        test: { name: 'machine-alone', include: Object.keys(MACHINE_ALONE), ...integration, maxWorkers: 1, sequence: { groupOrder: 1 } },
-      },
-      {
-        resolve: { alias },
-        test: { name: 'alone', include: Object.keys(ALONE), ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
+        test: { name: 'machine-alone', include: Object.keys(MACHINE_ALONE), exclude: secondPassExclude, ...integration, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
       {
         resolve: { alias },
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'sdk/test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', ...secondPassExclude],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           pool: 'forks',
@@ -87,7 +79,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: [...Object.keys(ALONE), ...Object.keys(MACHINE_ALONE)], ...integration, maxWorkers: 3, sequence: { groupOrder: 3 } },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude], ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -1,3 +1,4 @@
+// @node-lines same: the benchmark's table writer, run by the machine's Node only
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

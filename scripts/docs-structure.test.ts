@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 /**
  * The docs a newcomer reads stay true to the tree: the README's length, the architecture's folder
  * table (every folder of src/server), and the number of doors told the same way everywhere.

@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 /**
  * The e2e skipped-tests reporter in a real Playwright run (a child process on fixture files that
  * open no browser): under CI a skip without a reason fails the run and is named; a skip with one

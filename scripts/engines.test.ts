@@ -1,3 +1,4 @@
+// @node-lines same: reads the engines fields of package.json files: the same under any Node
 /**
  * The Node versions the project claims (package.json `engines`, said again in the README and
  * docs/operations.md) are versions every installed package declares it runs on: a dependency

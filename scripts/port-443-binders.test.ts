@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 /**
  * Every test server on loopback port 443 binds through test/port-443.ts, which takes the port in
  * turns: one that binds it directly collides with whichever file holds it (EADDRINUSE, as the

@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderSdkTypes, SDK_TYPES_PATH } from './sdk-types';

@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 /**
  * The skipped-tests reporter in a real vitest run (a child process on fixture files): under CI a
  * skip without a reason fails the run and is named; a skip with one is printed and passes.

@@ -1,3 +1,4 @@
+// @node-lines same: CI and test tooling, run by the machine's Node only
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * The audit log over real HTTP: what each change records (who, from where, what), rows exactly
  * when the change commits, never editable, kept 13 months, owners and admins only, filters,

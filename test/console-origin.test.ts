@@ -1,3 +1,4 @@
+// @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * The console's Origin check (CSRF) where the console is opened. With PUBLIC_BASE_URL unset (the
  * zero-setup default) the console is wherever the browser opened it — http://127.0.0.1:3000, a

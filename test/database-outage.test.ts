@@ -1,3 +1,4 @@
+// @node-lines same: our recovery from PostgreSQL's faults; the database client runs under both lines in every integration file of that pass
 /**
  * A database outage, whole: a production server (web process with its job workers) on a
  * PostgreSQL cluster of this file's own, generations queued behind a busy worker slot, then the

@@ -1,3 +1,4 @@
+// @node-lines same: node-postgres's pool settings against PostgreSQL; the database client runs under both lines in every integration file of that pass
 /**
  * The connection pool keeps idle connections for DATABASE_POOL_IDLE_MS (default 5 minutes), not
  * node-postgres's 10 s: with 10 s, traffic after a lull of 10 s opened its connections again

@@ -1,3 +1,4 @@
+// @node-lines same: our recovery from the embedded PostgreSQL's faults; the launcher's processes run under both lines in test/worker.test.ts
 /**
  * The zero-setup database under faults, on `npm start` with no DATABASE_URL (the embedded
  * PostgreSQL, started and supervised by the launcher's primary, two web processes):

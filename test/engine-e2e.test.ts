@@ -1,3 +1,4 @@
+// @node-lines same: the built-in engine's results through the route; its worker threads run under both lines in src/server/engine/builtin
 /**
  * The built-in engine through the real route: every mask-mode operation and finish via
  * POST /v1/edits (multipart, test mode, synchronous), every upscale via /v1/upscales, checked

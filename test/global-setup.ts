@@ -2,9 +2,9 @@
  * Test harness: one embedded PostgreSQL (fast settings) under .data/test, a fresh database
  * migrated from prisma/migrations, and the real production server started as a child process
  * (the same `scripts/start.mjs` as `npm start`). Tests talk to it over HTTP and reach the
- * service layer through the same database. Both integration projects (`integration` and
- * `alone`, vitest.config.ts) name this file: the first to call starts everything, the others
- * share it, and the last teardown stops it.
+ * service layer through the same database. Both projects that need the server (`integration`
+ * and `machine-alone`, vitest.config.ts) name this file: the first to call starts everything,
+ * the others share it, and the last teardown stops it.
  */
 import path from 'node:path';
 import fs from 'node:fs';

@@ -1,3 +1,4 @@
+// @node-lines same: the mail outbox's rules; sign-in by mail runs under both lines in test/console-auth.test.ts
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { db } from '@/server/platform/db';

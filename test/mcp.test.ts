@@ -2,6 +2,8 @@
  * The MCP endpoint through the official SDK client (Client + StreamableHTTPClientTransport)
  * against the real server: tools, rules, errors, idempotency across doors, shared quota,
  * uploads end to end, permissions, the creation wait and get_generation waking at the end.
+ * The deletion of unused uploads an hour on is test/retention.test.ts's (a run an hour ahead
+ * would delete other files' uploads on the shared database).
  */
 import { describe, it, expect, beforeAll, beforeEach } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +13,6 @@ import { db } from '@/server/platform/db';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp, type TestOrg } from './support';
 import { restoreServedFiles, serve, solidImage, type ApiGeneration } from './images-support';
 import { insertGeneration } from './fixtures';
-import { jsonOf, roomtone } from './roomtone-cli';
 
 const ip = testIp();
 
@@ -402,20 +403,6 @@ describe('uploads', () => {
     await client.close();
     await live.close();
   }, 120_000);
-
-  it('unused files are deleted 1 hour after creation by roomtone maintenance run --now', async () => {
-    const local = await createTestOrg();
-    const client = await connect(local.testKey);
-    const upload = await call<{ id: string; upload_url: string }>(client, 'create_upload');
-    expect((await put(upload.body.upload_url, await solidImage(32, 32))).status).toBe(200);
-    const later = new Date(Date.now() + 61 * 60_000).toISOString();
-    const run = await roomtone(['maintenance', 'run', '--now', later, '--json']);
-    expect(run.code, run.stderr).toBe(0);
-    expect((jsonOf(run) as { uploads_deleted: number }).uploads_deleted).toBeGreaterThanOrEqual(1);
-    expect((await db().upload.findUniqueOrThrow({ where: { id: upload.body.id } })).status).toBe('deleted');
-    expectToolError(await call(client, 'create_upscale', { image: upload.body.id, scale: 'x2' }), 'resource_not_found', 'image');
-    await client.close();
-  }, 90_000);
 
   it('free but live mode needs a positive balance (402); waiting files are limited to Generations/min × 5 (429)', async () => {
     const broke = await createTestOrg({ credit: 0 });

@@ -1,3 +1,4 @@
+// @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * The playground's reads beside a run, over /api/trpc on the production server:
  * `playground.create` with `waitMs` answers at the end like a synchronous /v1 creation;

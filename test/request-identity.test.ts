@@ -1,3 +1,4 @@
+// @node-lines same: which forwarded address counts: our rule; raw HTTP parsing runs under both lines in test/hostile-input.test.ts
 /**
  * Who is calling, decided at the edge server:
  * - the client IP behind TRUST_PROXY=<hops> proxies is the hops-th X-Forwarded-For entry from

@@ -1,3 +1,4 @@
+// @node-lines same: our retention rules with the clock moved ahead, in SQL
 /**
  * Retention, through `roomtone maintenance run --now` with the clock moved ahead. On a database
  * and server of its own: a run days or months ahead deletes whatever it finds, so on the shared
@@ -19,6 +20,9 @@ import { newId } from '@/server/platform/ids';
 import { flushRequestLog, recordRequest, requestLogBodyHash } from '@/server/requestlog/requestlog';
 import sharp from 'sharp';
 import { jsonOf, roomtone } from './roomtone-cli';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
 const ip = testIp();
 /** These cases run four maintenance runs over a database of their own. */
@@ -209,4 +213,30 @@ describe('synchronous wait', () => {
     }
     expect((await db().generation.findUniqueOrThrow({ where: { id: gen.id } })).status).toBe('succeeded');
   });
+});
+
+describe('retention of uploaded files', () => {
+  /** A tool's JSON answer (its first text item) and whether it is a tool error. */
+  async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean; body: Record<string, unknown> }> {
+    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
+    const text = result.content.find((c) => c.type === 'text') as { text: string } | undefined;
+    return { isError: result.isError === true, body: JSON.parse(text?.text ?? 'null') as Record<string, unknown> };
+  }
+
+  it('unused files are deleted 1 hour after creation by roomtone maintenance run --now (created and refused through MCP)', async () => {
+    const org = await createTestOrg();
+    const client = new Client({ name: 'roomtone-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${org.testKey}`, 'x-forwarded-for': ip } } }));
+    const upload = (await call(client, 'create_upload')).body as { id: string; upload_url: string };
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#8a7f70' } }).png().toBuffer();
+    const put = await fetch(upload.upload_url, { method: 'PUT', body: new Uint8Array(png), headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': ip } });
+    expect(put.status).toBe(200);
+    const later = await maintenance(new Date(Date.now() + 61 * 60_000));
+    expect(later.uploads_deleted).toBeGreaterThanOrEqual(1);
+    expect((await db().upload.findUniqueOrThrow({ where: { id: upload.id } })).status).toBe('deleted');
+    const refused = await call(client, 'create_upscale', { image: upload.id, scale: 'x2' });
+    expect(refused.isError, JSON.stringify(refused.body)).toBe(true);
+    expect(refused.body.error).toMatchObject({ code: 'resource_not_found', param: 'image' });
+    await client.close();
+  }, 90_000);
 });

@@ -1,3 +1,4 @@
+// @node-lines same: our claim and limit rules across two instances; limits shared between processes run under both lines in test/rate-limit-shared.test.ts
 /**
  * More than one machine's worth of processes: two independent server instances
  * (own ports, WORKERS_IN_PROCESS=false) and two `roomtone worker` processes on one PostgreSQL.

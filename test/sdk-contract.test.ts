@@ -1,3 +1,4 @@
+// @node-lines same: the SDK against the server; the SDK's own code runs under both lines in sdk/test
 /**
  * The SDK contract against the real server, through @roomtone/sdk (its built package) and raw HTTP:
  * retries that can succeed (`x-should-retry`, Retry-After, a wrong base URL failing at once),

@@ -1,3 +1,4 @@
+// @node-lines same: the SDK against the server; the SDK's own code runs under both lines in sdk/test
 /**
  * Webhooks on a laptop: GET /v1/events/stream (an extension to the spec) and the SDK's
  * `listen` command, end to end against the real server: a generation's event reaches a local

@@ -1,3 +1,4 @@
+// @node-lines same: npm's packing of the SDK
 /**
  * @roomtone/sdk as an outside app gets it before it is published: `npm pack` in sdk/ (its
  * `prepack` builds), then `npm install ./roomtone-sdk-0.1.0.tgz` in an empty project outside the

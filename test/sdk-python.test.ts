@@ -1,3 +1,4 @@
+// @node-lines same: the Python client: Python's code, not Node's
 /**
  * The Python client (sdk-python/, package `roomtone`) against the real server: its own tests,
  * `python3 -m unittest discover -s tests -v` in sdk-python/, run once by this file. Each Python

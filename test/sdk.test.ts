@@ -1,3 +1,4 @@
+// @node-lines same: the SDK against the server; the SDK's own code runs under both lines in sdk/test
 /**
  * @roomtone/sdk (its built package, sdk/dist) against the real server: every method, inputs as
  * URL / path / Buffer / Uint8Array / Blob / stream (multipart when a file is given), typed

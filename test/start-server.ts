@@ -85,6 +85,8 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     ...options.env,
   };
 
+  // One line per started process, to count them (docs/testing.md, "Where CI time goes").
+  if (process.env.TEST_PROCESS_LOG) fs.appendFileSync(process.env.TEST_PROCESS_LOG, `${JSON.stringify({ name: options.name, caller: process.pid, at: Date.now() })}\n`);
   const inherited = { ...process.env };
   for (const name of options.unsetEnv ?? []) delete inherited[name];
   const child = spawn(process.execPath, options.args ?? startCommandArgs(options.nodeFlags), {

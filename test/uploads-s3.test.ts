@@ -1,3 +1,4 @@
+// @node-lines same: our upload rules on S3; the S3 client runs under both lines in src/server/storage/s3.test.ts
 /**
  * Uploaded files (create_upload) with STORAGE_DRIVER=s3, in this process against a local
  * S3-protocol server (test/s3-server.ts) and the real database: the upload URL is Roomtone's own

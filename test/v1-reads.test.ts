@@ -1,3 +1,4 @@
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
 /**
  * GET /v1/generations/{id} and GET /v1/generations are served by http/v1-reads.ts without the
  * tRPC layers. For every kind of request (valid, filtered, paginated, malformed, unknown,

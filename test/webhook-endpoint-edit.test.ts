@@ -1,3 +1,4 @@
+// @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * Editing a webhook endpoint from the console (`webhooks.update`): URL, description and events
  * under the creation's rules, the secret kept, the change in the audit log with before and

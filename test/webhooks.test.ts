@@ -3,10 +3,11 @@
  * verified with the official `standardwebhooks` package.
  *
  * Two kinds of tests: (1) through the running server, in real time (a generation's event, a
- * retry planned by the server's worker and delivered once due); (2) retry timing, disabling, rotation, outages: the delivery worker runs
- * in this process with the project's clock moved days ahead (the server's own worker, on real
- * time, never sees those deliveries as due), and Date moved along so `standardwebhooks`
- * accepts the timestamps.
+ * retry planned by the server's worker and delivered once due); (2) retry timing, disabling,
+ * rotation, outages: the delivery worker runs in this process with the project's clock moved
+ * days ahead, and Date moved along so `standardwebhooks` accepts the timestamps. The second kind
+ * runs on a database of its own: a worker with the clock days ahead delivers whatever is due in
+ * its database, and on the shared one that would be other files' deliveries too.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
@@ -16,7 +17,9 @@ import { Webhook } from 'standardwebhooks';
 import { api, createTestOrg, refusalOf, testIp, type TestOrg } from './support';
 import { startReceivers, type Receivers, type Received } from './webhook-receiver';
 import type { Prisma } from '@/generated/prisma/client';
-import { db } from '@/server/platform/db';
+import { closeDb, db } from '@/server/platform/db';
+import { freshDatabase, type TestDatabase } from './server-processes';
+import { insertGeneration } from './fixtures';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
 import { createUser } from '@/server/orgs/orgs';
@@ -216,12 +219,21 @@ async function stepToNextAttempt(ids: string[]): Promise<boolean> {
 }
 
 describe('clock-driven delivery rules', () => {
+  let database: TestDatabase;
   beforeAll(async () => {
+    database = await freshDatabase('webhooks');
+    await closeDb();
+    setEnv('DATABASE_URL', database.url); // db(), the fixtures, the workers and the killed worker's process use it
+    setEnv('DATA_DIR', database.dataDir);
     org = await createTestOrg();
-    const g = await upscale(org.testKey);
+    const g = await insertGeneration({ organizationId: org.id, mode: 'test', status: 'succeeded', withOutput: true });
     generationRow = { id: g.id, organizationId: org.id, mode: 'test' };
     vi.useFakeTimers({ toFake: ['Date'] });
     setTime(Date.now() + 20 * 24 * H);
+  });
+  afterAll(async () => {
+    await closeDb();
+    await database?.drop();
   });
 
   it('follows the schedule exactly: 16 attempts within 72 h, ±10 %, then it stays in the log', async () => {

@@ -1,3 +1,4 @@
+// @node-lines same: the first start's embedded PostgreSQL and demo data; the launcher's processes and signals run under both lines in test/worker.test.ts
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -63,11 +64,18 @@ function startProcessesUnder(ppid: number): number[] {
   return found;
 }
 
+/**
+ * One DATA_DIR for the file: the first test starts on it empty; the later ones start on what it
+ * left (a second cluster's initdb, migrations and demo data would be the file's largest cost,
+ * and not what they test). mkdtemp makes a 0700 directory: as root, PostgreSQL (run as
+ * `postgres`) cannot enter it, which exercises the fallback cluster location too.
+ */
+let fileDataDir: string | undefined;
+const dataDirOfFile = () => (fileDataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-zero-')));
+
 describe('zero-setup start', () => {
   it('starts its own PostgreSQL, migrates, seeds, prints demo keys once, and keeps data across restarts', async () => {
-    // mkdtemp makes a 0700 directory: as root, PostgreSQL (run as `postgres`) cannot enter it,
-    // which exercises the fallback cluster location too.
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-zero-'));
+    const dataDir = dataDirOfFile();
     const port = await freePort();
     const base = `http://localhost:${port}`;
     const first = await startService(dataDir, port);
@@ -107,7 +115,7 @@ describe('zero-setup start', () => {
 
   it('runs its web processes under a primary: one that dies is replaced, the service keeps answering, SIGTERM stops them all', async (ctx) => {
     if (process.platform !== 'linux') ctx.skip(`finds the web processes through /proc, which ${process.platform} has not`);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-procs-'));
+    const dataDir = dataDirOfFile();
     const port = await freePort();
     const base = `http://localhost:${port}`;
     const service = await startService(dataDir, port, { WEB_PROCESSES: '2', SEED_DEMO: 'false' });

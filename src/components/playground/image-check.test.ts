@@ -1,3 +1,4 @@
+// @node-lines same: the console's browser code: it runs in the browser, not on a Node line
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { problemSentence } from '@/console-client/problems';

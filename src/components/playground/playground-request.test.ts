@@ -1,3 +1,4 @@
+// @node-lines same: the console's browser code: it runs in the browser, not on a Node line
 import { describe, expect, it } from 'vitest';
 import { formFromGeneration } from './playground-request';
 

