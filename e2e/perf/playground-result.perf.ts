@@ -10,7 +10,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { test, v1 } from '../fixtures';
+import { databaseUrl } from '../mailbox';
 import { chooseFile, chooseKind, openPlayground, ROOM } from '../playground-helpers';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -28,6 +30,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
   const api: number[] = [];
   const playground: number[] = [];
   const statusShown: number[] = [];
+  const requestIds: { api: string; playground: string }[] = [];
   let resources: { name: string; startMs: number; ms: number }[] = [];
   // What the playground's run is made of (the last run's requests, in order).
   let steps: { path: string; startMs: number; ms: number }[] = [];
@@ -45,6 +48,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
     const started = performance.now();
     const res = await v1(demo.baseUrl, demo.testKey, '/v1/upscales', { method: 'POST', body: form });
     api.push(performance.now() - started);
+    const apiRequestId = res.requestId;
     if (res.body.status !== 'succeeded') throw new Error(`the /v1 upscale ended ${String(res.body.status)}`);
 
     const previous = (await page.getByTestId('result').count()) > 0 ? await page.getByTestId('result').getAttribute('data-generation') : null;
@@ -83,6 +87,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
     const { clicked, status, shown } = (await marks.jsonValue()) as { clicked: number; status: number; shown: number };
     playground.push(shown - clicked);
     statusShown.push(status - clicked);
+    requestIds.push({ api: apiRequestId, playground: (await page.getByTestId('request-id').textContent()) ?? '' });
     // Where the last run's time went, by the page's own resource timing (relative to the click).
     resources = await page.evaluate((from) => {
       return performance
@@ -91,6 +96,17 @@ test('playground result latency against the same /v1 request', async ({ page, de
         .map((e) => ({ name: new URL(e.name).pathname.replace(/^(\/files\/).*/, '$1…'), startMs: Math.round(e.startTime - from), ms: Math.round(e.duration) }));
     }, clicked);
   }
+  // The server's own time for each request (its request-log line's duration, from receipt to the
+  // answer written): what of the difference is the server's, and what the page's.
+  await new Promise((resolve) => setTimeout(resolve, 2_000)); // the log's batch is written
+  const client = new pg.Client({ connectionString: databaseUrl(demo.dataDir) });
+  await client.connect();
+  const logged = await client
+    .query<{ id: string; durationMs: number }>('select id, "durationMs" from "RequestLog" where id = any($1)', [requestIds.flatMap((r) => [r.api, r.playground])])
+    .finally(() => client.end());
+  const duration = new Map(logged.rows.map((r) => [r.id, r.durationMs]));
+  const serverApi = requestIds.map((r) => duration.get(r.api) ?? NaN);
+  const serverPlayground = requestIds.map((r) => duration.get(r.playground) ?? NaN);
   const result = {
     measured_at: new Date().toISOString(),
     runs: RUNS,
@@ -99,6 +115,9 @@ test('playground result latency against the same /v1 request', async ({ page, de
     median_api_ms: Math.round(median(api)),
     median_playground_ms: Math.round(median(playground)),
     median_difference_ms: Math.round(median(playground.map((p, i) => p - (api[i] ?? NaN)))),
+    server_api_ms: serverApi,
+    server_playground_ms: serverPlayground,
+    median_server_difference_ms: Math.round(median(serverPlayground.map((p, i) => p - (serverApi[i] ?? NaN)))),
     status_shown_ms: statusShown.map(Math.round),
     median_status_shown_ms: Math.round(median(statusShown)),
     last_run_requests: steps,
