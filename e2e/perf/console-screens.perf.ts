@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { test } from '../fixtures';
+import { collectConsoleErrors, test } from '../fixtures';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const OUT = path.resolve(import.meta.dirname, '../../test-results/console-screens.json');
@@ -71,6 +71,8 @@ async function readyAt(page: Page): Promise<number> {
 
 test('console screens: full load and sidebar click to a ready screen', async ({ page, demo }) => {
   const base = `/o/${demo.organizationId}/test`;
+  // A figure of a page that fails (a hydration mismatch, a failed load) is no figure.
+  const consoleErrors = collectConsoleErrors(page);
   const load: Record<string, number[]> = {};
   const fcp: Record<string, number[]> = {};
   const click: Record<string, number[]> = {};
@@ -128,4 +130,5 @@ test('console screens: full load and sidebar click to a ready screen', async ({ 
   console.log('| screen | first paint | load → ready | sidebar click → ready |\n| --- | --- | --- | --- |');
   for (const [name, f] of Object.entries(screens)) console.log(`| ${name} | ${f.first_paint_ms} ms | ${f.load_ready_ms} ms | ${f.click_ready_ms} ms |`);
   console.log(JSON.stringify(result, null, 2));
+  consoleErrors.expectNone('the console screens');
 });

@@ -1,5 +1,6 @@
 'use client';
 import * as React from 'react';
+import { flushSync } from 'react-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTRPC, useTRPCClient, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScopeInput } from '@/console-client/scope';
@@ -172,12 +173,18 @@ export function usePlaygroundRun({ scopeKey, painter, updateDraft, onAccepted }:
       // The output's download starts with the answer, beside the render that shows it.
       const painted = preloadOutput(result.generation);
       const record: RunRecord = { id: result.generation.id, kind, requestId: result.requestId, beforeUrl: image.previewUrl, signature };
-      updateDraft((d) => ({ runs: { ...d.runs, [kind]: record } }));
-      onAccepted(record, result.generation);
-      setErrors({});
+      // One render for the result: the draft and the history are external stores (their updates
+      // render synchronously on their own), the rest is state; rendered together, at once.
+      flushSync(() => {
+        updateDraft((d) => ({ runs: { ...d.runs, [kind]: record } }));
+        onAccepted(record, result.generation);
+        setErrors({});
+        addHistoryEntry(scopeKey, { id: result.generation.id, kind, createdAt: Date.now(), input: null, status: result.generation.status, costAmount: result.generation.cost.amount, livemode: result.generation.livemode });
+        inFlight.current = null;
+        setSending(null);
+      });
       // The quota line reads the answer of the creation itself: one source for the numbers shown.
       queryClient.setQueriesData<{ quota: unknown }>({ queryKey: trpc.playground.quote.pathKey() }, (old) => (old ? { ...old, quota: result.quota } : old));
-      addHistoryEntry(scopeKey, { id: result.generation.id, kind, createdAt: Date.now(), input: null, status: result.generation.status, costAmount: result.generation.cost.amount, livemode: result.generation.livemode });
       // What the result does not need waits until it is on screen: the next run's upload (this
       // one is the generation's now), the history's thumbnail, the other screens' data.
       void Promise.race([painted, new Promise((resolve) => setTimeout(resolve, 2_000))]).then(() => {
