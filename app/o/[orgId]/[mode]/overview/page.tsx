@@ -11,6 +11,7 @@ export default async function Page({ params }: { params: Promise<{ orgId: string
     <Prefetch
       queries={(trpc) => [
         trpc.overview.get.queryOptions(scope),
+        trpc.spendAlerts.notices.queryOptions(scope),
         trpc.logs.list.queryOptions({ ...scope, limit: OVERVIEW_RECENT }),
         trpc.generations.list.queryOptions({ ...scope, limit: OVERVIEW_RECENT }),
       ]}
