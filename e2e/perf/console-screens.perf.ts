@@ -102,6 +102,8 @@ test('console screens: full load and sidebar click to a ready screen', async ({ 
           const el = document.querySelector('main h1');
           return el?.textContent?.trim() === h && Object.keys(el).some((k) => k.startsWith('__reactFiber'));
         }, from.heading);
+        // The router's prefetches of the sidebar's screens done: every click is measured on a settled page.
+        await page.waitForLoadState('networkidle');
       }
       await page.evaluate(`(${watchReady.toString()})(${JSON.stringify(screen.heading)}, 'click')`);
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: screen.link, exact: true }).click();
