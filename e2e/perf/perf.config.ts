@@ -1,7 +1,10 @@
 import { defineConfig } from '@playwright/test';
 import base from '../../playwright.config';
 
-/** `npm run bench:console`: page timings of the console with 1 M request-log rows (not part of npm test). */
+/**
+ * `npm run bench:console`: the console's timings (e2e/perf/*.perf.ts; docs/performance.md, "The
+ * console"), not part of npm test. One file at a time: figures taken beside another spec measure both.
+ */
 export default defineConfig({
   ...base,
   testDir: '.',
@@ -9,6 +12,7 @@ export default defineConfig({
   // Relative to this file: keep the run's files in the ignored test-results/ at the root.
   outputDir: '../../test-results/e2e-perf',
   globalSetup: '../global-setup.ts',
+  workers: 1,
   timeout: 900_000,
   reporter: [['list']],
 });

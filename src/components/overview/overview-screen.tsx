@@ -16,7 +16,8 @@ import { EmptyState, ErrorState, LoadingRows } from '@/components/ui/states';
 import { SpendMeter } from '@/components/usage/spend-meter';
 import { SpendAlertNotices } from '@/components/usage/spend-alerts';
 
-const RECENT = 5;
+/** How many recent requests and generations the overview lists (its page prefetches them on the server). */
+export const OVERVIEW_RECENT = 5;
 
 const STATUS_LABELS = { in_progress: 'In progress', succeeded: 'Succeeded', failed: 'Failed', canceled: 'Canceled' } as const;
 
@@ -141,8 +142,8 @@ function RecentActivity() {
   const trpc = useTRPC();
   const scope = useScope();
   const input = useScopeInput();
-  const requests = useQuery(trpc.logs.list.queryOptions({ ...input, limit: RECENT }));
-  const generations = useQuery(trpc.generations.list.queryOptions({ ...input, limit: RECENT }));
+  const requests = useQuery(trpc.logs.list.queryOptions({ ...input, limit: OVERVIEW_RECENT }));
+  const generations = useQuery(trpc.generations.list.queryOptions({ ...input, limit: OVERVIEW_RECENT }));
   return (
     <div className="grid gap-6 lg:grid-cols-2">
       <section aria-labelledby="recent-requests-heading" className="flex min-w-0 flex-col gap-3">

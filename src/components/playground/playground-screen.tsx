@@ -175,7 +175,8 @@ export function PlaygroundScreen() {
   function submit() {
     if (runDisabled || !image) return;
     const local = checkBody(kind, body);
-    setErrors(local);
+    // Unchanged (no error before, none now): no render at the click, ahead of the request.
+    setErrors((current) => (Object.keys(current).length === 0 && Object.keys(local).length === 0 ? current : local));
     if (Object.keys(local).length > 0) return;
     void run({ kind, body, image, layers, signature });
   }

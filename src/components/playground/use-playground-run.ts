@@ -1,5 +1,6 @@
 'use client';
 import * as React from 'react';
+import { flushSync } from 'react-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTRPC, useTRPCClient, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScopeInput } from '@/console-client/scope';
@@ -20,6 +21,20 @@ async function uploadRefusal(res: Response): Promise<UploadRefused> {
   const requestId = res.headers.get('request-id') ?? res.headers.get('x-request-id') ?? undefined;
   const error = payload?.error ?? { code: 'request_failed', message: `The upload was refused (HTTP ${res.status}).` };
   return new UploadRefused({ code: error.code, message: error.message, ...(requestId ? { requestId } : {}) }, 'image');
+}
+
+/**
+ * Starts downloading and decoding a generation's first output image now, so the result's <img>
+ * (rendered next, same URL) paints from the page's image cache. Resolves once it is decoded, at
+ * once without an output (or when it fails: the <img> shows its own state).
+ */
+export function preloadOutput(generation: Generation): Promise<void> {
+  const url = generation.output[0]?.url;
+  if (!url) return Promise.resolve();
+  const image = new Image();
+  image.decoding = 'async';
+  image.src = url;
+  return image.decode().catch(() => undefined);
 }
 
 /**
@@ -44,6 +59,7 @@ export function useFollowedGeneration(id: string | null, known: Generation | nul
       if (!id) return;
       try {
         const generation = await client.playground.follow.query({ ...scopeInput, id, waitMs: shown ? FOLLOW_WAIT_MS : 0 }, { signal });
+        if (generation.status !== 'in_progress') void preloadOutput(generation);
         if (!signal.aborted) setFollowed({ generation, reads: (shown?.reads ?? 0) + 1 });
       } catch (error) {
         if (!signal.aborted && problemOf(error)?.code === 'resource_not_found') setMissing(id);
@@ -66,9 +82,10 @@ export interface RunInputs {
 
 /**
  * Running a creation from the playground: the chosen file is uploaded as soon as it is chosen
- * (and again after each run, since a generation consumes its upload), so Run only creates, one
- * round trip as a /v1 call is; then the generation is followed. Refusals land in `errors` by
- * `param`.
+ * (and again once a run's result is on screen, since a generation consumes its upload), so Run
+ * only creates, one round trip as a /v1 call is, sent before the page re-renders; the answer's
+ * output image is fetched as the answer arrives; then a longer run is followed. Refusals land in
+ * `errors` by `param`.
  */
 export function usePlaygroundRun({ scopeKey, painter, updateDraft, onAccepted }: { scopeKey: string; painter: React.RefObject<MaskPainterHandle | null>; updateDraft: (update: DraftUpdate) => void; onAccepted: (record: RunRecord, generation: Generation) => void }) {
   const trpc = useTRPC();
@@ -89,38 +106,49 @@ export function usePlaygroundRun({ scopeKey, painter, updateDraft, onAccepted }:
     return created.id;
   }
 
-  const preparedFile = React.useRef<{ file: File; id: Promise<string> } | null>(null);
+  /** The chosen file's upload, started at choice; `ready` once it is done, so Run can send at once. */
+  const preparedFile = React.useRef<{ file: File; id: Promise<string>; ready?: string } | null>(null);
   const prepareUpload = React.useCallback(
     (file: File | null) => {
       if (!file) {
         preparedFile.current = null;
         return;
       }
-      const id = upload(file, 'image');
-      id.catch(() => undefined); // awaited (and its refusal shown) at Run
-      preparedFile.current = { file, id };
+      const prepared: { file: File; id: Promise<string>; ready?: string } = { file, id: upload(file, 'image') };
+      prepared.id.then((id) => (prepared.ready = id)).catch(() => undefined); // a refusal is awaited (and shown) at Run
+      preparedFile.current = prepared;
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- upload reads the current scope
     [scopeInput],
   );
-  function takeUpload(file: File): Promise<string> {
+  function takeUpload(file: File): string | Promise<string> {
     const prepared = preparedFile.current;
     preparedFile.current = null;
-    return prepared && prepared.file === file ? prepared.id : upload(file, 'image');
+    if (prepared && prepared.file === file) return prepared.ready ?? prepared.id;
+    return upload(file, 'image');
   }
+  /** The signature being sent, read synchronously: a second click before the re-render sends nothing. */
+  const inFlight = React.useRef<string | null>(null);
 
   async function run({ kind, body, image, layers, signature }: RunInputs): Promise<void> {
-    if (!image) return;
-    setSending(signature);
+    if (!image || inFlight.current === signature) return;
+    inFlight.current = signature;
+    // The page's "sending" state renders after the request has left (a transition, not the click's own render).
+    React.startTransition(() => setSending(signature));
     try {
       const resolved = JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
       let imageUpload: { file: File; id: string } | null = null;
       if (isFileRef(resolved.image) && image.source.type === 'file') {
         const file = image.source.file;
-        const id = await takeUpload(file).catch((error: unknown) => {
-          prepareUpload(file); // a fresh one for the next try
-          throw error;
-        });
+        const taken = takeUpload(file);
+        // Uploaded at choice (the usual case): no wait before the creation is sent.
+        const id =
+          typeof taken === 'string'
+            ? taken
+            : await taken.catch((error: unknown) => {
+                prepareUpload(file); // a fresh one for the next try
+                throw error;
+              });
         imageUpload = { file, id };
         resolved.image = id;
       }
@@ -139,20 +167,32 @@ export function usePlaygroundRun({ scopeKey, painter, updateDraft, onAccepted }:
           // A refused request leaves its upload available (spec): the next try uses it again,
           // unless the refusal is about that upload (expired or used): then a fresh one.
           if (imageUpload && problemOf(error)?.param === 'image') prepareUpload(imageUpload.file);
-          else if (imageUpload) preparedFile.current = { file: imageUpload.file, id: Promise.resolve(imageUpload.id) };
+          else if (imageUpload) preparedFile.current = { file: imageUpload.file, id: Promise.resolve(imageUpload.id), ready: imageUpload.id };
           throw error;
         });
-      if (imageUpload) prepareUpload(imageUpload.file); // this one is the generation's now
+      // The output's download starts with the answer, beside the render that shows it.
+      const painted = preloadOutput(result.generation);
       const record: RunRecord = { id: result.generation.id, kind, requestId: result.requestId, beforeUrl: image.previewUrl, signature };
-      updateDraft((d) => ({ runs: { ...d.runs, [kind]: record } }));
-      onAccepted(record, result.generation);
-      setErrors({});
+      // One render for the result: the draft and the history are external stores (their updates
+      // render synchronously on their own), the rest is state; rendered together, at once.
+      flushSync(() => {
+        updateDraft((d) => ({ runs: { ...d.runs, [kind]: record } }));
+        onAccepted(record, result.generation);
+        setErrors({});
+        addHistoryEntry(scopeKey, { id: result.generation.id, kind, createdAt: Date.now(), input: null, status: result.generation.status, costAmount: result.generation.cost.amount, livemode: result.generation.livemode });
+        inFlight.current = null;
+        setSending(null);
+      });
       // The quota line reads the answer of the creation itself: one source for the numbers shown.
       queryClient.setQueriesData<{ quota: unknown }>({ queryKey: trpc.playground.quote.pathKey() }, (old) => (old ? { ...old, quota: result.quota } : old));
-      void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
-      void queryClient.invalidateQueries({ queryKey: trpc.overview.pathKey() });
-      addHistoryEntry(scopeKey, { id: result.generation.id, kind, createdAt: Date.now(), input: null, status: result.generation.status, costAmount: result.generation.cost.amount, livemode: result.generation.livemode });
-      void keptInput(image.source.type === 'file' ? { type: 'file', file: image.source.file } : image.source).then((input) => updateHistoryEntry(scopeKey, result.generation.id, { input }));
+      // What the result does not need waits until it is on screen: the next run's upload (this
+      // one is the generation's now), the history's thumbnail, the other screens' data.
+      void Promise.race([painted, new Promise((resolve) => setTimeout(resolve, 2_000))]).then(() => {
+        if (imageUpload && !preparedFile.current) prepareUpload(imageUpload.file);
+        void queryClient.invalidateQueries({ queryKey: trpc.generations.pathKey() });
+        void queryClient.invalidateQueries({ queryKey: trpc.overview.pathKey() });
+        void keptInput(image.source.type === 'file' ? { type: 'file', file: image.source.file } : image.source).then((input) => updateHistoryEntry(scopeKey, result.generation.id, { input }));
+      });
     } catch (error) {
       const problem = problemOf(error);
       if (problem) {
@@ -161,6 +201,7 @@ export function usePlaygroundRun({ scopeKey, painter, updateDraft, onAccepted }:
         if (problem.code === 'generation_rate_limit_exceeded') void queryClient.invalidateQueries({ queryKey: trpc.playground.quote.pathKey() });
       }
     } finally {
+      inFlight.current = null;
       setSending(null);
     }
   }

@@ -1,8 +1,7 @@
-import { db } from '@/server/platform/db';
 import { toUnixSeconds } from '@/server/platform/clock';
 import type { Page, PageParams } from '@/server/platform/pages';
 import type { GenerationStage, GenerationStatus, GenerationType } from '@/generated/prisma/enums';
-import { getGeneration, listGenerations, type Scope } from './generations';
+import { getGenerationWithOrigin, listGenerations, type Scope } from './generations';
 import { toApiGeneration, toApiGenerations, type ApiGeneration } from '@/server/generation-object/serialize';
 
 /**
@@ -35,14 +34,13 @@ export async function listConsoleGenerations(
 }
 
 export async function getConsoleGeneration(scope: Scope, id: string): Promise<ConsoleGeneration> {
-  const row = await getGeneration(scope, id);
-  const origin = await db().generation.findUniqueOrThrow({ where: { id }, select: { channel: true, apiKeyId: true, requestId: true } });
+  const row = await getGenerationWithOrigin(scope, id);
   return {
     ...(await toApiGeneration(row)),
     started_at: toUnixSeconds(row.startedAt),
     progress_stage: row.status === 'in_progress' ? row.progressStage : null,
-    channel: origin.channel,
-    api_key_id: origin.apiKeyId,
-    request_id: origin.requestId,
+    channel: row.channel,
+    api_key_id: row.apiKeyId,
+    request_id: row.requestId,
   };
 }

@@ -33,9 +33,22 @@ const keyUnrevoked = (param: number) => `exists (select 1 from "ApiKey" where id
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
 
 export async function getGeneration(scope: Scope, id: string): Promise<GenerationView> {
+  return selectGeneration(scope, id, SELECT_GENERATION);
+}
+
+/** Where a generation came from, beside its view (the console's detail). */
+export type GenerationWithOrigin = GenerationView & Pick<Generation, 'channel' | 'apiKeyId' | 'requestId'>;
+const SELECT_GENERATION_WITH_ORIGIN = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')}, channel, "apiKeyId", "requestId" from "Generation"`;
+
+/** getGeneration with its origin, in the same query (a followed generation's end is read with it). */
+export async function getGenerationWithOrigin(scope: Scope, id: string): Promise<GenerationWithOrigin> {
+  return selectGeneration(scope, id, SELECT_GENERATION_WITH_ORIGIN);
+}
+
+async function selectGeneration<T>(scope: Scope, id: string, select: string): Promise<T> {
   const values: unknown[] = [id, scope.organizationId, scope.mode];
   const keyCheck = scope.unrevokedKeyId ? ` and ${keyUnrevoked(values.push(scope.unrevokedKeyId))}` : '';
-  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values);
+  const rows = await sql<T>(`${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;

@@ -54,19 +54,23 @@ export async function waitForGenerationEnd(generationId: string, timeoutMs: numb
     const row = await db().generation.findUnique({ where: { id: generationId }, select: { status: true } });
     return !row || row.status !== 'in_progress';
   };
-  if (await isEnded()) return true;
-  return new Promise<boolean>((resolve) => {
+  return new Promise<boolean>((resolve, reject) => {
     let settled = false;
+    const done = () => {
+      settled = true;
+      clearTimeout(deadline);
+      clearInterval(poll);
+      waiters.get(generationId)?.delete(waiter);
+    };
     const waiter: Waiter = {
       resolve: (ended) => {
         if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
-        clearInterval(poll);
-        waiters.get(generationId)?.delete(waiter);
+        done();
         resolve(ended);
       },
     };
+    // Listed before the status is read: an end notified while that read runs still wakes it
+    // (read first, it would be missed and found only by the slow poll).
     let set = waiters.get(generationId);
     if (!set) waiters.set(generationId, (set = new Set()));
     set.add(waiter);
@@ -74,5 +78,13 @@ export async function waitForGenerationEnd(generationId: string, timeoutMs: numb
     const poll = setInterval(() => {
       void isEnded().then((ended) => ended && waiter.resolve(true)).catch(() => undefined);
     }, FALLBACK_POLL_MS);
+    isEnded().then(
+      (ended) => ended && waiter.resolve(true),
+      (error: unknown) => {
+        if (settled) return;
+        done();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   });
 }

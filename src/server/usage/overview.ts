@@ -69,22 +69,41 @@ export async function overview(scope: Scope): Promise<OverviewView> {
   };
 }
 
-/** One existence check per step (each an index lookup); both modes count, the steps are the organization's. */
+/**
+ * One existence check per step (each an index lookup), all in one statement (one round trip and
+ * one pooled connection for the overview's busiest part); both modes count, the steps are the
+ * organization's.
+ */
 async function gettingStartedOf(organizationId: string): Promise<GettingStartedView> {
-  const exists = async (query: string) => (await sql<{ found: boolean }>(`select exists (${query}) as found`, [organizationId]))[0]?.found === true;
-  const [createKey, firstCall, playground, endpoint, listened, credit, live, testKey] = await Promise.all([
-    exists(`select 1 from "ApiKey" where "organizationId" = $1`),
-    exists(`select 1 from "RequestLog" where "organizationId" = $1 and "apiKeyId" is not null`),
-    exists(`select 1 from "Generation" where "organizationId" = $1 and channel = 'console'::"Channel"`),
-    exists(`select 1 from "WebhookEndpoint" where "organizationId" = $1`),
-    // A stream's session row goes when it expires; its request stays in the log.
-    exists(
-      `select 1 from "EventStreamSession" where "organizationId" = $1 union all select 1 from "RequestLog" where "organizationId" = $1 and path = '${EVENT_STREAM_PATH}' and status = 200`,
-    ),
-    exists(`select 1 from "BalanceTransaction" where "organizationId" = $1 and type in ('credit'::"BalanceTransactionType", 'recharge'::"BalanceTransactionType")`),
-    exists(`select 1 from "RequestLog" where "organizationId" = $1 and mode = 'live'::"Mode" and "apiKeyId" is not null`),
-    db().apiKey.findFirst({ where: { organizationId, mode: 'test', revokedAt: null }, orderBy: { createdAt: 'desc' }, select: { prefix: true } }),
-  ]);
-  const steps = { create_key: createKey, first_call: firstCall, playground, webhook: endpoint || listened, add_credit: credit, go_live: live };
-  return { complete: Object.values(steps).every(Boolean), steps, test_key_prefix: testKey?.prefix ?? null, base_url: config().publicBaseUrl };
+  const [row] = await sql<{
+    create_key: boolean;
+    first_call: boolean;
+    playground: boolean;
+    endpoint: boolean;
+    listened: boolean;
+    credit: boolean;
+    live: boolean;
+    test_key_prefix: string | null;
+  }>(
+    `select
+       exists (select 1 from "ApiKey" where "organizationId" = $1) as create_key,
+       exists (select 1 from "RequestLog" where "organizationId" = $1 and "apiKeyId" is not null) as first_call,
+       exists (select 1 from "Generation" where "organizationId" = $1 and channel = 'console'::"Channel") as playground,
+       exists (select 1 from "WebhookEndpoint" where "organizationId" = $1) as endpoint,
+       -- A stream's session row goes when it expires; its request stays in the log.
+       exists (select 1 from "EventStreamSession" where "organizationId" = $1 union all select 1 from "RequestLog" where "organizationId" = $1 and path = '${EVENT_STREAM_PATH}' and status = 200) as listened,
+       exists (select 1 from "BalanceTransaction" where "organizationId" = $1 and type in ('credit'::"BalanceTransactionType", 'recharge'::"BalanceTransactionType")) as credit,
+       exists (select 1 from "RequestLog" where "organizationId" = $1 and mode = 'live'::"Mode" and "apiKeyId" is not null) as live,
+       (select prefix from "ApiKey" where "organizationId" = $1 and mode = 'test'::"Mode" and "revokedAt" is null order by "createdAt" desc limit 1) as test_key_prefix`,
+    [organizationId],
+  );
+  const steps = {
+    create_key: row?.create_key === true,
+    first_call: row?.first_call === true,
+    playground: row?.playground === true,
+    webhook: row?.endpoint === true || row?.listened === true,
+    add_credit: row?.credit === true,
+    go_live: row?.live === true,
+  };
+  return { complete: Object.values(steps).every(Boolean), steps, test_key_prefix: row?.test_key_prefix ?? null, base_url: config().publicBaseUrl };
 }
