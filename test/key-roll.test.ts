@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { hashSecret } from '@/server/keys/keys';
+import { PERMISSIONS } from '@/shared/keys/permissions';
 import { announceKeyChange } from '@/server/keys/cache';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';
@@ -125,7 +126,8 @@ describe('rolling a key', () => {
     for (let i = 0; i < 4; i++) expect(await statuses(org.testKey)).toEqual([200, 200]);
     const now = await mutate<Rolled>('keys.roll', { ...scope, keyId: org.keyIds.test, overlapSeconds: 0 }, cookie);
     expect(now.error).toBeNull();
-    expect(now.data).toMatchObject({ previous_prefix: null, previous_secret_expires_at: null });
+    expect(now.data).toMatchObject({ previous_prefix: org.testKey.slice(0, 12), previous_secret_expires_at: null });
+    expect((await db().apiKey.findUniqueOrThrow({ where: { id: org.keyIds.test } })).previousSecretHash).toBeNull();
     expect(await statuses(org.testKey)).toEqual([401, 401]);
     expectError(await api('/v1/generations', { key: org.testKey, ip }), 401, 'api_key_invalid');
     expect(await statuses(now.data.secret)).toEqual([200, 200]);
@@ -170,7 +172,7 @@ describe('rolling a key', () => {
     const scope = { organizationId: org.id, mode: 'test' as const };
     const dev = await createMember(org.id, 'developer');
     const devCookie = await signedIn(dev.email);
-    const own = await mutate<{ id: string; secret: string }>('keys.create', { ...scope, name: 'mine', permissions: ['renders', 'generations_read'] }, devCookie);
+    const own = await mutate<{ id: string; secret: string }>('keys.create', { ...scope, name: 'mine', permissions: [...PERMISSIONS] }, devCookie);
     const ownRolled = await mutate<Rolled>('keys.roll', { ...scope, keyId: own.data.id, overlapSeconds: HOUR }, devCookie);
     expect(ownRolled.error).toBeNull();
     expect(await statuses(ownRolled.data.secret)).toEqual([200, 200]);

@@ -7,11 +7,8 @@ import { createKeyInput } from '@/shared/console/console-inputs';
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@/shared/keys/permissions';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
-import { dateTime } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { CreateWithSecretDialog } from '@/components/ui/create-with-secret-dialog';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { CheckboxGroupField, FormError, TextField } from '@/components/ui/form';
@@ -19,9 +16,11 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState } from '@/components/ui/states';
+import { RelativeTime } from '@/components/ui/relative-time';
 import { toast } from '@/components/ui/toaster';
-import { KeyExpiry, KeyExpiryField, RenameKeyDialog } from './key-edits';
-import { KeyFencesDialog, KeyFencesSummary } from './key-fences';
+import { KeyExpiry, KeyExpiryField } from './key-edits';
+import { KeyFencesSummary } from './key-fences';
+import { KeyActions } from './key-actions';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
@@ -46,8 +45,35 @@ export function KeysScreen() {
   );
 
   const columns: Column<KeyRow>[] = [
-    { id: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium break-words">{row.original.name}</span> },
-    { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
+    {
+      id: 'name',
+      header: 'Name',
+      cell: ({ row }) => (
+        <div className="flex flex-col gap-0.5">
+          <span className="font-medium break-words">{row.original.name}</span>
+          {row.original.revoked_at ? (
+            <span className="text-xs whitespace-nowrap" data-testid="key-revoked">
+              Revoked <RelativeTime seconds={row.original.revoked_at} />
+            </span>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: 'key',
+      header: 'Key',
+      cell: ({ row }) => (
+        <div className="flex flex-col gap-0.5">
+          <code className="text-xs">{row.original.prefix}</code>
+          {row.original.previous_prefix && row.original.previous_secret_expires_at ? (
+            // The secret a roll replaced, while it still works.
+            <span className="text-xs whitespace-nowrap text-muted-foreground" data-testid="key-previous-secret">
+              old <code>{row.original.previous_prefix}</code> until <RelativeTime seconds={row.original.previous_secret_expires_at} />
+            </span>
+          ) : null}
+        </div>
+      ),
+    },
     {
       id: 'permissions',
       header: 'Permissions and fences',
@@ -65,13 +91,13 @@ export function KeysScreen() {
         </div>
       ),
     },
-    // Who and when in one column: with Expires and two actions, separate columns overflow a laptop's card.
+    // Who and when in one column: with Expires and the actions, separate columns overflow a laptop's card.
     {
       id: 'created_at',
       header: 'Created',
       cell: ({ row }) => (
         <div className="flex flex-col">
-          <span>{dateTime(row.original.created_at)}</span>
+          <RelativeTime seconds={row.original.created_at} />
           <span className="max-w-[14rem] truncate text-xs text-muted-foreground" title={row.original.created_by ?? undefined}>
             by {row.original.created_by ?? '—'}
           </span>
@@ -84,7 +110,7 @@ export function KeysScreen() {
       header: 'Last used',
       cell: ({ row }) => (
         <div className="flex flex-col">
-          <span>{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span>
+          <RelativeTime seconds={row.original.last_used_at} empty="Never" />
           {row.original.last_used_ip ? <span className="text-xs break-all text-muted-foreground">from {row.original.last_used_ip}</span> : null}
         </div>
       ),
@@ -92,30 +118,7 @@ export function KeysScreen() {
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
-      cell: ({ row }) =>
-        row.original.revoked_at ? (
-          <Badge variant="outline">Revoked</Badge>
-        ) : row.original.can_revoke || row.original.can_fence ? (
-          <div className="flex flex-wrap gap-1">
-          {row.original.can_fence ? <KeyFencesDialog keyId={row.original.id} name={row.original.name} fences={row.original} onSaved={() => void invalidate()} /> : null}
-          {row.original.can_revoke ? (
-          <>
-          <RenameKeyDialog keyId={row.original.id} name={row.original.name} onRenamed={() => void invalidate()} />
-          <ConfirmDialog
-            trigger={
-              <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`}>
-                Revoke
-              </Button>
-            }
-            title={`Revoke “${row.original.name}”?`}
-            description="Requests with this key are refused with 401 at once, on every server. This cannot be undone."
-            confirmLabel="Revoke key"
-            onConfirm={() => revoke.mutate({ ...input, keyId: row.original.id })}
-          />
-          </>
-          ) : null}
-          </div>
-        ) : null,
+      cell: ({ row }) => <KeyActions apiKey={row.original} onChanged={() => void invalidate()} onRevoke={() => revoke.mutate({ ...input, keyId: row.original.id })} />,
     },
   ];
 
@@ -138,6 +141,8 @@ export function KeysScreen() {
         label="API keys"
         columns={columns}
         rowKey={(k) => k.id}
+        // Revoked keys are dimmed: muted text on a muted row (opacity would fail contrast).
+        rowClassName={(k) => (k.revoked_at ? 'bg-muted/40 text-muted-foreground' : undefined)}
       />
     </>
   );

@@ -46,6 +46,7 @@ export function DataTable<T extends RowData>({
   pagination,
   rowLabel,
   card,
+  rowClassName,
 }: {
   label: string;
   columns: Column<T>[];
@@ -57,6 +58,8 @@ export function DataTable<T extends RowData>({
   pagination?: Pagination;
   /** A row as a card on phones (below md) in place of the table, whose columns would not fit. */
   card?: (row: T) => React.ReactNode;
+  /** A row's own look (e.g. a revoked key dimmed). */
+  rowClassName?: (row: T) => string | undefined;
 }) {
   const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
   const frame = React.useRef<HTMLDivElement>(null);
@@ -87,7 +90,7 @@ export function DataTable<T extends RowData>({
               <tr
                 key={row.id}
                 data-row-id={row.id}
-                className={cn('border-b last:border-0', onOpen && 'cursor-pointer hover:bg-muted/50 focus-visible:bg-muted focus-visible:outline-none')}
+                className={cn('border-b last:border-0', rowClassName?.(row.original), onOpen && 'cursor-pointer hover:bg-muted/50 focus-visible:bg-muted focus-visible:outline-none')}
                 tabIndex={onOpen ? 0 : undefined}
                 aria-label={onOpen && rowLabel ? rowLabel(row.original) : undefined}
                 onClick={onOpen ? () => onOpen(row.original) : undefined}

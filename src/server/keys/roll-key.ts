@@ -21,7 +21,8 @@ export interface RolledKey {
   mode: 'test' | 'live';
   prefix: string;
   secret: string;
-  previous_prefix: string | null;
+  /** The secret replaced: its prefix, and until when it works (null: it stopped at once). */
+  previous_prefix: string;
   previous_secret_expires_at: number | null;
 }
 
@@ -68,7 +69,7 @@ export async function rollMemberKey(member: Member, keyId: string, overlapSecond
       mode: key.mode,
       prefix: fresh.prefix,
       secret: fresh.secret,
-      previous_prefix: keepOld ? key.prefix : null,
+      previous_prefix: key.prefix,
       previous_secret_expires_at: toUnixSeconds(previousSecretExpiresAt),
     };
   });
