@@ -103,7 +103,7 @@ for (const viewport of VIEWPORTS) {
         expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
       }
       if (screen === 'keys' && viewport.name === 'laptop') {
-        // The keys table fits its card on a laptop: Revoke is not clipped behind a scroll.
+        // The keys table fits its card on a laptop: the Actions menu is not clipped behind a scroll.
         const frame = page.getByRole('table', { name: 'API keys' }).locator('xpath=..');
         expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
       }
