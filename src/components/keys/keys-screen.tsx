@@ -20,7 +20,7 @@ import { RelativeTime } from '@/components/ui/relative-time';
 import { toast } from '@/components/ui/toaster';
 import { KeyExpiry, KeyExpiryField } from './key-edits';
 import { KeyFencesSummary } from './key-fences';
-import { KeyActions } from './key-actions';
+import { KeyActionDialog, KeyActionsMenu, type KeyAction } from './key-actions';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
@@ -29,6 +29,7 @@ export function KeysScreen() {
   const scope = useScope();
   const input = useScopeInput();
   const [includeRevoked, setIncludeRevoked] = React.useState(false);
+  const [action, setAction] = React.useState<{ apiKey: KeyRow; which: KeyAction } | null>(null);
   const pages = useCursorPages(`${input.organizationId}/${input.mode}/${includeRevoked}`);
   const keys = useQuery(trpc.keys.list.queryOptions({ ...input, includeRevoked, cursor: pages.cursor }));
   const queryClient = useQueryClient();
@@ -118,7 +119,7 @@ export function KeysScreen() {
     {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
-      cell: ({ row }) => <KeyActions apiKey={row.original} onChanged={() => void invalidate()} onRevoke={() => revoke.mutate({ ...input, keyId: row.original.id })} />,
+      cell: ({ row }) => <KeyActionsMenu apiKey={row.original} onAction={(which) => setAction({ apiKey: row.original, which })} />,
     },
   ];
 
@@ -144,6 +145,15 @@ export function KeysScreen() {
         // Revoked keys are dimmed: muted text on a muted row (opacity would fail contrast).
         rowClassName={(k) => (k.revoked_at ? 'bg-muted/40 text-muted-foreground' : undefined)}
       />
+      {action ? (
+        <KeyActionDialog
+          apiKey={action.apiKey}
+          action={action.which}
+          onClose={() => setAction(null)}
+          onChanged={() => void invalidate()}
+          onRevoke={() => revoke.mutate({ ...input, keyId: action.apiKey.id })}
+        />
+      ) : null}
     </>
   );
 }
