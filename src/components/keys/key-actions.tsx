@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import { ChevronDown } from 'lucide-react';
+import { MoreHorizontal } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
@@ -31,8 +31,8 @@ export function KeyActionsMenu({ apiKey, onAction }: { apiKey: ManagedKey; onAct
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Actions for ${apiKey.name}`}>
-          Actions <ChevronDown aria-hidden />
+        <Button variant="outline" size="icon" className="size-8" aria-label={`Actions for ${apiKey.name}`} title="Actions">
+          <MoreHorizontal aria-hidden />
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

@@ -133,10 +133,11 @@ export function KeyExpiryDialog({ keyId, name, expiresAt, open, onOpenChange, on
 /** The Expires column: when (relative, exact UTC on hover), "expired" once past, or "never". */
 export function KeyExpiry({ expiresAt, expired: past }: { expiresAt: number | null; expired: boolean }) {
   if (expiresAt === null) return <span className="text-muted-foreground">Never</span>;
-  if (!past) return <RelativeTime seconds={expiresAt} />;
+  // Beyond a week the time is a date, which may wrap: the column stays narrow.
+  if (!past) return <RelativeTime seconds={expiresAt} className="whitespace-normal" />;
   return (
-    <span className="whitespace-nowrap text-destructive">
-      Expired <RelativeTime seconds={expiresAt} />
+    <span className="text-destructive">
+      Expired <RelativeTime seconds={expiresAt} className="whitespace-normal" />
     </span>
   );
 }

@@ -68,8 +68,13 @@ export function KeysScreen() {
           <code className="text-xs">{row.original.prefix}</code>
           {row.original.previous_prefix && row.original.previous_secret_expires_at ? (
             // The secret a roll replaced, while it still works.
-            <span className="text-xs whitespace-nowrap text-muted-foreground" data-testid="key-previous-secret">
-              old <code>{row.original.previous_prefix}</code> until <RelativeTime seconds={row.original.previous_secret_expires_at} />
+            <span className="flex flex-col text-xs text-muted-foreground" data-testid="key-previous-secret">
+              <span className="whitespace-nowrap">
+                old <code>{row.original.previous_prefix}</code>
+              </span>
+              <span className="whitespace-nowrap">
+                until <RelativeTime seconds={row.original.previous_secret_expires_at} />
+              </span>
             </span>
           ) : null}
         </div>
@@ -92,14 +97,15 @@ export function KeysScreen() {
         </div>
       ),
     },
-    // Who and when in one column: with Expires and the actions, separate columns overflow a laptop's card.
+    // Who and when in one column, a roll's old secret on two lines, a far expiry wrapped and the
+    // actions behind one small button: at 1360 px the whole table fits its card.
     {
       id: 'created_at',
       header: 'Created',
       cell: ({ row }) => (
         <div className="flex flex-col">
           <RelativeTime seconds={row.original.created_at} />
-          <span className="max-w-[14rem] truncate text-xs text-muted-foreground" title={row.original.created_by ?? undefined}>
+          <span className="max-w-[11rem] truncate text-xs text-muted-foreground" title={row.original.created_by ?? undefined}>
             by {row.original.created_by ?? '—'}
           </span>
         </div>
