@@ -3,7 +3,7 @@
  * 390×844, axe in both themes: one Actions menu per key; rolling a key shows the new secret
  * once, Esc and a click outside ask before closing it, the old secret works during the overlap
  * and the row says until when; the expiry changed after creation; a revoked key dimmed with
- * when it was revoked. Writes docs/screens/keys-1360.png and keys-390.png with E2E_DOC_SCREENS=1.
+ * when it was revoked; keys as cards on a phone. Writes docs/screens/keys-1360.png and keys-390.png with E2E_DOC_SCREENS=1.
  */
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, expectFitsWidth, expectInsideWindow, test, v1 } from './fixtures';
@@ -80,7 +80,7 @@ test('roll a key: the new secret shown once, Esc and a click outside ask first, 
   await expect(row.locator('code').first()).toHaveText(secret.slice(0, 12));
   const previous = row.getByTestId('key-previous-secret');
   await expect(previous).toContainText(key.prefix);
-  await expect(previous).toContainText('in 1 hour');
+  await expect(previous).toContainText(/in (59|60) minutes|in 1 hour/);
   await expect(previous.locator('time')).toHaveAttribute('title', /UTC$/);
   expect((await v1(demo.baseUrl, secret, '/v1/generations?limit=1')).status).toBe(200);
   expect((await v1(demo.baseUrl, key.secret, '/v1/generations?limit=1')).status).toBe(200);
@@ -174,15 +174,22 @@ test('a revoked key is dimmed with when it was revoked; the keys screen at 1360 
   await page.emulateMedia({ colorScheme: 'light' });
   await docScreen(page, 'keys-1360');
 
-  // A phone: the page fits; the row's one Actions control opens a menu inside the window.
+  // A phone: each key is a card (the table is hidden), the page fits, the revoked card is dimmed
+  // with its time, and a card's one Actions control opens a menu inside the window.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await page.getByLabel('Show revoked keys').check();
-  await expect(page.getByRole('row').filter({ hasText: revokedName })).toBeVisible();
+  const cards = page.getByRole('list', { name: 'API keys' });
+  const revokedCard = cards.getByRole('listitem').filter({ hasText: revokedName });
+  await expect(revokedCard.getByTestId('key-revoked')).toHaveText(/^Revoked /);
+  await expect(page.getByRole('table', { name: 'API keys' })).toBeHidden();
+  expect(await revokedCard.evaluate((el) => getComputedStyle(el).color)).not.toBe(await cards.getByRole('listitem').filter({ hasText: activeName }).evaluate((el) => getComputedStyle(el).color));
+  await expect(revokedCard.getByRole('button')).toHaveCount(0);
   await expectFitsWidth(page, 'the keys on a phone');
+  await expectAccessible(page, 'the keys on a phone');
   await docScreen(page, 'keys-390');
-  const actions = page.getByRole('button', { name: `Actions for ${activeName}` });
-  await actions.scrollIntoViewIfNeeded();
+  const actions = cards.getByRole('button', { name: `Actions for ${activeName}` });
+  await expectInsideWindow(page, actions, 'a card’s Actions on a phone');
   await actions.click();
   for (const item of ['Rename', 'Change expiry', 'Fences', 'Roll key', 'Revoke']) await expectInsideWindow(page, page.getByRole('menuitem', { name: item }), `the ${item} item on a phone`);
   await page.getByRole('menuitem', { name: 'Roll key' }).click();
