@@ -123,7 +123,8 @@ test('create a key, call /v1 with it, find the calls in the log by request-id, r
 
   // Revoke, with confirmation; the key is refused at once.
   await page.getByRole('link', { name: 'API keys' }).click();
-  await page.getByRole('button', { name: `Revoke ${keyName}` }).click();
+  await page.getByRole('button', { name: `Actions for ${keyName}` }).click();
+  await page.getByRole('menuitem', { name: 'Revoke' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke key' }).click();
   await expect(page.getByText(`Key “${keyName}” revoked. Requests with it now get 401.`)).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: keyName })).toHaveCount(0);

@@ -16,8 +16,10 @@ test('an owner fences a key from the key list: last use with its IP, an allowlis
   await expect(row).toContainText(/from (::ffff:)?127\.0\.0\.1|from ::1/);
   await expect(row).toContainText('No fences');
 
-  const open = row.getByRole('button', { name: `Fences of ${name}` });
-  await open.focus();
+  const actions = row.getByRole('button', { name: `Actions for ${name}` });
+  await actions.focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('menuitem', { name: 'Fences' }).focus();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
@@ -37,7 +39,8 @@ test('an owner fences a key from the key list: last use with its IP, an allowlis
   expect(JSON.stringify(refused.body)).toContain(key.id);
 
   // A bad entry is refused with the reason; nothing changes.
-  await open.click();
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Fences' }).click();
   await dialog.getByLabel('IP allowlist').fill('192.0.2.0/24\nnot-an-address');
   await dialog.getByRole('button', { name: 'Save fences' }).click();
   await expect(dialog).toContainText('is not an IPv4 or IPv6 address or CIDR');

@@ -211,6 +211,8 @@ describe('every balance and membership change is in the audit log', () => {
     const key = await call<{ id: string }>('keys.create', { name: 'Audited', permissions: ['renders'] });
     await call('keys.rename', { keyId: key.id, name: 'Audited, renamed' });
     await call('keys.fences', { keyId: key.id, allowedIps: ['203.0.113.0/24'], requestsPerMinute: 30, monthlySpendCapCents: 5_000 });
+    await call('keys.expiry', { keyId: key.id, expiresInDays: 30 });
+    const rolled = await call<{ prefix: string }>('keys.roll', { keyId: key.id, overlapSeconds: 86_400 });
     await call('keys.revoke', { keyId: key.id });
     const endpoint = await call<{ endpoint: { id: string } }>('webhooks.create', { url: 'https://127.0.0.1/audit-walk', events: ['generation.succeeded'] });
     const endpointId = endpoint.endpoint.id;
@@ -279,6 +281,8 @@ describe('every balance and membership change is in the audit log', () => {
     expect(await one('member.removed')).toMatchObject({ target: { id: joiner.id }, details: { role: 'admin' } });
     expect(await one('api_key.renamed')).toMatchObject({ actor: byFounder, mode: 'live', target: { id: key.id } });
     expect(await one('api_key.fences_updated')).toMatchObject({ actor: byFounder, mode: 'live', target: { id: key.id } });
+    expect(await one('api_key.expiry_changed')).toMatchObject({ actor: byFounder, mode: 'live', target: { id: key.id }, details: { from: null, to: expect.any(Number) } });
+    expect(await one('api_key.rolled')).toMatchObject({ actor: byFounder, mode: 'live', target: { id: key.id }, details: { prefix: rolled.prefix, overlap_seconds: 86_400 } });
     expect(await one('two_factor.enabled')).toMatchObject({ actor: { type: 'user', label: coOwner.email, user_id: coOwner.id }, target: { type: 'user', id: coOwner.id } });
     expect(await one('organization.two_factor_requirement_changed')).toMatchObject({ actor: { type: 'user', label: coOwner.email }, details: { required: false } });
     expect(await one('organization.created')).toMatchObject({ actor: { type: 'user', label: founder.email }, details: { name: 'Audited Studio', via: 'sign_up' } });

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callerFromKey, type Caller } from '@/server/access/caller';
 import { directRead } from '@/server/http/v1-reads';
-import type { AuthenticatedKey } from '@/server/keys/keys';
+import { hashSecret, newSecret, type AuthenticatedKey } from '@/server/keys/keys';
 import { sql } from '@/server/platform/db';
 import { callOpenApi } from '@/server/http/openapi-adapter';
 import { FileParts } from '@/server/creations/images';
@@ -131,6 +131,26 @@ describe('generation reads without the tRPC layers answer as the procedures do',
     for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
     // Without the flag the key is taken as checked (the barrier's way): the read answers.
     expect((await viaDirectRead(`/v1/generations/${one}`, revokedCaller, revokedKey)).status).toBe(200);
+  });
+
+  it('a secret the cache served without its barrier, dropped since by a roll: 401 on every path; the key’s other secrets still read', async () => {
+    const rolledOrg = await createTestOrg();
+    const rolledKey: AuthenticatedKey = { keyId: rolledOrg.keyIds.test, organizationId: rolledOrg.id, mode: 'test', permissions: new Set(PERMISSIONS), tier: 1, allowedIps: [], requestsPerMinute: null };
+    const one = (await insertGeneration({ organizationId: rolledOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
+    const rolledCaller = callerFromKey(rolledKey);
+    const oldSecret = { ...rolledKey, revocationUnchecked: true, secretHash: hashSecret(rolledOrg.testKey) };
+    expect((await viaDirectRead(`/v1/generations/${one}`, rolledCaller, oldSecret)).status).toBe(200);
+    // Rolled with no overlap in the database only, with no notice: the read's own query must see the old secret gone.
+    const fresh = newSecret('test');
+    await sql('update "ApiKey" set "secretHash" = $2, "previousSecretHash" = null, "previousSecretExpiresAt" = null where id = $1', [rolledKey.keyId, fresh.secretHash]);
+    const answers = await Promise.all(
+      [`/v1/generations/${one}`, '/v1/generations', '/v1/generations/gen_doesnotexist', '/v1/generations?limit=abc'].map((path) => viaDirectRead(path, rolledCaller, oldSecret)),
+    );
+    for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+    expect((await viaDirectRead(`/v1/generations/${one}`, rolledCaller, { ...oldSecret, secretHash: fresh.secretHash })).status).toBe(200);
+    // Kept as the previous secret of a roll with an overlap: it still reads.
+    await sql('update "ApiKey" set "previousSecretHash" = $2, "previousSecretExpiresAt" = now() + interval \'1 hour\' where id = $1', [rolledKey.keyId, oldSecret.secretHash]);
+    expect((await viaDirectRead(`/v1/generations/${one}`, rolledCaller, oldSecret)).status).toBe(200);
   });
 
   it('a key the cache served without an allowlist, given one since: judged on the address on every path; inside it, the same answers', async () => {

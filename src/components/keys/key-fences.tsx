@@ -5,7 +5,7 @@ import { useTRPC } from '@/console-client/trpc';
 import { useScopeInput } from '@/console-client/scope';
 import { money } from '@/console-client/format';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormError } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -44,31 +44,24 @@ function numberOrNull(text: string): number | null | undefined {
 }
 
 /** Owners and admins: the key's IP allowlist, request rate and monthly spend cap (each optional). */
-export function KeyFencesDialog({ keyId, name, fences, onSaved }: { keyId: string; name: string; fences: KeyFencesValue; onSaved: () => void }) {
+export function KeyFencesDialog({ keyId, name, fences, open, onOpenChange, onSaved }: { keyId: string; name: string; fences: KeyFencesValue; open: boolean; onOpenChange: (open: boolean) => void; onSaved: () => void }) {
   const trpc = useTRPC();
   const input = useScopeInput();
   const ids = { ips: React.useId(), rate: React.useId(), cap: React.useId() };
-  const [open, setOpen] = React.useState(false);
-  const [ips, setIps] = React.useState('');
-  const [rate, setRate] = React.useState('');
-  const [cap, setCap] = React.useState('');
+  // The caller mounts the dialog afresh at each opening (its key), so the fields start from the key's fences.
+  const [ips, setIps] = React.useState(() => fences.allowed_ips.join('\n'));
+  const [rate, setRate] = React.useState(() => (fences.requests_per_minute === null ? '' : String(fences.requests_per_minute)));
+  const [cap, setCap] = React.useState(() => (fences.monthly_spend_cap_cents === null ? '' : (fences.monthly_spend_cap_cents / 100).toFixed(2)));
   const [invalid, setInvalid] = React.useState<string | null>(null);
   const save = useMutation(
     trpc.keys.fences.mutationOptions({
       onSuccess: () => {
         toast.success(`Fences of “${name}” saved. They apply to the next request.`);
-        setOpen(false);
+        onOpenChange(false);
         onSaved();
       },
     }),
   );
-  const reset = () => {
-    setIps(fences.allowed_ips.join('\n'));
-    setRate(fences.requests_per_minute === null ? '' : String(fences.requests_per_minute));
-    setCap(fences.monthly_spend_cap_cents === null ? '' : (fences.monthly_spend_cap_cents / 100).toFixed(2));
-    setInvalid(null);
-    save.reset();
-  };
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const euros = numberOrNull(cap);
@@ -90,16 +83,8 @@ export function KeyFencesDialog({ keyId, name, fences, onSaved }: { keyId: strin
   return (
     <Dialog
       open={open}
-      onOpenChange={(next) => {
-        setOpen(next);
-        if (next) reset();
-      }}
+      onOpenChange={onOpenChange}
     >
-      <DialogTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={`Fences of ${name}`}>
-          Fences
-        </Button>
-      </DialogTrigger>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Fences of “{name}”</DialogTitle>

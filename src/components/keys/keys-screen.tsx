@@ -7,11 +7,8 @@ import { createKeyInput } from '@/shared/console/console-inputs';
 import { PERMISSION_DESCRIPTIONS, PERMISSIONS } from '@/shared/keys/permissions';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
-import { dateTime } from '@/console-client/format';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { CreateWithSecretDialog } from '@/components/ui/create-with-secret-dialog';
 import { useCursorPages, type Column } from '@/components/ui/data-table';
 import { CheckboxGroupField, FormError, TextField } from '@/components/ui/form';
@@ -19,9 +16,11 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryTable } from '@/components/ui/query-table';
 import { EmptyState } from '@/components/ui/states';
+import { RelativeTime } from '@/components/ui/relative-time';
 import { toast } from '@/components/ui/toaster';
-import { KeyExpiry, KeyExpiryField, RenameKeyDialog } from './key-edits';
-import { KeyFencesDialog, KeyFencesSummary } from './key-fences';
+import { KeyExpiry, KeyExpiryField } from './key-edits';
+import { KeyFencesSummary } from './key-fences';
+import { KeyActionDialog, KeyActionsMenu, type KeyAction } from './key-actions';
 
 type KeyRow = ConsoleOutputs['keys']['list']['data'][number];
 
@@ -30,6 +29,7 @@ export function KeysScreen() {
   const scope = useScope();
   const input = useScopeInput();
   const [includeRevoked, setIncludeRevoked] = React.useState(false);
+  const [action, setAction] = React.useState<{ apiKey: KeyRow; which: KeyAction } | null>(null);
   const pages = useCursorPages(`${input.organizationId}/${input.mode}/${includeRevoked}`);
   const keys = useQuery(trpc.keys.list.queryOptions({ ...input, includeRevoked, cursor: pages.cursor }));
   const queryClient = useQueryClient();
@@ -45,78 +45,17 @@ export function KeysScreen() {
     }),
   );
 
+  const menu = (k: KeyRow) => <KeyActionsMenu apiKey={k} onAction={(which) => setAction({ apiKey: k, which })} />;
+  // Who and when in one column, a roll's old secret on two lines, a far expiry wrapped and the
+  // actions behind one small button: at 1360 px the whole table fits its card. Phones get cards.
   const columns: Column<KeyRow>[] = [
-    { id: 'name', header: 'Name', cell: ({ row }) => <span className="font-medium break-words">{row.original.name}</span> },
-    { id: 'key', header: 'Key', cell: ({ row }) => <code className="text-xs">{row.original.prefix}</code> },
-    {
-      id: 'permissions',
-      header: 'Permissions and fences',
-      // One column for both: with the actions, one more column overflows a laptop's card.
-      cell: ({ row }) => (
-        <div className="flex flex-col gap-1">
-          <div className="flex flex-wrap gap-1">
-            {row.original.permissions.map((p) => (
-              <Badge key={p} variant="secondary">
-                {p}
-              </Badge>
-            ))}
-          </div>
-          <KeyFencesSummary fences={row.original} />
-        </div>
-      ),
-    },
-    // Who and when in one column: with Expires and two actions, separate columns overflow a laptop's card.
-    {
-      id: 'created_at',
-      header: 'Created',
-      cell: ({ row }) => (
-        <div className="flex flex-col">
-          <span>{dateTime(row.original.created_at)}</span>
-          <span className="max-w-[14rem] truncate text-xs text-muted-foreground" title={row.original.created_by ?? undefined}>
-            by {row.original.created_by ?? '—'}
-          </span>
-        </div>
-      ),
-    },
+    { id: 'name', header: 'Name', cell: ({ row }) => <KeyName apiKey={row.original} /> },
+    { id: 'key', header: 'Key', cell: ({ row }) => <KeySecretPrefix apiKey={row.original} /> },
+    { id: 'permissions', header: 'Permissions and fences', cell: ({ row }) => <KeyPermissions apiKey={row.original} /> },
+    { id: 'created_at', header: 'Created', cell: ({ row }) => <KeyCreated apiKey={row.original} /> },
     { id: 'expires_at', header: 'Expires', cell: ({ row }) => <KeyExpiry expiresAt={row.original.expires_at} expired={row.original.expired} /> },
-    {
-      id: 'last_used_at',
-      header: 'Last used',
-      cell: ({ row }) => (
-        <div className="flex flex-col">
-          <span>{row.original.last_used_at ? dateTime(row.original.last_used_at) : 'Never'}</span>
-          {row.original.last_used_ip ? <span className="text-xs break-all text-muted-foreground">from {row.original.last_used_ip}</span> : null}
-        </div>
-      ),
-    },
-    {
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      cell: ({ row }) =>
-        row.original.revoked_at ? (
-          <Badge variant="outline">Revoked</Badge>
-        ) : row.original.can_revoke || row.original.can_fence ? (
-          <div className="flex flex-wrap gap-1">
-          {row.original.can_fence ? <KeyFencesDialog keyId={row.original.id} name={row.original.name} fences={row.original} onSaved={() => void invalidate()} /> : null}
-          {row.original.can_revoke ? (
-          <>
-          <RenameKeyDialog keyId={row.original.id} name={row.original.name} onRenamed={() => void invalidate()} />
-          <ConfirmDialog
-            trigger={
-              <Button variant="outline" size="sm" aria-label={`Revoke ${row.original.name}`}>
-                Revoke
-              </Button>
-            }
-            title={`Revoke “${row.original.name}”?`}
-            description="Requests with this key are refused with 401 at once, on every server. This cannot be undone."
-            confirmLabel="Revoke key"
-            onConfirm={() => revoke.mutate({ ...input, keyId: row.original.id })}
-          />
-          </>
-          ) : null}
-          </div>
-        ) : null,
-    },
+    { id: 'last_used_at', header: 'Last used', cell: ({ row }) => <KeyLastUsed apiKey={row.original} /> },
+    { id: 'actions', header: () => <span className="sr-only">Actions</span>, cell: ({ row }) => menu(row.original) },
   ];
 
   return (
@@ -138,8 +77,123 @@ export function KeysScreen() {
         label="API keys"
         columns={columns}
         rowKey={(k) => k.id}
+        card={(k) => <KeyCard apiKey={k} menu={menu(k)} />}
+        // Revoked keys are dimmed: muted text on a muted row (opacity would fail contrast).
+        rowClassName={(k) => (k.revoked_at ? 'bg-muted/40 text-muted-foreground' : undefined)}
       />
+      {action ? (
+        <KeyActionDialog
+          apiKey={action.apiKey}
+          action={action.which}
+          onClose={() => setAction(null)}
+          onChanged={() => void invalidate()}
+          onRevoke={() => revoke.mutate({ ...input, keyId: action.apiKey.id })}
+        />
+      ) : null}
     </>
+  );
+}
+
+function KeyName({ apiKey }: { apiKey: KeyRow }) {
+  return (
+    <div className="flex min-w-0 flex-col gap-0.5">
+      <span className="font-medium break-words">{apiKey.name}</span>
+      {apiKey.revoked_at ? (
+        <span className="text-xs whitespace-nowrap" data-testid="key-revoked">
+          Revoked <RelativeTime seconds={apiKey.revoked_at} />
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The secret's prefix, and the one a roll replaced while it still works. */
+function KeySecretPrefix({ apiKey }: { apiKey: KeyRow }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <code className="text-xs">{apiKey.prefix}</code>
+      {apiKey.previous_prefix && apiKey.previous_secret_expires_at ? (
+        <span className="flex flex-col text-xs text-muted-foreground" data-testid="key-previous-secret">
+          <span className="whitespace-nowrap">
+            old <code>{apiKey.previous_prefix}</code>
+          </span>
+          <span className="whitespace-nowrap">
+            until <RelativeTime seconds={apiKey.previous_secret_expires_at} />
+          </span>
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function KeyPermissions({ apiKey }: { apiKey: KeyRow }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex flex-wrap gap-1">
+        {apiKey.permissions.map((p) => (
+          <Badge key={p} variant="secondary">
+            {p}
+          </Badge>
+        ))}
+      </div>
+      <KeyFencesSummary fences={apiKey} />
+    </div>
+  );
+}
+
+function KeyCreated({ apiKey }: { apiKey: KeyRow }) {
+  return (
+    <div className="flex min-w-0 flex-col">
+      <RelativeTime seconds={apiKey.created_at} />
+      <span className="max-w-[11rem] truncate text-xs text-muted-foreground" title={apiKey.created_by ?? undefined}>
+        by {apiKey.created_by ?? '—'}
+      </span>
+    </div>
+  );
+}
+
+function KeyLastUsed({ apiKey }: { apiKey: KeyRow }) {
+  return (
+    <div className="flex flex-col">
+      <RelativeTime seconds={apiKey.last_used_at} empty="Never" />
+      {apiKey.last_used_ip ? <span className="text-xs break-all text-muted-foreground">from {apiKey.last_used_ip}</span> : null}
+    </div>
+  );
+}
+
+/** A key on a phone: name, secret and actions first, then permissions, then the times. */
+function KeyCard({ apiKey, menu }: { apiKey: KeyRow; menu: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-2 text-sm" data-testid="key-card">
+      <div className="flex items-start justify-between gap-2">
+        <div className="flex min-w-0 flex-col gap-1">
+          <KeyName apiKey={apiKey} />
+          <KeySecretPrefix apiKey={apiKey} />
+        </div>
+        {menu}
+      </div>
+      <KeyPermissions apiKey={apiKey} />
+      <dl className="grid grid-cols-3 gap-2 text-xs">
+        <div className="min-w-0">
+          <dt className="text-muted-foreground">Created</dt>
+          <dd>
+            <KeyCreated apiKey={apiKey} />
+          </dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-muted-foreground">Expires</dt>
+          <dd>
+            <KeyExpiry expiresAt={apiKey.expires_at} expired={apiKey.expired} />
+          </dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-muted-foreground">Last used</dt>
+          <dd>
+            <KeyLastUsed apiKey={apiKey} />
+          </dd>
+        </div>
+      </dl>
+    </div>
   );
 }
 

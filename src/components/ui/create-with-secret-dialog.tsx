@@ -3,11 +3,12 @@ import * as React from 'react';
 import { Plus } from 'lucide-react';
 import { Button } from './button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from './dialog';
-import { SecretOnce } from './secret-once';
+import { SecretOnce, useSecretCloseGuard } from './secret-once';
 
 /**
  * The dialog that creates something with a secret (an API key, a webhook endpoint): a form, then
- * the secret, shown once. Closing it by any way resets the caller's form and mutation.
+ * the secret, shown once (Esc or a click outside then asks first). Closing it by any way resets
+ * the caller's form and mutation.
  */
 export function CreateWithSecretDialog({
   label,
@@ -41,12 +42,14 @@ export function CreateWithSecretDialog({
     }
   };
   const secret = mutation.data?.secret;
+  const guard = useSecretCloseGuard(Boolean(secret), () => close(false));
   return (
     <Dialog open={open} onOpenChange={close}>
       <Button onClick={() => setOpen(true)}>
         <Plus aria-hidden /> {label}
       </Button>
-      <DialogContent>
+      <DialogContent {...guard.contentProps}>
+        {guard.confirmation}
         {secret ? (
           <>
             <DialogHeader>

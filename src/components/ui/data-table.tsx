@@ -46,6 +46,7 @@ export function DataTable<T extends RowData>({
   pagination,
   rowLabel,
   card,
+  rowClassName,
 }: {
   label: string;
   columns: Column<T>[];
@@ -57,6 +58,8 @@ export function DataTable<T extends RowData>({
   pagination?: Pagination;
   /** A row as a card on phones (below md) in place of the table, whose columns would not fit. */
   card?: (row: T) => React.ReactNode;
+  /** A row's own look (e.g. a revoked key dimmed). */
+  rowClassName?: (row: T) => string | undefined;
 }) {
   const table = useTable({ features, columns, data, getRowId: (row) => rowKey(row) });
   const frame = React.useRef<HTMLDivElement>(null);
@@ -64,7 +67,7 @@ export function DataTable<T extends RowData>({
   return (
     <div className="flex flex-col gap-3">
       {/* On a narrow screen the table scrolls in its frame: then the frame takes the focus, so a keyboard can scroll it. relative: absolutely placed content (sr-only labels) stays inside the frame instead of widening the page. */}
-      {card ? <RowCards label={label} rows={data} rowKey={rowKey} card={card} onOpen={onOpen} rowLabel={rowLabel} /> : null}
+      {card ? <RowCards label={label} rows={data} rowKey={rowKey} card={card} onOpen={onOpen} rowLabel={rowLabel} rowClassName={rowClassName} /> : null}
       <div
         ref={frame}
         tabIndex={scrolls ? 0 : undefined}
@@ -87,7 +90,7 @@ export function DataTable<T extends RowData>({
               <tr
                 key={row.id}
                 data-row-id={row.id}
-                className={cn('border-b last:border-0', onOpen && 'cursor-pointer hover:bg-muted/50 focus-visible:bg-muted focus-visible:outline-none')}
+                className={cn('border-b last:border-0', rowClassName?.(row.original), onOpen && 'cursor-pointer hover:bg-muted/50 focus-visible:bg-muted focus-visible:outline-none')}
                 tabIndex={onOpen ? 0 : undefined}
                 aria-label={onOpen && rowLabel ? rowLabel(row.original) : undefined}
                 onClick={onOpen ? () => onOpen(row.original) : undefined}
@@ -118,11 +121,27 @@ export function DataTable<T extends RowData>({
 }
 
 /** The rows as a list of cards (phones): each opens like a table row, by click or Enter. */
-function RowCards<T>({ label, rows, rowKey, card, onOpen, rowLabel }: { label: string; rows: T[]; rowKey: (row: T) => string; card: (row: T) => React.ReactNode; onOpen?: (row: T) => void; rowLabel?: (row: T) => string }) {
+function RowCards<T>({
+  label,
+  rows,
+  rowKey,
+  card,
+  onOpen,
+  rowLabel,
+  rowClassName,
+}: {
+  label: string;
+  rows: T[];
+  rowKey: (row: T) => string;
+  card: (row: T) => React.ReactNode;
+  onOpen?: (row: T) => void;
+  rowLabel?: (row: T) => string;
+  rowClassName?: (row: T) => string | undefined;
+}) {
   return (
     <ul aria-label={label} className="flex flex-col gap-2 md:hidden">
       {rows.map((row) => (
-        <li key={rowKey(row)} data-card-id={rowKey(row)} className="min-w-0 rounded-lg border">
+        <li key={rowKey(row)} data-card-id={rowKey(row)} className={cn('min-w-0 rounded-lg border', rowClassName?.(row))}>
           {onOpen ? (
             <button
               type="button"

@@ -2,6 +2,7 @@
 import * as React from 'react';
 import { AlertTriangle, Copy } from 'lucide-react';
 import { Button } from './button';
+import { ConfirmDialog } from './alert-dialog';
 import { Input } from './input';
 import { Label } from './label';
 import { toast } from './toaster';
@@ -34,4 +35,34 @@ export function SecretOnce({ secret, label, warning, testId }: { secret: string;
       </div>
     </>
   );
+}
+
+/**
+ * For a dialog showing a secret once: Esc or a click outside asks before closing, since the
+ * secret is not shown again (Done and the close button are explicit and close at once). Spread
+ * `contentProps` on the DialogContent and render `confirmation` inside it.
+ */
+export function useSecretCloseGuard(active: boolean, close: () => void) {
+  const [asking, setAsking] = React.useState(false);
+  const ask = (event: Event) => {
+    if (!active) return;
+    event.preventDefault();
+    setAsking(true);
+  };
+  return {
+    contentProps: { onEscapeKeyDown: ask, onInteractOutside: ask },
+    confirmation: (
+      <ConfirmDialog
+        open={asking}
+        onOpenChange={setAsking}
+        title="Close without the secret?"
+        description="You won’t see this secret again. Copy it first if you still need it."
+        confirmLabel="Close anyway"
+        onConfirm={() => {
+          setAsking(false);
+          close();
+        }}
+      />
+    ),
+  };
 }

@@ -17,7 +17,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormError } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { SecretOnce } from '@/components/ui/secret-once';
+import { SecretOnce, useSecretCloseGuard } from '@/components/ui/secret-once';
 import { Select } from '@/components/ui/select';
 import { Sheet } from '@/components/ui/sheet';
 import { QueryTable } from '@/components/ui/query-table';
@@ -176,12 +176,14 @@ function RotateDialog({ endpoint }: { endpoint: Endpoint }) {
     setOpen(next);
     if (!next) rotate.reset();
   };
+  const guard = useSecretCloseGuard(Boolean(rotate.data), () => close(false));
   return (
     <Dialog open={open} onOpenChange={close}>
       <Button variant="outline" onClick={() => setOpen(true)}>
         <RotateCw aria-hidden /> Rotate secret
       </Button>
-      <DialogContent>
+      <DialogContent {...guard.contentProps}>
+        {guard.confirmation}
         <DialogHeader>
           <DialogTitle>{rotate.data ? 'New signing secret' : 'Rotate the signing secret?'}</DialogTitle>
           <DialogDescription>

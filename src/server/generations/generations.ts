@@ -24,10 +24,15 @@ export interface Scope {
    * revocation barrier, and confirms the key itself when nothing comes back.
    */
   unrevokedKeyId?: string | undefined;
+  /** With unrevokedKeyId: the hash of the secret sent, which must still be one of the key's (a roll may have dropped it). */
+  unrevokedKeySecretHash?: string | undefined;
 }
 
-/** The condition of Scope.unrevokedKeyId, on parameter `param`. */
-const keyUnrevoked = (param: number) => `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0)`;
+/** The condition of Scope.unrevokedKeyId (and its secret's hash, when given), on parameters `param` and `hashParam`. */
+const keyUnrevoked = (param: number, hashParam?: number) =>
+  `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0${hashParam === undefined ? '' : ` and ($${hashParam} in ("secretHash", "previousSecretHash"))`})`;
+const keyProof = (scope: Scope, values: unknown[]): string =>
+  keyUnrevoked(values.push(scope.unrevokedKeyId), scope.unrevokedKeySecretHash === undefined ? undefined : values.push(scope.unrevokedKeySecretHash));
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
@@ -47,7 +52,7 @@ export async function getGenerationWithOrigin(scope: Scope, id: string): Promise
 
 async function selectGeneration<T>(scope: Scope, id: string, select: string): Promise<T> {
   const values: unknown[] = [id, scope.organizationId, scope.mode];
-  const keyCheck = scope.unrevokedKeyId ? ` and ${keyUnrevoked(values.push(scope.unrevokedKeyId))}` : '';
+  const keyCheck = scope.unrevokedKeyId ? ` and ${keyProof(scope, values)}` : '';
   const rows = await sql<T>(`${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
@@ -102,7 +107,7 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
   if (params.createdFrom) where.push(`"createdAt" >= $${values.push(sqlTimestamp(params.createdFrom))}`);
   if (params.createdBefore) where.push(`"createdAt" < $${values.push(sqlTimestamp(params.createdBefore))}`);
   if (beforeSeq !== undefined) where.push(`seq < $${values.push(beforeSeq)}`);
-  if (scope.unrevokedKeyId) where.push(keyUnrevoked(values.push(scope.unrevokedKeyId)));
+  if (scope.unrevokedKeyId) where.push(keyProof(scope, values));
   const limit = values.push(params.limit + 1);
   const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);
   return { data: rows.slice(0, params.limit), hasMore: rows.length > params.limit };

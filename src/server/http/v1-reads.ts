@@ -28,14 +28,14 @@ type Read = (caller: Caller, key: AuthenticatedKey, ip: string | null) => Promis
  * request arrived. When nothing comes back (no such generation, an empty page) or the read
  * fails (a bad parameter, a missing permission), the key is confirmed in the database first,
  * so a revoked key is answered 401 as it was with the barrier, never 404, 400 or an empty page.
- * The proof also needs the key still without an IP allowlist (the cache only serves such a key
+ * The proof also needs the secret sent still one of the key's (a roll may have dropped it) and the key still without an IP allowlist (the cache only serves such a key
  * here): one set since is judged on the request's address, and the read runs again without
  * the proof if the address passes.
  */
 async function provingKey<T>(key: AuthenticatedKey, ip: string | null, read: (unrevokedKeyId: string | undefined) => Promise<T>, found: (result: T) => boolean): Promise<T> {
   if (!key.revocationUnchecked) return read(undefined);
   const confirm = async (): Promise<boolean> => {
-    const allowedIps = await assertKeyUnrevoked(key.keyId);
+    const allowedIps = await assertKeyUnrevoked(key.keyId, key.secretHash);
     assertIpAllowed({ keyId: key.keyId, allowedIps }, ip);
     return allowedIps.length > 0;
   };
@@ -79,7 +79,7 @@ export function directRead(url: URL): Read | null {
         ip,
         async (unrevokedKeyId) => {
           requirePermissions(caller, GENERATION_READ_PERMISSIONS);
-          return readGenerationPage({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId }, parsed(generationListInput, query));
+          return readGenerationPage({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId, unrevokedKeySecretHash: unrevokedKeyId ? key.secretHash : undefined }, parsed(generationListInput, query));
         },
         (page) => page.data.length > 0,
       );
@@ -92,7 +92,7 @@ export function directRead(url: URL): Read | null {
       ip,
       async (unrevokedKeyId) => {
         requirePermissions(caller, GENERATION_READ_PERMISSIONS);
-        return readGeneration({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId }, parsed(generationIdInput, { ...query, id }).id);
+        return readGeneration({ organizationId: caller.organizationId, mode: caller.mode, unrevokedKeyId, unrevokedKeySecretHash: unrevokedKeyId ? key.secretHash : undefined }, parsed(generationIdInput, { ...query, id }).id);
       },
       () => true,
     );

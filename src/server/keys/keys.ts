@@ -11,12 +11,26 @@ import type { KeyGrant } from '@/server/access/caller';
 
 /**
  * API keys: `rt_test_<40 base62>` / `rt_live_<40 base62>`. Only the SHA-256 of the secret is
- * stored (a 238-bit random secret needs no slow hash); the secret is returned once, at creation.
+ * stored (a 238-bit random secret needs no slow hash); the secret is returned once, at creation
+ * (and at a roll, roll-key.ts). A rolled key answers to two secrets for a while: its current one
+ * and the one the roll replaced, until `previousSecretExpiresAt`.
  */
 const KEY_PATTERN = /^rt_(test|live)_[0-9A-Za-z]{40}$/;
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
+}
+
+/** A fresh secret of `mode`, with what is stored of it (its hash) and shown again (its prefix). */
+export function newSecret(mode: Mode): { secret: string; secretHash: string; prefix: string } {
+  const secret = `rt_${mode}_${randomBase62(40)}`;
+  return { secret, secretHash: hashSecret(secret), prefix: secret.slice(0, 12) };
+}
+
+/** Tell every process to forget both secrets of a key (call inside the changing transaction). */
+export async function announceKeySecrets(tx: DbTx, key: { secretHash: string; previousSecretHash: string | null }): Promise<void> {
+  await announceKeyChange(tx, key.secretHash);
+  if (key.previousSecretHash) await announceKeyChange(tx, key.previousSecretHash);
 }
 
 export interface CreatedKey {
@@ -34,7 +48,7 @@ export async function createApiKey(
   tx: DbTx,
   input: { organizationId: string; mode: Mode; name?: string; permissions?: readonly Permission[]; createdByUserId?: string | null; expiresAt?: Date | null },
 ): Promise<CreatedKey> {
-  const secret = `rt_${input.mode}_${randomBase62(40)}`;
+  const { secret, secretHash, prefix } = newSecret(input.mode);
   const permissions = [...new Set(input.permissions ?? PERMISSIONS)].sort() as Permission[];
   const row = await tx.apiKey.create({
     data: {
@@ -42,8 +56,8 @@ export async function createApiKey(
       organizationId: input.organizationId,
       mode: input.mode,
       name: input.name ?? `${input.mode} key`,
-      prefix: secret.slice(0, 12),
-      secretHash: hashSecret(secret),
+      prefix,
+      secretHash,
       permissions,
       createdAt: clock.now(),
       createdByUserId: input.createdByUserId ?? null,
@@ -70,7 +84,11 @@ interface KeyRow {
   revokedAt: Date | null;
   expiresAt: Date | null;
   lastUsedAt: Date | null;
+  /** The hash the secret matched: the key's current one, or the one a roll replaced. */
   secretHash: string;
+  /** Whether it matched the replaced one, and until when that one works. */
+  previous: boolean;
+  previousUntil: Date | null;
   tier: number;
   allowedIps: string[];
   requestsPerMinute: number | null;
@@ -86,6 +104,8 @@ export interface AuthenticatedKey extends KeyGrant {
    * assertKeyUnrevoked must, before anything is answered.
    */
   revocationUnchecked?: boolean;
+  /** With revocationUnchecked: the hash of the secret sent, which the proof must find still one of the key's. */
+  secretHash?: string;
 }
 
 const KEY_INVALID = 'The API key is unknown or has been revoked.';
@@ -118,10 +138,12 @@ export async function authenticateBearer(
   // One round trip for key and tier (this runs on every /v1 request).
   const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
-      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt", k."secretHash", o.tier,
+      select k.id, k."organizationId", k.mode::text as mode, k.permissions, k."revokedAt", k."expiresAt", k."lastUsedAt",
+        case when k."secretHash" = ${hash} then k."secretHash" else k."previousSecretHash" end as "secretHash",
+        k."secretHash" <> ${hash} as previous, k."previousSecretExpiresAt" as "previousUntil", o.tier,
         k."allowedIps", k."requestsPerMinute"
       from "ApiKey" k join "Organization" o on o.id = k."organizationId"
-      where k."secretHash" = ${hash}`;
+      where k."secretHash" = ${hash} or k."previousSecretHash" = ${hash}`;
     return rows[0] ?? null;
   });
   // The lookup is by hash of the secret, so timing reveals nothing about stored secrets; the
@@ -133,6 +155,10 @@ export async function authenticateBearer(
   // Checked on every request against the clock, so a cached key stops at its expiry too.
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
     throw new DomainError('api_key_invalid', 'The API key has expired. Create a new key in the console.');
+  }
+  // The secret a roll replaced works until the end of the overlap chosen, on the cached copy too.
+  if (key.previous && (!key.previousUntil || key.previousUntil.getTime() <= now.getTime())) {
+    throw new DomainError('api_key_invalid', 'This secret was replaced when its key was rolled, and the overlap has ended. Use the key’s new secret.');
   }
   // lastUsedAt (and the address it came from) is informative; write it at most once a minute
   // per key to keep reads read-only. A request its allowlist refuses is no use of the key.
@@ -149,17 +175,21 @@ export async function authenticateBearer(
     tier: key.tier,
     allowedIps: key.allowedIps,
     requestsPerMinute: key.requestsPerMinute,
-    ...(unchecked ? { revocationUnchecked: true } : {}),
+    ...(unchecked ? { revocationUnchecked: true, secretHash: hash } : {}),
   };
 }
 
 /**
  * For a key taken with its revocation unchecked: 401 api_key_invalid unless the key is unrevoked
- * in the database now. Its stored allowlist, which the cached copy had empty, may have been set
- * since: returns it (empty if still none) for the caller to judge the request by.
+ * in the database now, and (given its hash) the secret sent is still one of its two (a roll with
+ * no overlap drops the old one at once). Its stored allowlist, which the cached copy had empty,
+ * may have been set since: returns it (empty if still none) for the caller to judge the request by.
  */
-export async function assertKeyUnrevoked(keyId: string): Promise<string[]> {
-  const rows = await sql<{ revoked: boolean; allowedIps: string[] }>(`select "revokedAt" is not null as revoked, "allowedIps" from "ApiKey" where id = $1`, [keyId]);
+export async function assertKeyUnrevoked(keyId: string, secretHash?: string): Promise<string[]> {
+  const rows = await sql<{ revoked: boolean; allowedIps: string[] }>(
+    `select "revokedAt" is not null or ($2::text is not null and $2::text is distinct from "secretHash" and $2::text is distinct from "previousSecretHash") as revoked, "allowedIps" from "ApiKey" where id = $1`,
+    [keyId, secretHash ?? null],
+  );
   if (!rows[0] || rows[0].revoked) throw new DomainError('api_key_invalid', KEY_INVALID);
   return rows[0].allowedIps;
 }
@@ -170,7 +200,7 @@ export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: strin
   const revokedAt = key.revokedAt ?? clock.now();
   if (!key.revokedAt) {
     await tx.apiKey.update({ where: { id: keyId }, data: { revokedAt } });
-    await announceKeyChange(tx, key.secretHash);
+    await announceKeySecrets(tx, key);
   }
   return { id: keyId, revokedAt };
 }

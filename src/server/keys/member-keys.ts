@@ -1,4 +1,4 @@
-import { db, transaction } from '@/server/platform/db';
+import { db, transaction, type DbTx } from '@/server/platform/db';
 import { recordAudit } from '@/server/audit/record-audit';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
@@ -6,10 +6,9 @@ import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
 import { canManageKey, memberActor, requireRole, type Member, type Role } from '@/server/access/roles';
 import { tierOf } from '@/server/billing/pricing';
 import { monthlyLimitCents } from '@/server/billing/monthly-spend';
-import { announceKeyChange } from './cache';
 import { normalizeAllowlist, type KeyFences } from './fences';
 import type { Permission } from '@/shared/keys/permissions';
-import { createApiKey, revokeApiKey, type CreatedKey } from './keys';
+import { announceKeySecrets, createApiKey, revokeApiKey, type CreatedKey } from './keys';
 
 /** API keys as the console's members see and manage them: always in the member's mode. */
 export interface KeyView {
@@ -17,8 +16,12 @@ export interface KeyView {
   name: string;
   mode: 'test' | 'live';
   permissions: string[];
-  /** First characters of the secret and its last four are all that is ever shown again. */
+  /** First characters of the secret are all that is ever shown again. */
   prefix: string;
+  /** After a roll: when, and the secret it replaced (its prefix) while that still works (null: none does). */
+  rolled_at: number | null;
+  previous_prefix: string | null;
+  previous_secret_expires_at: number | null;
   created_by: string | null;
   created_at: number;
   last_used_at: number | null;
@@ -28,7 +31,7 @@ export interface KeyView {
   /** When it stops working (null: never), and whether that time has come. */
   expires_at: number | null;
   expired: boolean;
-  /** Whether this member may revoke or rename it (developers: only their own keys). */
+  /** Whether this member may manage it: rename, change its expiry, roll, revoke (developers: only their own keys). */
   can_revoke: boolean;
   /** Its fences (keys/fences.ts): CIDRs (empty: any address), requests per minute and monthly spend cap in cents (null: the organization's). */
   allowed_ips: string[];
@@ -63,6 +66,8 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     mode: r.mode,
     permissions: r.permissions,
     prefix: r.prefix,
+    rolled_at: toUnixSeconds(r.rolledAt),
+    ...previousSecret(r),
     created_by: r.createdByUserId ? (creators.get(r.createdByUserId) ?? null) : null,
     created_at: toUnixSeconds(r.createdAt),
     last_used_at: toUnixSeconds(r.lastUsedAt),
@@ -77,6 +82,14 @@ export async function listMemberKeys(member: Member, page: PageParams & { includ
     can_fence: r.revokedAt === null && FENCE_ROLES.includes(member.role),
   }));
 }
+
+/** The secret a roll replaced, while it still works. */
+function previousSecret(r: { previousPrefix: string | null; previousSecretExpiresAt: Date | null }): { previous_prefix: string | null; previous_secret_expires_at: number | null } {
+  const live = r.previousPrefix !== null && r.previousSecretExpiresAt !== null && r.previousSecretExpiresAt.getTime() > clock.nowMs();
+  return { previous_prefix: live ? r.previousPrefix : null, previous_secret_expires_at: live ? toUnixSeconds(r.previousSecretExpiresAt) : null };
+}
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** Create a key in the member's mode; the secret is in this answer only. */
 export async function createMemberKey(member: Member, input: { name: string; permissions: Permission[]; expiresInDays?: number | undefined }): Promise<CreatedKey> {
@@ -93,7 +106,7 @@ export async function createMemberKey(member: Member, input: { name: string; per
       name: input.name.trim(),
       permissions: input.permissions,
       createdByUserId: member.userId,
-      expiresAt: input.expiresInDays ? new Date(clock.nowMs() + input.expiresInDays * 24 * 3600 * 1000) : null,
+      expiresAt: input.expiresInDays ? new Date(clock.nowMs() + input.expiresInDays * DAY_MS) : null,
     });
     await recordAudit(tx, memberActor(member), member.organizationId, {
       action: 'api_key.created',
@@ -179,7 +192,7 @@ export async function updateMemberKeyFences(
     const before: KeyFences = { allowedIps: key.allowedIps, requestsPerMinute: key.requestsPerMinute, monthlySpendCapCents: key.monthlySpendCapCents };
     const after: KeyFences = { allowedIps, requestsPerMinute: input.requestsPerMinute, monthlySpendCapCents: input.monthlySpendCapCents };
     await tx.apiKey.update({ where: { id: keyId }, data: after });
-    await announceKeyChange(tx, key.secretHash);
+    await announceKeySecrets(tx, key);
     if (JSON.stringify(before) !== JSON.stringify(after)) {
       await recordAudit(tx, memberActor(member), member.organizationId, {
         action: 'api_key.fences_updated',
@@ -194,5 +207,40 @@ export async function updateMemberKeyFences(
       });
     }
     return { id: key.id, ...after };
+  });
+}
+
+/**
+ * The key a member may manage, locked for the change (its organization and mode, else 404; a
+ * developer's own, else 403; not revoked, else 400). Inside the change's transaction.
+ */
+export async function lockManagedKey(tx: DbTx, member: Member, keyId: string, verb: string) {
+  const rows = await tx.$queryRaw<{ id: string }[]>`
+    select id from "ApiKey" where id = ${keyId} and "organizationId" = ${member.organizationId} and mode = ${member.mode}::"Mode" for update`;
+  if (rows.length === 0) throw notFound(`No API key ${keyId}.`, 'keyId');
+  const key = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
+  if (!canManageKey(member, key)) throw new DomainError('permission_denied', `Developers can ${verb} only the keys they created.`, { param: 'keyId' });
+  if (key.revokedAt) throw new DomainError('parameter_invalid', 'A revoked key cannot be changed.', { param: 'keyId' });
+  return key;
+}
+
+/**
+ * Set, change or remove a key's expiry (`expiresInDays` from now; null: never), by whoever may
+ * manage the key. An expired key given a new expiry works again. Every process's key cache
+ * forgets the key in the same transaction; audited with the expiry before and after.
+ */
+export async function setMemberKeyExpiry(member: Member, keyId: string, expiresInDays: number | null): Promise<{ id: string; expires_at: number | null }> {
+  return transaction(async (tx) => {
+    const key = await lockManagedKey(tx, member, keyId, 'change the expiry of');
+    const expiresAt = expiresInDays === null ? null : new Date(clock.nowMs() + expiresInDays * DAY_MS);
+    await tx.apiKey.update({ where: { id: key.id }, data: { expiresAt } });
+    await announceKeySecrets(tx, key);
+    await recordAudit(tx, memberActor(member), member.organizationId, {
+      action: 'api_key.expiry_changed',
+      mode: key.mode,
+      target: { type: 'api_key', id: key.id },
+      details: { name: key.name, prefix: key.prefix, from: toUnixSeconds(key.expiresAt), to: toUnixSeconds(expiresAt) },
+    });
+    return { id: key.id, expires_at: toUnixSeconds(expiresAt) };
   });
 }

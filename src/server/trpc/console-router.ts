@@ -18,7 +18,8 @@ import { invitationShareLink } from '@/server/members/invitation-share-link';
 import { inviteMember } from '@/server/members/invite-member';
 import { removeMember, updateMemberRole } from '@/server/members/change-member';
 import { acceptInvitation, previewInvitation } from '@/server/members/accept-invitation';
-import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey, updateMemberKeyFences } from '@/server/keys/member-keys';
+import { createMemberKey, listMemberKeys, renameMemberKey, revokeMemberKey, setMemberKeyExpiry, updateMemberKeyFences } from '@/server/keys/member-keys';
+import { rollMemberKey } from '@/server/keys/roll-key';
 import { keysRevokedByRemoval } from '@/server/keys/keys-of-member';
 import { getRequestLogLine, listRequestLog } from '@/server/requestlog/search-request-log';
 import { getConsoleGeneration, listConsoleGenerations } from '@/server/generations/console-generations';
@@ -48,6 +49,8 @@ import {
   createOrganizationInput,
   createKeyInput,
   renameKeyInput,
+  keyExpiryInput,
+  rollKeyInput,
   keyFencesInput,
   generationIdSchema,
   waitForGenerationsInput,
@@ -151,6 +154,9 @@ export const consoleRouter = router({
     }),
     rename: anyMember.input(renameKeyInput).mutation(({ ctx, input }) => renameMemberKey(ctx.member, input.keyId, input.name)),
     revoke: anyMember.input(z.object({ keyId: z.string().max(100) })).mutation(({ ctx, input }) => revokeMemberKey(ctx.member, input.keyId)),
+    expiry: anyMember.input(keyExpiryInput).mutation(({ ctx, input }) => setMemberKeyExpiry(ctx.member, input.keyId, input.expiresInDays)),
+    /** A new secret for the key; the old one works for the overlap chosen. The secret is in this answer only. */
+    roll: anyMember.input(rollKeyInput).mutation(({ ctx, input }) => rollMemberKey(ctx.member, input.keyId, input.overlapSeconds)),
     fences: manager.input(keyFencesInput).mutation(({ ctx, input }) => updateMemberKeyFences(ctx.member, input.keyId, input)),
   }),
   logs: router({

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'api_key.renamed',
   'api_key.fences_updated',
+  'api_key.expiry_changed',
+  'api_key.rolled',
   'member.invited',
   'member.invitation_accepted',
   'member.invitation_revoked',

@@ -49,6 +49,14 @@ export const createKeyInput = z.object({
   expiresInDays: z.number().int().min(1).max(3650).optional(),
 });
 export const renameKeyInput = z.object({ keyId: z.string().max(100), name: keyName });
+/** A key's new lifetime from now (one of the offered ones, or any 1 to 3650 days); null: it never expires. */
+export const keyExpiryInput = z.object({ keyId: z.string().max(100), expiresInDays: z.number().int().min(1).max(3650).nullable() });
+/** How long the secret a roll replaces keeps working (seconds): at once, 1 hour, 24 hours, 3 days, 7 days. */
+export const KEY_ROLL_OVERLAPS = [0, 3600, 86_400, 259_200, 604_800] as const;
+export const rollKeyInput = z.object({
+  keyId: z.string().max(100),
+  overlapSeconds: z.number().int().refine((v) => (KEY_ROLL_OVERLAPS as readonly number[]).includes(v), 'Choose how long the old secret keeps working: now, 1 hour, 24 hours, 3 days or 7 days.'),
+});
 /** A key's fences (server/keys/fences.ts): null clears a limit; addresses are checked on the server. */
 export const keyFencesInput = z.object({
   keyId: z.string().max(100),
