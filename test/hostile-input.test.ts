@@ -136,7 +136,7 @@ describe("requests Node's HTTP parser refuses are answered in the envelope", () 
   });
 
   it('Expect other than 100-continue → 417 in the envelope', async () => {
-    expectEnvelope(await send(requestText('GET /v1/styles HTTP/1.1', [['Host', ownHost], ['Expect', 'teapot']])), 417, 'parameter_invalid');
+    expectEnvelope(await send(requestText('GET /v1/styles HTTP/1.1', [['Host', ownHost], ['Expect', 'teapot']])), 417, 'expectation_unsupported');
   });
 });
 

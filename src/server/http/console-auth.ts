@@ -19,7 +19,7 @@ import { normalizeEmail, passwordSignIn } from '@/server/auth/verify-credentials
 import { sendSignInLink } from '@/server/auth/sign-in-link';
 import { verifyByLinkSignIn } from '@/server/auth/email-verification';
 import { safeCallbackPath } from '@/shared/auth/callback-url';
-import { clientIp } from './client-ip';
+import { clientIp } from '@/server/doors/client-ip';
 
 /**
  * The Auth.js (next-auth v5) door of the console: /api/auth/*. Database sessions through the

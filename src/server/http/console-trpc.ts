@@ -2,7 +2,7 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { config } from '@/server/platform/config';
 import { readConsoleSession } from '@/server/auth/sessions';
 import { consoleRouter } from '@/server/trpc/console-router';
-import { clientIp } from './client-ip';
+import { clientIp } from '@/server/doors/client-ip';
 
 /**
  * The console's tRPC door (/api/trpc). Only the session cookie authenticates here (an API key

@@ -1,5 +1,5 @@
 import { ErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type ServerCapabilities, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiError } from '@/server/http/api-error';
+import type { ApiError } from '@/server/doors/errors';
 import type { Caller } from '@/server/access/caller';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
@@ -8,7 +8,7 @@ import { PERMISSION_FOR_TYPE } from '@/shared/keys/permissions';
 import { cancelGeneration, getGeneration } from '@/server/generations/generations';
 import { IMAGE_RETENTION_MS, toApiGeneration, type ApiGeneration, type GenerationView } from '@/server/generations/serialize';
 import { waitForGenerationEnd } from '@/server/jobs/notify';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { apiErrorFromUnknown } from '@/server/doors/errors';
 import { generationOutcome } from './resource-links';
 import { toolResult } from './tool-result';
 import { nextStep } from './next-step';

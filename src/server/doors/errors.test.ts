@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
-import { httpStatusOf, toHttpError } from './error-status';
+import { apiErrorFromUnknown, httpStatusOf, toHttpError } from './errors';
 
 describe('code → HTTP status, once at the doors', () => {
   it.each([
