@@ -7,9 +7,8 @@ import { answerClientError, checkTarget, fixedOrigin } from './edge-checks';
 import { errorReply, type DoorReply } from '@/server/doors/door';
 import { findRoute, preloadRoutes, serveRoute } from './routes';
 import { observeHttp } from '@/server/observability/metrics';
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { newId } from '@/server/platform/ids';
-import { apiErrorFromUnknown } from '@/server/doors/errors';
 
 /**
  * The launcher's web server (`npm start`): a plain node:http server in front of Next.js. It

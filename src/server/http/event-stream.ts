@@ -3,10 +3,9 @@ import { authenticateBearer } from '@/server/keys/keys';
 import { assertIpAllowed } from '@/server/keys/fences';
 import { db } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { listen } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
-import { apiErrorFromUnknown } from '@/server/doors/errors';
 import {
   deleteEventStream,
   EVENT_STREAM_CHANNEL,

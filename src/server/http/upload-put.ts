@@ -1,6 +1,5 @@
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { receiveUpload, UPLOAD_MAX_BYTES } from '@/server/uploads/uploads';
-import { apiErrorFromUnknown } from '@/server/doors/errors';
 import { readBodyBytes } from '@/server/doors/body';
 import { beginRequest, errorReply, finishReply, limitIp, type DoorReply } from '@/server/doors/door';
 import { clientIp } from '@/server/doors/client-ip';

@@ -148,4 +148,5 @@ export function runOperation(found: FoundOperation, ctx: TrpcContext, input: Rec
   return readProvingKey(key, ip, (unrevokedKeyId) => operation.call(unrevokedKeyId ? { ...ctx, unrevokedKeyId } : ctx, withPath), foundSomething);
 }
 
-export const ROUTE_NOT_FOUND = (): ApiError => new ApiError('route_not_found', 'Unrecognized request URL.');
+/** An unknown /v1 path or method. */
+export const routeNotFound = (): ApiError => new ApiError('route_not_found', 'Unrecognized request URL.');

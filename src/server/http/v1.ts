@@ -9,7 +9,7 @@ import { parseJsonObject, readBodyText } from '@/server/doors/body';
 import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, textOf, type DoorReply, type DoorRequest } from '@/server/doors/door';
 import { openApiDocument } from './openapi';
 import type { IncomingHead } from './request-head';
-import { findOperation, queryInput, ROUTE_NOT_FOUND, runOperation, type FoundOperation } from './v1-operations';
+import { findOperation, queryInput, routeNotFound, runOperation, type FoundOperation } from './v1-operations';
 import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
@@ -139,7 +139,7 @@ async function dispatch(
   if (!found) {
     // HEAD matches no operation: an empty answer, as trpc-to-openapi gave it.
     if (head.method === 'HEAD') return { status: 204, headers: { 'content-type': 'application/json' }, body: '', errorCode: null };
-    throw ROUTE_NOT_FOUND();
+    throw routeNotFound();
   }
   const input = body === undefined || head.method === 'DELETE' ? queryInput(url.searchParams) : body;
 

@@ -11,7 +11,7 @@ import {
   McpError,
   type CreateTaskResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
@@ -19,7 +19,6 @@ import { callerFromKey, type Caller } from '@/server/access/caller';
 import { readBodyText } from '@/server/doors/body';
 import { clientIp } from '@/server/doors/client-ip';
 import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, replyOfResponse, type DoorReply, type DoorRequest } from '@/server/doors/door';
-import { apiErrorFromUnknown } from '@/server/doors/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
 import { priceSentence } from './prices';

@@ -1,6 +1,6 @@
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown, apiErrorFromZodIssues } from '@/server/doors/errors';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
 import type { Member } from '@/server/members/roles';
@@ -12,7 +12,6 @@ import { CREATION_ROUTES, followGenerationInput, materialSearchInput, playground
 import { creationAvailability } from '@/server/creations/availability';
 import { followGeneration } from '@/server/generations/follow-generation';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
-import { apiErrorFromUnknown, apiErrorFromZodIssues } from '@/server/doors/errors';
 
 const anyMember = memberProcedure.use(role('owner', 'admin', 'developer'));
 
