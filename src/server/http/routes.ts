@@ -36,7 +36,7 @@ const ROUTE_TABLE: readonly RouteRow[] = [
   { path: '/api/inngest',              methods: ANY,      handler: async () => fetchHandler(async (req) => (await import('@/server/jobs/providers/inngest')).serveInngest(req)) },
   { path: '/hooks/replicate/*',        methods: ANY,      handler: async () => web((await import('./replicate-hook')).serveReplicateHook) },
   // Stripe's webhook: the checkout events that confirm console credit purchases.
-  { path: '/api/payments/stripe',      methods: ANY,      handler: async () => fetchHandler((await import('./stripe-webhook')).serveStripeWebhook) },
+  { path: '/api/payments/stripe',      methods: ANY,      handler: async () => web((await import('./stripe-webhook')).serveStripeWebhook) },
   { path: '/healthz',                  methods: READ,     handler: async () => (await import('./ops')).serveHealth },
   { path: '/readyz',                   methods: READ,     handler: async () => (await import('./ops')).serveReadiness },
   { path: '/metrics',                  methods: ANY,      handler: async () => web((await import('./ops')).serveMetrics) },
@@ -64,7 +64,7 @@ function web(handler: (req: Request, requestId: string) => Promise<DoorReply>): 
   return (req, requestId) => handler(req.request(), requestId);
 }
 
-/** A library's fetch handler (tRPC, Auth.js, Inngest, Stripe's webhook): its Response read whole. */
+/** A library's fetch handler (tRPC, Auth.js, Inngest): its Response read whole. */
 function fetchHandler(handler: (req: Request) => Promise<Response>): RouteHandler {
   return async (req) => replyOfResponse(await handler(req.request()));
 }
