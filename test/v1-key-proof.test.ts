@@ -4,7 +4,8 @@
  * adapter (http/v1-operations.ts) with a key the cache served without its revocation barrier:
  * the same answers as with a checked key while it is unrevoked, 401 on every path once it is
  * revoked, the allowlist judged once one is set; and an operation that does not prove the key
- * is never run with such a key.
+ * is never run with such a key. Their answers, which the adapter does not parse again (meta
+ * `outputSerialized`), equal their output schema's parse.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callerFromKey } from '@/server/access/caller';
@@ -15,6 +16,7 @@ import { apiErrorFromUnknown } from '@/server/doors/errors';
 import { findOperation, queryInput, runOperation } from '@/server/http/v1-operations';
 import type { TrpcContext } from '@/server/trpc/context';
 import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
+import { apiGenerationSchema, listSchema } from '@/server/generations/schemas';
 import { createTestOrg } from './support';
 import { insertGeneration } from './fixtures';
 
@@ -123,6 +125,22 @@ describe('reads that prove their key, through the one /v1 adapter', () => {
       expect({ path, ...inside }).toStrictEqual({ path, ...checked });
     }
     expect((await read(`/v1/generations/${one}`, unchecked, '192.0.2.77')).status).toBe(200);
+  });
+
+  it('what the generation reads answer unparsed (meta outputSerialized) equals their output schema\'s parse', async () => {
+    let checked = 0;
+    for (const path of paths()) {
+      const url = new URL(`http://roomtone.test${path}`);
+      const found = findOperation('GET', url.pathname)!;
+      expect(found.operation.meta.outputSerialized).toBe(true);
+      const ctx: TrpcContext = { caller: callerFromKey(keyOf(org)), channel: 'v1', requestId: 'req_test', response: { headers: {} }, parts: new FileParts(new Map(), 'nonce'), idempotencyKey: null, receivedAt: Date.now(), creationWaitMs: 0 };
+      const body = await runOperation(found, ctx, queryInput(url.searchParams), keyOf(org), null).catch(() => null);
+      if (!body) continue;
+      const schema = url.pathname.replace(/\/$/, '') === '/v1/generations' ? listSchema(apiGenerationSchema, 'GenerationList') : apiGenerationSchema;
+      expect(schema.parse(body)).toStrictEqual(body);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(8);
   });
 
   it('an operation that does not prove the key refuses to run with a key taken without the barrier', async () => {

@@ -11,7 +11,8 @@ import { v1Router } from '@/server/trpc/v1-router';
  * The /v1 adapter: each procedure of trpc/v1-router.ts with OpenAPI meta is one operation
  * (method, path), called with the same definitions tRPC runs for the console and MCP: the
  * permission check of its meta (trpc/init.ts), its input schema, its resolver, its output
- * schema. Only tRPC's middleware chain is left out, for cost (measured, it and a general
+ * schema (unless the meta says the resolver's serializer built the answer: `outputSerialized`).
+ * Only tRPC's middleware chain is left out, for cost (measured, it and a general
  * adapter cost more CPU than a generation read itself): the table is built at start and
  * refuses a procedure with any other middleware, so no check can be skipped silently.
  *
@@ -88,7 +89,7 @@ function operationOf(procedurePath: string, def: ProcedureDef): V1Operation {
         value = result.data;
       }
       const data = await def.resolver({ ctx: { ...ctx, caller }, input: value, meta, path: procedurePath, type: def.type, signal: undefined });
-      if (!output) return data;
+      if (!output || meta.outputSerialized) return data;
       const checked = await parsed(output, data);
       if (!checked.success) throw new Error(`${procedurePath}: output validation failed: ${checked.error.message}`);
       return checked.data;

@@ -79,13 +79,13 @@ const readScope = (ctx: { caller: Caller; unrevokedKeyId?: string }) => ({ organ
 
 export const generationsRouter = router({
   get: permittedProcedure('generations_read')
-    .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true }, provesKey: true })
+    .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true }, provesKey: true, outputSerialized: true })
     .input(generationIdInput)
     .output(apiGenerationSchema)
     .query(({ ctx, input }) => readGeneration(readScope(ctx), input.id)),
 
   list: permittedProcedure('generations_read')
-    .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true }, provesKey: true })
+    .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true }, provesKey: true, outputSerialized: true })
     .input(generationListInput)
     .output(listSchema(apiGenerationSchema, 'GenerationList'))
     .query(({ ctx, input }) => readGenerationPage(readScope(ctx), input)),
