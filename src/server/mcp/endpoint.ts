@@ -11,7 +11,7 @@ import {
   McpError,
   type CreateTaskResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
+import { ApiError, apiErrorFromUnknown, httpStatusOf } from '@/server/doors/errors';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
@@ -107,9 +107,10 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
   return server;
 }
 
+/** A body that is not JSON: JSON-RPC's parse error, with the status of parameter_invalid. */
 function parseError(): DoorReply {
   return {
-    status: 400,
+    status: httpStatusOf('parameter_invalid'),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON.' } }),
     errorCode: null,
