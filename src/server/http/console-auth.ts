@@ -141,7 +141,7 @@ function authConfig(): NextAuthConfig {
 
 const nextAuth = NextAuth(() => authConfig());
 
-/** Serve /api/auth/* (the App Router route and the launcher's server both call this). */
+/** Serve /api/auth/* (a route of http/routes.ts). */
 export async function handleAuth(req: Request): Promise<Response> {
   let request = req;
   if (config().AUTH_TRUST_HOST !== 'true' && config().AUTH_TRUST_HOST !== '1') {

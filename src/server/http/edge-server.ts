@@ -12,7 +12,7 @@ import { newId } from '@/server/platform/ids';
 
 /**
  * The launcher's web server (`npm start`): a plain node:http server in front of Next.js. It
- * serves the same route table as the App Router (http/routes.ts) and adds only what Next.js
+ * serves the route table (http/routes.ts) and adds only what Next.js
  * cannot do:
  * - speed: the table's routes are answered here, outside Next's app-route pipeline (measured,
  *   that pipeline cost about half of the CPU of a /v1 read; bench/), and a reply is one write;

@@ -142,7 +142,7 @@ function eventStream(session: StreamSession, cursor: StreamCursor, authorization
 
 /**
  * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away:
- * the request's signal (the App Router's own; the edge server ties it to the socket).
+ * the request's signal (the edge server ties it to the socket: a streaming route of http/routes.ts).
  */
 export async function serveEventStream(req: Request, requestId?: string, closed: AbortSignal = req.signal): Promise<DoorReply> {
   const door = beginRequest(clientIp(req), requestId);

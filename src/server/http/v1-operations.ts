@@ -16,8 +16,8 @@ import { v1Router } from '@/server/trpc/v1-router';
  * adapter cost more CPU than a generation read itself): the table is built at start and
  * refuses a procedure with any other middleware, so no check can be skipped silently.
  *
- * The request's input is what trpc-to-openapi gave it (the OpenAPI document is still that
- * library's generator): for GET the query (a repeated name becomes an array, which the string
+ * The request's input is what the OpenAPI document (trpc-to-openapi's generator over the same
+ * procedures) describes: for GET the query (a repeated name becomes an array, which the string
  * schemas refuse), for other methods the JSON body, with the path's parameters over either;
  * paths match case-insensitively and without a trailing slash. No coercion: query values are
  * validated as strings (doors/params.ts).
@@ -108,7 +108,7 @@ export interface FoundOperation {
 
 /** The operation behind `method` and a /v1 URL's path, or null (404 route_not_found). */
 export function findOperation(method: string, pathname: string): FoundOperation | null {
-  // `/v1/generations/` is `/generations`, as trpc-to-openapi matched it.
+  // A trailing slash names the same path: `/v1/generations/` is `/generations`.
   const path = `/${pathname.slice('/v1'.length).replace(/^\/|\/$/g, '')}`;
   for (const operation of OPERATIONS) {
     if (operation.method !== method) continue;

@@ -137,7 +137,7 @@ async function dispatch(
     asked.params = { ...asked.params, body };
   }
   if (!found) {
-    // HEAD matches no operation: an empty answer, as trpc-to-openapi gave it.
+    // HEAD matches no operation (none is declared): an empty answer, not a 404.
     if (head.method === 'HEAD') return { status: 204, headers: { 'content-type': 'application/json' }, body: '', errorCode: null };
     throw routeNotFound();
   }

@@ -29,7 +29,7 @@ import { TASKS_CAPABILITY, cancelTask, getTask, getTaskResult, taskRefusal, task
 
 /**
  * The /mcp door: MCP Streamable HTTP without sessions (a fresh server and transport per POST,
- * JSON responses). Around it, the same pieces as /v1 (http/door.ts): request-id, browser
+ * JSON responses). Around it, the same pieces as /v1 (doors/door.ts): request-id, browser
  * refusal, per-IP and per-organization request rates (each MCP message counts as one
  * request), Bearer key authentication, the 64 KB body limit and the request log, where a tool
  * call is written as /mcp/<tool> with the status and code its /v1 route would answer.
