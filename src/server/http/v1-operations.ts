@@ -41,8 +41,10 @@ interface ProcedureDef {
   resolver: (opts: { ctx: TrpcContext; input: unknown; meta: ProcedureMeta | undefined; path: string; type: string; signal: undefined }) => Promise<unknown>;
 }
 
-/** Parse with `schema`, synchronously unless it holds an async refinement. */
-async function parsed(schema: z.ZodType, value: unknown): Promise<z.ZodSafeParseResult<unknown>> {
+type Parsed = z.ZodSafeParseResult<unknown>;
+
+/** Parse with `schema`, synchronously (no promise on the hot path) unless it holds an async refinement. */
+function parsed(schema: z.ZodType, value: unknown): Parsed | Promise<Parsed> {
   try {
     return schema.safeParse(value);
   } catch (error) {
@@ -84,13 +86,15 @@ function operationOf(procedurePath: string, def: ProcedureDef): V1Operation {
       const caller = assertPermitted(ctx.caller, meta);
       let value: unknown = raw;
       if (input) {
-        const result = await parsed(input, raw);
+        const pending = parsed(input, raw);
+        const result = pending instanceof Promise ? await pending : pending;
         if (!result.success) throw apiErrorFromZodIssues(result.error.issues);
         value = result.data;
       }
       const data = await def.resolver({ ctx: { ...ctx, caller }, input: value, meta, path: procedurePath, type: def.type, signal: undefined });
       if (!output || meta.outputSerialized) return data;
-      const checked = await parsed(output, data);
+      const pendingOutput = parsed(output, data);
+      const checked = pendingOutput instanceof Promise ? await pendingOutput : pendingOutput;
       if (!checked.success) throw new Error(`${procedurePath}: output validation failed: ${checked.error.message}`);
       return checked.data;
     },
