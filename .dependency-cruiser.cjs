@@ -3,7 +3,7 @@
  * imports included: they couple modules just the same), the ground floor (src/server/platform)
  * imports nothing of ours, the console's client code reaches the server only through
  * src/shared, Next's bundle imports the server's types only, and production code never
- * imports tests or benchmarks. (`server-only` in db,
+ * imports tests or benchmarks, and the doors import one way (http → mcp → trpc → doors). (`server-only` in db,
  * config, secrets and storage makes Next's build refuse a client import of them as well.)
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -44,6 +44,26 @@ module.exports = {
         "Next's bundle (app/, proxy.ts, src/console-server) never bundles server code: it imports its types only and calls it through src/console-server/server.ts, which loads the compiled server at run time (one instance of every module per process).",
       from: { path: '^(app/|proxy[.]ts$|src/console-server/)', pathNot: '[.]test[.]tsx?$' },
       to: { path: '^src/(server|cli)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'doors-import-one-way',
+      severity: 'error',
+      comment:
+        'The doors import one way: http/ (the route table, the edge, /v1) → mcp/ → trpc/ → doors/ (the pieces every door shares: errors, reply, body, client IP). A lower door never imports a higher one.',
+      from: { path: '^src/server/(mcp|trpc|doors)/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^src/server/http/' },
+    },
+    {
+      name: 'doors-import-one-way',
+      severity: 'error',
+      from: { path: '^src/server/(trpc|doors)/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^src/server/mcp/' },
+    },
+    {
+      name: 'doors-import-one-way',
+      severity: 'error',
+      from: { path: '^src/server/doors/', pathNot: '[.]test[.]ts$' },
+      to: { path: '^src/server/trpc/' },
     },
     {
       name: 'production-never-imports-tests',

@@ -2,8 +2,8 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
 const DOORS = {
-  group: ['@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
-  message: 'Capability folders must not import from a door (http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
+  group: ['@/server/doors/*', '@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/doors/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
+  message: 'Capability folders must not import from a door (doors/, http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
 };
 
 export default [
@@ -29,7 +29,7 @@ export default [
     // (the /v1 wrapper, tRPC, MCP, Next routes). The composition root (main/) wires the doors.
     // Tests may check what a door renders (the status of a refusal), so they are exempt.
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/main/**', '**/*.test.ts'],
+    ignores: ['src/server/doors/**', 'src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/main/**', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -60,7 +60,7 @@ export default [
         'error',
         {
           paths: [
-            { name: '@/server/http/api-error', message: 'ApiError is for the doors (http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' },
+            { name: '@/server/doors/errors', message: 'ApiError is for the doors (doors/, http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' },
           ],
         },
       ],

@@ -43,6 +43,21 @@ describe('the structure check (npm run lint)', () => {
     ).toEqual([]);
   });
 
+  it('refuses a door importing a higher one: the shared pieces (doors/) import no door, trpc/ neither mcp/ nor http/', async () => {
+    expect(
+      await violationsOf({
+        'src/server/doors/errors.ts': "import { handler } from '../trpc/init';\nexport const e = handler;\n",
+        'src/server/trpc/init.ts': "import { tool } from '../mcp/tool';\nexport const handler = tool;\n",
+        'src/server/mcp/tool.ts': "import { route } from '../http/routes';\nexport const tool = route;\n",
+        'src/server/http/routes.ts': 'export const route = 1;\n',
+      }),
+    ).toEqual([
+      'doors-import-one-way: src/server/doors/errors.ts -> src/server/trpc/init.ts',
+      'doors-import-one-way: src/server/mcp/tool.ts -> src/server/http/routes.ts',
+      'doors-import-one-way: src/server/trpc/init.ts -> src/server/mcp/tool.ts',
+    ]);
+  });
+
   it('refuses an import cycle, type-only imports included', async () => {
     expect(
       await violationsOf({

@@ -77,7 +77,7 @@ describe('removing a member revokes the keys they created', () => {
     const org = await createTestOrg({ tier: 1 });
     // Warm in the cache of every web process (the reads take a cached key without the barrier).
     for (let i = 0; i < 8; i++) expect((await api('/v1/generations', { key: org.testKey, ip })).status).toBe(200);
-    // No pg_notify: only the read's own query can know (http/v1-reads.ts).
+    // No pg_notify: only the read's own query can know (keys/revocation-proof.ts).
     await db().$executeRaw`update "ApiKey" set "revokedAt" = now() where id = ${org.keyIds.test}`;
     const answers = await Promise.all(
       ['/v1/generations', '/v1/generations?limit=abc', '/v1/generations/gen_doesnotexist', '/v1/generations', '/v1/generations'].map((path) => api(path, { key: org.testKey, ip })),

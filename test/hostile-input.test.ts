@@ -110,6 +110,15 @@ describe('/files and /swatches with malformed paths', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
+  it('a multipart POST to a console page (not a server action) → 415 content_type_unsupported, before Next.js parses it', async () => {
+    const body = '--b\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--b--\r\n';
+    const res = await rawRequest(
+      baseUrl,
+      requestText('POST /sign-in HTTP/1.1', [['Host', ownHost], ['Content-Type', 'multipart/form-data; boundary=b'], ['Content-Length', String(body.length)], ['X-Forwarded-For', ip], ['Connection', 'close']], body),
+    );
+    expectEnvelope(res, 415, 'content_type_unsupported');
+  });
+
   it('GET /swatches/%E0%A4%A → 404 resource_not_found', async () => {
     expectEnvelope(await get('/swatches/%E0%A4%A', [['Host', ownHost]]), 404, 'resource_not_found');
   });
@@ -136,7 +145,7 @@ describe("requests Node's HTTP parser refuses are answered in the envelope", () 
   });
 
   it('Expect other than 100-continue → 417 in the envelope', async () => {
-    expectEnvelope(await send(requestText('GET /v1/styles HTTP/1.1', [['Host', ownHost], ['Expect', 'teapot']])), 417, 'parameter_invalid');
+    expectEnvelope(await send(requestText('GET /v1/styles HTTP/1.1', [['Host', ownHost], ['Expect', 'teapot']])), 417, 'expectation_unsupported');
   });
 });
 

@@ -10,8 +10,8 @@ import type { Permission } from '@/shared/keys/permissions';
 import type { Mode } from '@/generated/prisma/enums';
 import { setEnv } from '@/server/platform/config';
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 
 setEnv('DATABASE_URL', inject('databaseUrl'));
 process.env.PUBLIC_BASE_URL = inject('baseUrl');

@@ -38,7 +38,7 @@ afterAll(async () => {
 /** PUT through the upload door itself, as the app's route hands it a request. */
 async function put(url: string, bytes: Buffer) {
   const reply = await serveUploadPut(new Request(url, { method: 'PUT', body: new Uint8Array(bytes), headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': ip } }));
-  return { status: reply.status, body: JSON.parse(reply.body) as { error?: { code: string; param?: string } } };
+  return { status: reply.status, body: JSON.parse(reply.body as string) as { error?: { code: string; param?: string } } };
 }
 
 const bucketPuts = () => s3.requests.filter((r) => r.method === 'PUT');

@@ -20,8 +20,8 @@ export interface Scope {
   /**
    * An API key the read must find unrevoked and without an IP allowlist (the cache served it
    * with none): rows come back only while that key has no revokedAt and no allowlist in the
-   * read's own snapshot. http/v1-reads.ts sets it for a key the cache served without its
-   * revocation barrier, and confirms the key itself when nothing comes back.
+   * read's own snapshot. The /v1 door sets it for a key the cache served without its revocation
+   * barrier (keys/revocation-proof.ts), and confirms the key itself when nothing comes back.
    */
   unrevokedKeyId?: string | undefined;
   /** With unrevokedKeyId: the hash of the secret sent, which must still be one of the key's (a roll may have dropped it). */

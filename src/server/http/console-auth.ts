@@ -20,7 +20,7 @@ import { normalizeEmail } from '@/server/mail/email-address';
 import { sendSignInLink } from '@/server/auth/sign-in-link';
 import { verifyByLinkSignIn } from '@/server/auth/email-verification';
 import { safeCallbackPath } from '@/shared/auth/callback-url';
-import { clientIp } from './client-ip';
+import { clientIp } from '@/server/doors/client-ip';
 
 /**
  * The Auth.js (next-auth v5) door of the console: /api/auth/*. Database sessions through the
@@ -142,7 +142,7 @@ function authConfig(): NextAuthConfig {
 
 const nextAuth = NextAuth(() => authConfig());
 
-/** Serve /api/auth/* (the App Router route and the launcher's server both call this). */
+/** Serve /api/auth/* (a route of http/routes.ts). */
 export async function handleAuth(req: Request): Promise<Response> {
   let request = req;
   if (config().AUTH_TRUST_HOST !== 'true' && config().AUTH_TRUST_HOST !== '1') {

@@ -2,7 +2,8 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { config } from '@/server/platform/config';
 import { readConsoleSession } from '@/server/auth/sessions';
 import { consoleRouter } from '@/server/trpc/console-router';
-import { clientIp } from './client-ip';
+import { clientIp } from '@/server/doors/client-ip';
+import { httpStatusOf } from '@/server/doors/errors';
 
 /**
  * The console's tRPC door (/api/trpc). Only the session cookie authenticates here (an API key
@@ -43,9 +44,10 @@ function isConsoleOrigin(origin: string, req: Request): boolean {
 }
 
 function crossSiteRefusal(): Response {
-  const apiError = { code: 'cross_site_request_refused', message: 'Console changes must come from the console itself (Origin check).' };
-  const body = { error: { message: apiError.message, code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403, apiError } } };
-  return new Response(JSON.stringify(body), { status: 403, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
+  const apiError = { code: 'cross_site_request_refused' as const, message: 'Console changes must come from the console itself (Origin check).' };
+  const status = httpStatusOf(apiError.code);
+  const body = { error: { message: apiError.message, code: -32003, data: { code: 'FORBIDDEN', httpStatus: status, apiError } } };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
 }
 
 export async function handleConsoleTrpc(req: Request): Promise<Response> {

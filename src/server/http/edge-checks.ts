@@ -1,8 +1,7 @@
 import type http from 'node:http';
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
-import type { ApiErrorCode } from '@/server/platform/errors';
-import { ApiError, shouldRetryHeader } from './api-error';
+import { ApiError, PARSER_REFUSALS } from '@/server/doors/errors';
 import { config } from '@/server/platform/config';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
@@ -27,28 +26,6 @@ export function fixedOrigin(): { readonly origin: string; readonly host: string 
   return parsedOrigin;
 }
 
-/** A reply the launcher writes as is (API bodies are small: one write with a Content-Length). */
-export interface DoorReply {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Uint8Array;
-}
-
-export function errorDoorReply(error: ApiError, requestId: string): DoorReply {
-  return {
-    status: error.status,
-    headers: { 'content-type': 'application/json', ...error.headers, ...shouldRetryHeader(error), 'request-id': requestId },
-    body: JSON.stringify(error.toBody()),
-  };
-}
-
-/** A string body is written as it is: Node joins it to the head in one chunk (no copy into a Buffer first). */
-export function writeDoorReply(res: http.ServerResponse, reply: DoorReply, method: string | undefined): void {
-  const length = typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length;
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(length) });
-  res.end(method === 'HEAD' ? undefined : reply.body);
-}
-
 /**
  * The request's path and query, checked; or the refusal. Rewrites nothing on `req`: the
  * caller decides (Next.js gets `req.url` = the path and `Host` = our own).
@@ -56,15 +33,15 @@ export function writeDoorReply(res: http.ServerResponse, reply: DoorReply, metho
 export function checkTarget(req: http.IncomingMessage): { path: string } | ApiError {
   const method = req.method ?? '';
   if (!KNOWN_METHODS.has(method)) {
-    return new ApiError(405, 'method_not_allowed', `Method ${method} is not supported.`, { headers: { allow: [...KNOWN_METHODS].join(', ') } });
+    return new ApiError('method_not_allowed', `Method ${method} is not supported.`, { headers: { allow: [...KNOWN_METHODS].join(', ') } });
   }
   const target = req.url ?? '';
   let path = target;
   if (target === '*') {
     // OPTIONS * asks about the server as a whole: a browser's question, refused like any OPTIONS.
     return method === 'OPTIONS'
-      ? new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests.')
-      : new ApiError(400, 'parameter_invalid', 'The request target * is only meaningful with OPTIONS.');
+      ? new ApiError('browser_request_refused', 'The API does not accept browser (CORS) requests.')
+      : new ApiError('parameter_invalid', 'The request target * is only meaningful with OPTIONS.');
   }
   if (!target.startsWith('/')) {
     // Absolute form (`GET http://host/path`): proxies send it; serve it only for our own origin.
@@ -72,20 +49,20 @@ export function checkTarget(req: http.IncomingMessage): { path: string } | ApiEr
     try {
       absolute = new URL(target);
     } catch {
-      return new ApiError(400, 'parameter_invalid', 'The request target is not a valid path or URL.');
+      return new ApiError('parameter_invalid', 'The request target is not a valid path or URL.');
     }
     if (absolute.origin !== fixedOrigin().origin) {
-      return new ApiError(400, 'parameter_invalid', `This server does not serve ${absolute.origin}.`);
+      return new ApiError('parameter_invalid', `This server does not serve ${absolute.origin}.`);
     }
     path = `${absolute.pathname}${absolute.search}`;
   }
-  if (path.startsWith('//')) return new ApiError(400, 'parameter_invalid', 'The request path must not start with //.');
+  if (path.startsWith('//')) return new ApiError('parameter_invalid', 'The request path must not start with //.');
   const end = path.search(/[?#]/);
   try {
     decodeURIComponent(end === -1 ? path : path.slice(0, end));
   } catch {
     // /files and /swatches answer their own refusal (an invalid file URL, an unknown swatch).
-    if (!/^\/(files|swatches)\//.test(path)) return new ApiError(400, 'parameter_invalid', 'The request path is not valid percent-encoding.');
+    if (!/^\/(files|swatches)\//.test(path)) return new ApiError('parameter_invalid', 'The request path is not valid percent-encoding.');
   }
   return { path };
 }
@@ -99,21 +76,15 @@ export function answerClientError(error: NodeJS.ErrnoException & { bytesParsed?:
     socket.destroy();
     return;
   }
-  let status = 400;
-  let code: ApiErrorCode = 'parameter_invalid';
-  let message = 'The request could not be parsed as HTTP/1.1.';
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    status = 431;
-    code = 'request_too_large';
-    message = 'The request headers are too large.';
-  } else if (error.code === 'CONNECT') {
-    status = 405;
-    code = 'method_not_allowed';
-    message = 'Method CONNECT is not supported.';
-  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    status = 408;
-    message = 'The request was not received in time.';
-  }
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? PARSER_REFUSALS.headersTooLarge
+      : error.code === 'CONNECT'
+        ? PARSER_REFUSALS.connect
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? PARSER_REFUSALS.timeout
+          : PARSER_REFUSALS.malformed;
+  const { status, code, message } = refusal;
   const requestId = newId('req');
   log.info('unparseable request refused', { requestId, status, reason: error.code ?? error.message });
   const body = JSON.stringify({ error: { code, message } });

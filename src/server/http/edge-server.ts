@@ -3,16 +3,16 @@ import next from 'next';
 import { stampIncomingRequest } from './incoming-request';
 import { discardRequestBody } from './request-body';
 import { headOfIncoming } from './request-head';
-import { answerClientError, checkTarget, errorDoorReply, fixedOrigin, writeDoorReply } from './edge-checks';
-import { findRoute, preloadRoutes, serveRoute, type RouteReply } from './routes';
+import { answerClientError, checkTarget, fixedOrigin } from './edge-checks';
+import { errorReply, type DoorReply } from '@/server/doors/door';
+import { findRoute, preloadRoutes, serveRoute } from './routes';
 import { observeHttp } from '@/server/observability/metrics';
-import { ApiError } from './api-error';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { newId } from '@/server/platform/ids';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
 
 /**
  * The launcher's web server (`npm start`): a plain node:http server in front of Next.js. It
- * serves the same route table as the App Router (http/routes.ts) and adds only what Next.js
+ * serves the route table (http/routes.ts) and adds only what Next.js
  * cannot do:
  * - speed: the table's routes are answered here, outside Next's app-route pipeline (measured,
  *   that pipeline cost about half of the CPU of a /v1 read; bench/), and a reply is one write;
@@ -25,60 +25,41 @@ import { apiErrorFromUnknown } from '@/server/trpc/errors';
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).
  * Everything else (the console's pages) goes to Next.js.
  */
-/** A route's reply as bytes on the socket (a Response is read whole first: these bodies are small). */
-async function writeRouteReply(req: http.IncomingMessage, res: http.ServerResponse, reply: RouteReply, requestId: string): Promise<void> {
-  if (!(reply instanceof Response)) {
-    if (res.headersSent) res.destroy();
-    else writeDoorReply(res, reply, req.method);
-    return;
-  }
-  const headers: Record<string, string | string[]> = {};
-  reply.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = reply.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
-  headers['request-id'] = requestId;
-  const body = Buffer.from(await reply.arrayBuffer());
-  if (res.headersSent) res.destroy();
-  else res.writeHead(reply.status, { ...headers, 'content-length': String(body.length) }).end(req.method === 'HEAD' ? undefined : body);
-}
-
-/** A streamed Response (Server-Sent Events): the headers at once, then each chunk as it comes. */
-async function streamRouteReply(req: http.IncomingMessage, res: http.ServerResponse, reply: Response, requestId: string): Promise<void> {
+/** A reply as bytes on the socket: a string or bytes in one write with a Content-Length, a stream as it comes. */
+function writeReply(req: http.IncomingMessage, res: http.ServerResponse, reply: DoorReply): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  const headers: Record<string, string> = {};
-  reply.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  res.writeHead(reply.status, { ...headers, 'request-id': requestId });
+  const body = reply.body;
+  if (!(body instanceof ReadableStream)) {
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    res.writeHead(reply.status, { ...reply.headers, 'content-length': String(length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
-  if (!reply.body || req.method === 'HEAD') {
-    await reply.body?.cancel();
+  if (req.method === 'HEAD') {
+    void body.cancel().catch(() => undefined);
     res.end();
     return;
   }
-  const reader = reply.body.getReader();
+  const reader = body.getReader();
   res.once('close', () => void reader.cancel().catch(() => undefined));
-  try {
+  void (async () => {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       res.write(value);
     }
     res.end();
-  } catch {
-    res.destroy();
-  }
+  })().catch(() => res.destroy());
 }
 
 function failed(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, route: string) {
   return (error: unknown): void => {
-    if (res.headersSent) res.destroy();
-    else writeDoorReply(res, errorDoorReply(apiErrorFromUnknown(error, { requestId, route }), requestId), req.method);
+    writeReply(req, res, errorReply(apiErrorFromUnknown(error, { requestId, route }), requestId));
   };
 }
 
@@ -92,7 +73,7 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   const method = req.method ?? '';
   const target = checkTarget(req);
   if (target instanceof ApiError) {
-    writeDoorReply(res, errorDoorReply(target, requestId), method);
+    writeReply(req, res, errorReply(target, requestId));
     return;
   }
   const origin = fixedOrigin();
@@ -110,14 +91,14 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
       res.once('close', () => controller.abort());
     }
     serveRoute(route, headOfIncoming(req, `${origin.origin}${path}`, closed?.signal), requestId)
-      .then((reply) => (route.streams && reply instanceof Response ? streamRouteReply(req, res, reply, requestId) : writeRouteReply(req, res, reply, requestId)))
-      .catch(failed(req, res, requestId, `${method} ${route.pattern}`));
+      .then((reply) => writeReply(req, res, reply))
+      .catch(failed(req, res, requestId, `${method} ${route.path}`));
   } else if (method === 'POST' && /^multipart\//i.test(req.headers['content-type'] ?? '') && req.headers['next-action'] === undefined) {
     // Next.js parses any multipart POST to a page as a possible no-JS server action, buffering
     // and decoding the whole body (fuzzing: seconds of a web process's CPU per request). No
     // page of ours takes one; server actions sent by the console's JS carry Next-Action.
-    const refusal = new ApiError(415, 'parameter_invalid', 'multipart/form-data is accepted by the /v1 creation routes only.');
-    writeDoorReply(res, errorDoorReply(refusal, requestId), method);
+    const refusal = new ApiError('content_type_unsupported', 'multipart/form-data is accepted by the /v1 creation routes only.');
+    writeReply(req, res, errorReply(refusal, requestId));
   } else {
     // Next.js sees our own origin and the checked path, whatever the client sent.
     req.url = path;
@@ -135,10 +116,10 @@ export async function startEdgeServer(options: { root: string; port: number; hos
   await preloadRoutes();
   const server = http.createServer((req, res) => handleRequest(req, res, handleNext));
   server.on('clientError', answerClientError);
-  // `Expect` other than 100-continue: 417 in the envelope (Node's default has no body).
+  // `Expect` other than 100-continue: answered in the envelope (Node's default 417 has no body).
   server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const error = new ApiError(417, 'parameter_invalid', 'Only Expect: 100-continue is supported.', { param: 'Expect' });
-    writeDoorReply(res, errorDoorReply(error, newId('req')), req.method);
+    const error = new ApiError('expectation_unsupported', 'Only Expect: 100-continue is supported.', { param: 'Expect' });
+    writeReply(req, res, errorReply(error, newId('req')));
   });
   // CONNECT (a proxy's method) would otherwise close the socket without an answer.
   server.on('connect', (req: http.IncomingMessage, socket: import('node:net').Socket) => {

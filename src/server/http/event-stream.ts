@@ -3,10 +3,9 @@ import { authenticateBearer } from '@/server/keys/keys';
 import { assertIpAllowed } from '@/server/keys/fences';
 import { db } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
-import { ApiError } from './api-error';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { listen } from '@/server/platform/listen';
 import { log } from '@/server/platform/logger';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
 import {
   deleteEventStream,
   EVENT_STREAM_CHANNEL,
@@ -18,8 +17,8 @@ import {
   StreamCursor,
   type StreamSession,
 } from '@/server/webhooks/event-stream';
-import { clientIp } from './client-ip';
-import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, toResponse } from './door';
+import { clientIp } from '@/server/doors/client-ip';
+import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply } from '@/server/doors/door';
 
 /**
  * GET /v1/events/stream as Server-Sent Events. The door checks what every keyed route checks
@@ -143,12 +142,12 @@ function eventStream(session: StreamSession, cursor: StreamCursor, authorization
 
 /**
  * The stream, or the refusal in the error envelope. `closed` aborts when the client goes away:
- * the request's signal (the App Router's own; the edge server ties it to the socket).
+ * the request's signal (the edge server ties it to the socket: a streaming route of http/routes.ts).
  */
-export async function serveEventStream(req: Request, requestId?: string, closed: AbortSignal = req.signal): Promise<Response> {
+export async function serveEventStream(req: Request, requestId?: string, closed: AbortSignal = req.signal): Promise<DoorReply> {
   const door = beginRequest(clientIp(req), requestId);
   const url = new URL(req.url);
-  let response: Response;
+  let response: DoorReply;
   let status: number;
   let errorCode: string | null = null;
   let errorMessage: string | null = null;
@@ -156,7 +155,7 @@ export async function serveEventStream(req: Request, requestId?: string, closed:
     refuseBrowsers(req);
     await limitIp(door);
     // A door's refusal with its Allow header (a DomainError carries no headers).
-    if (req.method !== 'GET') throw new ApiError(405, 'method_not_allowed', `${EVENT_STREAM_PATH} answers GET only.`, { headers: { allow: 'GET' } });
+    if (req.method !== 'GET') throw new ApiError('method_not_allowed', `${EVENT_STREAM_PATH} answers GET only.`, { headers: { allow: 'GET' } });
     const key = await authenticate(req, door);
     const eventTypes = parseStreamEventTypes(url.searchParams.get('events'));
     const unknown = [...url.searchParams.keys()].find((name) => name !== 'events');
@@ -169,15 +168,15 @@ export async function serveEventStream(req: Request, requestId?: string, closed:
       await deleteEventStream(session);
       throw error;
     }
-    const reply = finishReply(door, { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' }, body: '', errorCode: null });
+    const headers = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+    response = finishReply(door, { status: 200, headers, body: eventStream(session, cursor, req.headers.get('authorization'), door.ip, closed), errorCode: null });
     status = 200;
-    response = new Response(eventStream(session, cursor, req.headers.get('authorization'), door.ip, closed), { status: 200, headers: reply.headers });
   } catch (error) {
     const reply = finishReply(door, errorReply(apiErrorFromUnknown(error, { requestId: door.requestId, route: `${req.method} ${EVENT_STREAM_PATH}` })));
     status = reply.status;
-    errorCode = reply.errorCode;
+    errorCode = reply.errorCode ?? null;
     errorMessage = reply.errorMessage ?? null;
-    response = toResponse(reply);
+    response = reply;
   }
   logRequest(door, { method: req.method, path: url.pathname, status, errorCode, errorMessage });
   return response;

@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { stampClientIp } from './client-ip';
+import { stampClientIp } from '@/server/doors/client-ip';
 
 /**
  * What only the raw request knows, written onto it by the edge server before any handler

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { MAX_IMAGE_BYTES } from '@/server/images/intake';
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 import { MAX_TEXT_FIELDS_BYTES, parseMultipart } from './multipart';
 
 /**

@@ -1,5 +1,5 @@
 import type { ApiErrorCode } from '@/server/platform/errors';
-import { httpStatusOf } from './error-status';
+import { httpStatusOf } from '@/server/doors/errors';
 
 /**
  * The error codes each /v1 route can answer, for the OpenAPI document (and so the API

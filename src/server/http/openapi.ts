@@ -29,7 +29,7 @@ const DESCRIPTION = `Image transformations for interior images: renders, edits b
 
 **Authentication.** \`Authorization: Bearer rt_test_…\` (test mode: no charge) or \`rt_live_…\` (live mode). Each route names the key permission it needs. Keys belong on a server: browser (CORS) requests are refused.
 
-**Errors** answer \`{"error":{"code","message","param"}}\` with a stable \`code\`; \`param\` names the refused field. Every answer carries a \`request-id\` header. Each route lists the codes it can answer.
+**Errors** answer \`{"error":{"code","message","param"}}\` with a stable \`code\`; \`param\` names the refused field. Every answer carries a \`request-id\` header. Each route lists the codes it can answer; besides them, the HTTP edge answers any URL with \`405 method_not_allowed\` (an unsupported method, with \`Allow\`), \`415 content_type_unsupported\` (a \`multipart/form-data\` body where no route takes one) and \`417 expectation_unsupported\` (an \`Expect\` header other than \`100-continue\`).
 
 **Idempotency.** Creations accept an \`Idempotency-Key\` header (1–255 characters): resending the same request with the same key returns the same generation, with no second charge. The SDK sends one on every creation.
 

@@ -1,4 +1,5 @@
-import { ApiError } from '@/server/http/api-error';
+import { ApiError } from '@/server/doors/errors';
+import type { DoorReply } from '@/server/doors/door';
 import { clock } from '@/server/platform/clock';
 import { blobStore, verifyFileSignature } from '@/server/storage/storage';
 import { swatchPng } from '@/server/engine/builtin/swatches';
@@ -6,26 +7,13 @@ import { getEditMaterial } from '@/server/reference/catalog';
 
 /**
  * The two keyless GET routes outside /v1: signed files of the local blob store and material
- * swatch previews (routes of http/routes.ts).
+ * swatch previews (routes of http/routes.ts, which admit GET and HEAD only).
  */
-export interface FileReply {
-  status: number;
-  headers: Record<string, string>;
-  body: Uint8Array<ArrayBuffer>;
-}
-
-function readOnly(method: string): void {
-  if (method !== 'GET' && method !== 'HEAD') {
-    throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here; use GET.`, { headers: { allow: 'GET, HEAD' } });
-  }
-}
-
 const CONTENT_TYPES: Record<string, string> = { webp: 'image/webp', png: 'image/png', jpg: 'image/jpeg' };
 
 /** GET /files/<key>?expires=&signature= ; `encodedKey` is the path after /files/, still encoded. */
-export async function serveSignedFile(method: string, encodedKey: string, search: URLSearchParams): Promise<FileReply> {
-  readOnly(method);
-  const invalid = new ApiError(403, 'url_invalid', 'This URL is invalid or has expired. Read the generation again for a fresh URL.');
+export async function serveSignedFile(encodedKey: string, search: URLSearchParams): Promise<DoorReply> {
+  const invalid = new ApiError('url_invalid', 'This URL is invalid or has expired. Read the generation again for a fresh URL.');
   let key: string;
   try {
     key = encodedKey.split('/').map(decodeURIComponent).join('/');
@@ -34,18 +22,17 @@ export async function serveSignedFile(method: string, encodedKey: string, search
   }
   if (!verifyFileSignature(key, Number(search.get('expires')), search.get('signature') ?? '', clock.nowSeconds())) throw invalid;
   const bytes = await blobStore().get(key);
-  if (!bytes) throw new ApiError(404, 'resource_not_found', 'This image has been deleted.');
+  if (!bytes) throw new ApiError('resource_not_found', 'This image has been deleted.');
   const contentType = CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1)] ?? 'application/octet-stream';
   return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'private, max-age=900' }, body: new Uint8Array(bytes) };
 }
 
 /** GET /swatches/<id>?size=32..512 (default 256): the material's procedural swatch as PNG. */
-export async function serveSwatch(method: string, encodedId: string, search: URLSearchParams): Promise<FileReply> {
-  readOnly(method);
+export async function serveSwatch(encodedId: string, search: URLSearchParams): Promise<DoorReply> {
   const sizeParam = search.get('size') ?? '256';
   const size = Number(sizeParam);
   if (!/^\d{2,3}$/.test(sizeParam) || size < 32 || size > 512) {
-    throw new ApiError(400, 'parameter_invalid', 'size must be an integer from 32 to 512.', { param: 'size' });
+    throw new ApiError('parameter_invalid', 'size must be an integer from 32 to 512.', { param: 'size' });
   }
   let id: string | null = null;
   try {
@@ -54,7 +41,7 @@ export async function serveSwatch(method: string, encodedId: string, search: URL
     // an undecodable id names no material
   }
   if (id === null || !getEditMaterial(id)) {
-    throw new ApiError(404, 'resource_not_found', `No such edit material: '${id ?? encodedId}'.`, { param: 'id' });
+    throw new ApiError('resource_not_found', `No such edit material: '${id ?? encodedId}'.`, { param: 'id' });
   }
   const png = await swatchPng(id, size);
   return { status: 200, headers: { 'content-type': 'image/png', 'cache-control': 'public, max-age=86400' }, body: new Uint8Array(png) };

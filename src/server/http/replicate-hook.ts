@@ -1,8 +1,8 @@
 import { DomainError } from '@/server/platform/errors';
 import { checkCallbackToken } from '@/server/engine/backends/events';
 import { acceptReplicateWebhook, REPLICATE_WEBHOOK_MAX_BYTES, REPLICATE_WEBHOOK_PATH } from '@/server/engine/replicate/replicate-webhook';
-import { readBodyText } from './body';
-import type { DoorReply } from './edge-checks';
+import { readBodyText } from '@/server/doors/body';
+import type { DoorReply } from '@/server/doors/door';
 
 /**
  * POST /hooks/replicate/<token>: Replicate's webhook. A wrong method or token is 404 like any

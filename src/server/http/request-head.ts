@@ -1,13 +1,6 @@
 import type http from 'node:http';
 import { requestBodyStream } from './request-body';
-
-/** What the doors read of a request before its body: a web `Request` is one. */
-export interface RequestHead {
-  readonly method: string;
-  /** Absolute: our fixed origin and the checked path. */
-  readonly url: string;
-  readonly headers: { get(name: string): string | null };
-}
+import type { RequestHead } from '@/server/doors/request-head';
 
 /**
  * A request as the route table's handlers receive it: the head at once, the web `Request`

@@ -1,3 +1,5 @@
+import { ApiError } from '@/server/doors/errors';
+import { errorReply, jsonReply, type DoorReply } from '@/server/doors/door';
 import { log } from '@/server/platform/logger';
 import { paymentProvider } from '@/server/billing/payments/provider';
 import { WebhookSignatureInvalid } from '@/server/billing/payments/port';
@@ -7,7 +9,12 @@ import { confirmCardSetupFromWebhook } from '@/server/billing/card-setup';
 /** Stripe's events are small; anything larger is not one. */
 const MAX_EVENT_BYTES = 512 * 1024;
 
-const json = (status: number, body: unknown) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } });
+const NO_STORE = { 'cache-control': 'no-store' };
+const received = (body: unknown): DoorReply => jsonReply(200, body, NO_STORE);
+function refused(error: ApiError): DoorReply {
+  const reply = errorReply(error);
+  return { ...reply, headers: { ...reply.headers, ...NO_STORE } };
+}
 
 /**
  * POST /api/payments/stripe: Stripe's webhook for credit purchases. The Stripe-Signature header
@@ -16,30 +23,30 @@ const json = (status: number, body: unknown) => Response.json(body, { status, he
  * which is then read back from Stripe. A 2xx tells Stripe to stop; a 5xx (Stripe could not be
  * asked) makes it retry, and the sweep reconciles meanwhile.
  */
-export async function serveStripeWebhook(req: Request): Promise<Response> {
+export async function serveStripeWebhook(req: Request): Promise<DoorReply> {
   const checkout = paymentProvider().checkout;
-  if (!checkout) return json(404, { error: { code: 'route_not_found', message: 'No payment provider with webhooks is configured (PAYMENT_PROVIDER).' } });
+  if (!checkout) return refused(new ApiError('route_not_found', 'No payment provider with webhooks is configured (PAYMENT_PROVIDER).'));
   const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > MAX_EVENT_BYTES) return json(413, { error: { code: 'request_too_large', message: 'Not a Stripe event.' } });
+  if (declared > MAX_EVENT_BYTES) return refused(new ApiError('request_too_large', 'Not a Stripe event.'));
   const body = await req.text();
-  if (Buffer.byteLength(body) > MAX_EVENT_BYTES) return json(413, { error: { code: 'request_too_large', message: 'Not a Stripe event.' } });
+  if (Buffer.byteLength(body) > MAX_EVENT_BYTES) return refused(new ApiError('request_too_large', 'Not a Stripe event.'));
   let checkoutId: string | null;
   try {
     checkoutId = await checkout.checkoutOfWebhook(body, req.headers.get('stripe-signature'));
   } catch (error) {
     if (error instanceof WebhookSignatureInvalid) {
       log.warn('stripe webhook refused', { reason: error.message });
-      return json(400, { error: { code: 'parameter_invalid', message: 'The Stripe-Signature does not verify.', param: 'stripe-signature' } });
+      return refused(new ApiError('parameter_invalid', 'The Stripe-Signature does not verify.', { param: 'stripe-signature' }));
     }
     throw error;
   }
-  if (!checkoutId) return json(200, { received: true, ignored: true });
+  if (!checkoutId) return received({ received: true, ignored: true });
   try {
     const purchase = await confirmCheckoutFromWebhook(checkoutId);
     const outcome = purchase === 'unknown_checkout' ? await confirmCardSetupFromWebhook(checkoutId) : purchase;
-    return json(200, { received: true, outcome });
+    return received({ received: true, outcome });
   } catch (error) {
     log.warn('stripe webhook: checkout not confirmed yet', { checkoutId, error: String(error) });
-    return json(503, { error: { code: 'service_unavailable', message: 'Could not confirm the checkout now; Stripe retries.' } });
+    return refused(new ApiError('service_unavailable', 'Could not confirm the checkout now; Stripe retries.'));
   }
 }

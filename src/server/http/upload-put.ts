@@ -1,9 +1,8 @@
-import { ApiError } from '@/server/http/api-error';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { receiveUpload, UPLOAD_MAX_BYTES } from '@/server/uploads/uploads';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
-import { readBodyBytes } from './body';
-import { beginRequest, errorReply, finishReply, limitIp, type DoorReply } from './door';
-import { clientIp } from './client-ip';
+import { readBodyBytes } from '@/server/doors/body';
+import { beginRequest, errorReply, finishReply, limitIp, type DoorReply } from '@/server/doors/door';
+import { clientIp } from '@/server/doors/client-ip';
 
 /**
  * PUT /uploads/{file_id}?expires&signature — the local storage's upload_url (create_upload).
@@ -16,16 +15,15 @@ export async function serveUploadPut(req: Request, requestId?: string): Promise<
   try {
     await limitIp(door);
     const url = new URL(req.url);
-    if (req.method !== 'PUT') throw new ApiError(405, 'method_not_allowed', 'Send the file with PUT.', { headers: { allow: 'PUT' } });
     // A malformed escape names no upload: 404 like any unknown id, never a 500.
     let id: string;
     try {
       id = decodeURIComponent(url.pathname.slice('/uploads/'.length));
     } catch {
-      throw new ApiError(404, 'resource_not_found', 'No such upload URL.');
+      throw new ApiError('resource_not_found', 'No such upload URL.');
     }
     await receiveUpload(id, Number(url.searchParams.get('expires')), url.searchParams.get('signature') ?? '', (limit) =>
-      readBodyBytes(req, limit, () => new ApiError(413, 'image_too_large', `The file is over ${UPLOAD_MAX_BYTES / 1024 / 1024} MB (max_bytes).`)),
+      readBodyBytes(req, limit, () => new ApiError('image_too_large', `The file is over ${UPLOAD_MAX_BYTES / 1024 / 1024} MB (max_bytes).`)),
     );
     reply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{}', errorCode: null };
   } catch (error) {

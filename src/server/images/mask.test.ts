@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 import {
   MASK_PALETTE,
   analyzeMask,

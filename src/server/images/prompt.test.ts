@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 import { PROMPT_MAX_CODE_POINTS, validatePrompt } from './prompt';
 
 function refusedWith(value: unknown, param = 'prompt'): ApiError {

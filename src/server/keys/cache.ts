@@ -14,7 +14,7 @@ import { clock } from '@/server/platform/clock';
  * if the LISTEN connection is lost it empties and stops serving until it is back. Entries live
  * 60 s at most, which bounds how long an organization's tier change takes to apply.
  *
- * The two hot reads (http/v1-reads.ts) take a hit without the barrier (cachedKeyUnchecked):
+ * The /v1 reads that prove their key (keys/revocation-proof.ts) take a hit without the barrier (cachedKeyUnchecked):
  * their own query proves the key unrevoked, which is as exact and costs no round trip.
  *
  * Revocation wins every race with a lookup: a lookup may read the key just before the revoking
@@ -104,7 +104,7 @@ export async function cachedKeyLookup<T>(secretHash: string, load: () => Promise
 /**
  * A cached key without the revocation barrier, or null when the cache has none to serve. Only
  * for a caller whose own query proves the key unrevoked in its snapshot, which the request
- * takes after it arrived (http/v1-reads.ts): that is as exact as the barrier, without its round trip.
+ * takes after it arrived (keys/revocation-proof.ts): that is as exact as the barrier, without its round trip.
  */
 export function cachedKeyUnchecked<T>(secretHash: string): T | null {
   follow();

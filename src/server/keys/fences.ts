@@ -3,7 +3,7 @@ import { DomainError, invalidParam } from '@/server/platform/errors';
 
 /**
  * A key's fences, each optional: the networks its requests must come from (IPv4/IPv6 CIDRs,
- * judged on the same client IP the per-IP rate limit counts: http/client-ip.ts), a request rate
+ * judged on the same client IP the per-IP rate limit counts: doors/client-ip.ts), a request rate
  * below its organization's, and a monthly spend cap below the organization's monthly limit
  * (billing/monthly-spend.ts). They narrow what the key may do; none widens the organization's.
  */

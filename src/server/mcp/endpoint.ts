@@ -11,15 +11,14 @@ import {
   McpError,
   type CreateTaskResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '@/server/http/api-error';
+import { ApiError, apiErrorFromUnknown, httpStatusOf } from '@/server/doors/errors';
 import { config } from '@/server/platform/config';
 import { randomBase62 } from '@/server/platform/ids';
 import { FileParts } from '@/server/creations/images';
 import { callerFromKey, type Caller } from '@/server/access/caller';
-import { readBodyText } from '@/server/http/body';
-import { clientIp } from '@/server/http/client-ip';
-import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, type DoorReply, type DoorRequest } from '@/server/http/door';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { readBodyText } from '@/server/doors/body';
+import { clientIp } from '@/server/doors/client-ip';
+import { authenticate, beginRequest, errorReply, finishReply, limitIp, logRequest, refuseBrowsers, replyOfResponse, type DoorReply, type DoorRequest } from '@/server/doors/door';
 import type { TrpcContext } from '@/server/trpc/context';
 import { TOOLS, TOOLS_BY_NAME } from './tools';
 import { priceSentence } from './prices';
@@ -30,7 +29,7 @@ import { TASKS_CAPABILITY, cancelTask, getTask, getTaskResult, taskRefusal, task
 
 /**
  * The /mcp door: MCP Streamable HTTP without sessions (a fresh server and transport per POST,
- * JSON responses). Around it, the same pieces as /v1 (http/door.ts): request-id, browser
+ * JSON responses). Around it, the same pieces as /v1 (doors/door.ts): request-id, browser
  * refusal, per-IP and per-organization request rates (each MCP message counts as one
  * request), Bearer key authentication, the 64 KB body limit and the request log, where a tool
  * call is written as /mcp/<tool> with the status and code its /v1 route would answer.
@@ -108,15 +107,10 @@ function mcpServer(door: DoorRequest, caller: Caller, toolLog: Map<unknown, Tool
   return server;
 }
 
-async function fromResponse(res: Response): Promise<DoorReply> {
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => (headers[name] = value));
-  return { status: res.status, headers, body: await res.text(), errorCode: null };
-}
-
+/** A body that is not JSON: JSON-RPC's parse error, with the status of parameter_invalid. */
 function parseError(): DoorReply {
   return {
-    status: 400,
+    status: httpStatusOf('parameter_invalid'),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: 'Parse error: the body is not valid JSON.' } }),
     errorCode: null,
@@ -134,7 +128,7 @@ export async function serveMcp(req: Request, requestId?: string): Promise<DoorRe
     if (req.method !== 'POST') {
       await limitIp(door);
       // A sessionless server offers no SSE stream (GET) and no session to end (DELETE).
-      throw new ApiError(405, 'method_not_allowed', 'The MCP endpoint accepts POST only (Streamable HTTP without sessions).', { headers: { allow: 'POST' } });
+      throw new ApiError('method_not_allowed', 'The MCP endpoint accepts POST only (Streamable HTTP without sessions).', { headers: { allow: 'POST' } });
     }
     const text = await readBodyText(req);
     let parsed: unknown;
@@ -154,7 +148,7 @@ export async function serveMcp(req: Request, requestId?: string): Promise<DoorRe
       const server = mcpServer(door, callerFromKey(key), toolLog);
       await server.connect(transport);
       try {
-        reply = await fromResponse(await transport.handleRequest(req, { parsedBody: parsed }));
+        reply = await replyOfResponse(await transport.handleRequest(req, { parsedBody: parsed }));
       } finally {
         await server.close();
       }
@@ -179,7 +173,7 @@ function logMessages(req: Request, door: DoorRequest, reply: DoorReply, messages
       method: req.method,
       path: call ? `/mcp/${call.tool}` : '/mcp',
       status: call ? call.status : reply.status,
-      errorCode: call ? call.errorCode : reply.errorCode,
+      errorCode: call ? call.errorCode : (reply.errorCode ?? null),
     });
   });
 }

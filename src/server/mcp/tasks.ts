@@ -1,5 +1,4 @@
 import { ErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type ServerCapabilities, type Task } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiError } from '@/server/http/api-error';
 import type { Caller } from '@/server/access/caller';
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
@@ -8,7 +7,7 @@ import { PERMISSION_FOR_TYPE } from '@/shared/keys/permissions';
 import { cancelGeneration, getGeneration } from '@/server/generations/generations';
 import { IMAGE_RETENTION_MS, toApiGeneration, type ApiGeneration, type GenerationView } from '@/server/generation-object/serialize';
 import { waitForGenerationEnd } from '@/server/generations/notify';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
+import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { generationOutcome } from './resource-links';
 import { toolResult } from './tool-result';
 import { nextStep } from './next-step';
@@ -84,7 +83,7 @@ export function taskRefusal(error: ApiError): TaskProtocolError {
 
 function taskNotFound(taskId: string): TaskProtocolError {
   const message = `Failed to retrieve task: Task not found ('${taskId.slice(0, 100)}').`;
-  return new TaskProtocolError(ErrorCode.InvalidParams, message, { status: 404, error: { code: 'resource_not_found', message, param: 'taskId' } });
+  return taskRefusal(new ApiError('resource_not_found', message, { param: 'taskId' }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiError } from '@/server/http/api-error';
+import type { ApiError } from '@/server/doors/errors';
 import { nextStep } from './next-step';
 import type { ToolOutcome } from './tool';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { createUpload } from '@/server/uploads/uploads';
-import { apiErrorFromZodIssues } from '@/server/trpc/errors';
+import { apiErrorFromZodIssues } from '@/server/doors/errors';
 import type { TrpcContext } from '@/server/trpc/context';
 import type { ToolOutcome } from './tool';
 

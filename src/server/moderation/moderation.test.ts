@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 import { resetConfigCache } from '@/server/platform/config';
 import { BuiltinModerator, allPatterns, classify, normaliseVariants, type BuiltinCategory } from './builtin';
 import { moderateInstruction, moderator, type Moderator } from './moderation';

@@ -10,8 +10,8 @@ import { listenOn443 } from '../../../test/port-443';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { DomainError } from '@/server/platform/errors';
-import type { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import type { ApiError } from '@/server/doors/errors';
+import { toHttpError } from '@/server/doors/errors';
 import {
   OutboundError,
   UnsafeUrlError,

@@ -1,7 +1,7 @@
 /**
  * Every refusal the client should see has a stable code (the spec's error table). Business
  * code throws `DomainError` with one of these; the doors render it in the spec's envelope
- * {"error":{"code","message","param"}} (the HTTP doors with the status of http/error-status.ts).
+ * {"error":{"code","message","param"}} (the HTTP doors with the status of doors/errors.ts).
  */
 export type ApiErrorCode =
   | 'parameter_invalid'
@@ -36,6 +36,9 @@ export type ApiErrorCode =
   | 'webhook_endpoint_limit_reached'
   | 'webhook_endpoint_disabled'
   | 'internal_error'
+  // The HTTP edge: a request body type no route takes (415), an Expect header other than 100-continue (417)
+  | 'content_type_unsupported'
+  | 'expectation_unsupported'
   // Key fences (keys/fences.ts): not among the spec's codes, which stay as they are
   | 'api_key_ip_not_allowed'
   | 'api_key_spend_cap_reached'

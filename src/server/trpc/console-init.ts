@@ -1,13 +1,11 @@
 import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { z } from 'zod';
 import { DomainError } from '@/server/platform/errors';
-import { ApiError } from '@/server/http/api-error';
-import { toHttpError } from '@/server/http/error-status';
+import { ApiError, toHttpError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { requireMembership, requireRole, type Member, type Role } from '@/server/access/roles';
 import { modeSchema } from '@/shared/members/role-names';
 import type { PendingSession, SessionUser } from '@/server/auth/sessions';
 import type { RequestOrigin } from '@/server/audit/actor';
-import { apiErrorFromUnknown } from './errors';
 
 /**
  * The console's tRPC (over /api/trpc): its own context (a session, never an API key) and the

@@ -19,5 +19,13 @@ export interface TrpcContext {
   receivedAt: number;
   /** How long a creation waits for its end before answering in progress (chosen by the door). */
   creationWaitMs: number;
+  /**
+   * Set by the /v1 door for a key its cache served without the revocation barrier: a procedure
+   * whose meta says `provesKey` passes it to its query (generations' Scope.unrevokedKeyId), which
+   * returns rows only while the key is unrevoked and the secret sent still one of its secrets.
+   */
+  unrevokedKeyId?: string;
+  /** With unrevokedKeyId: the hash of the secret sent (a roll may have dropped it since). */
+  unrevokedKeySecretHash?: string;
 }
 

@@ -2,7 +2,7 @@ import { router, permittedProcedure } from './init';
 import type { TrpcContext } from './context';
 import { apiGenerationSchema } from '@/server/generations/schemas';
 import { createGeneration, type CreationContext, type CreationInput } from '@/server/creations/create';
-import { generationQuotaHeaders } from '@/server/http/rate-headers';
+import { generationQuotaHeaders } from '@/server/doors/rate-headers';
 import { decorationInput, editInput, renderInput, upscaleInput } from '@/shared/creations/schemas';
 
 const TAG = 'Creations';

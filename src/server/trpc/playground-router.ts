@@ -1,6 +1,6 @@
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { ApiError } from '@/server/http/api-error';
+import { ApiError, apiErrorFromUnknown, apiErrorFromZodIssues } from '@/server/doors/errors';
 import { recordRequest } from '@/server/requestlog/requestlog';
 import { createUpload } from '@/server/uploads/uploads';
 import type { Member } from '@/server/access/roles';
@@ -12,7 +12,6 @@ import { CREATION_ROUTES, followGenerationInput, materialSearchInput, playground
 import { creationAvailability } from '@/server/creations/availability';
 import { followGeneration } from '@/server/generations/follow-generation';
 import { consoleRouterBuilder as router, memberProcedure, role } from './console-init';
-import { apiErrorFromUnknown, apiErrorFromZodIssues } from './errors';
 
 const anyMember = memberProcedure.use(role('owner', 'admin', 'developer'));
 
@@ -54,7 +53,7 @@ async function create(member: Member, input: { kind: CreationKind; body: unknown
   } catch (error) {
     const refusal = apiErrorFromUnknown(error, { requestId, route: `POST ${path}` });
     line(refusal.status, refusal);
-    throw new ApiError(refusal.status, refusal.code, refusal.message, { ...(refusal.param === undefined ? {} : { param: refusal.param }), headers: refusal.headers, requestId });
+    throw new ApiError(refusal.code, refusal.message, { ...(refusal.param === undefined ? {} : { param: refusal.param }), headers: refusal.headers, requestId });
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editInput, upscaleInput } from '@/shared/creations/schemas';
-import { apiErrorFromZodIssues } from './errors';
+import { apiErrorFromZodIssues } from '@/server/doors/errors';
 
 function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: unknown[] } } }, input: unknown) {
   const parsed = schema.safeParse(input);

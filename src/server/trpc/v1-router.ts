@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import type { Caller } from '@/server/access/caller';
 import { router, permittedAnyProcedure, permittedProcedure } from './init';
 import { PERMISSIONS, REFERENCE_READERS } from '@/shared/keys/permissions';
 import { readBalance } from '@/server/billing/balance-read';
 import { triggerTestEvent } from '@/server/webhooks/trigger-test-event';
 import { GENERATION_EVENT_TYPES } from '@/shared/webhooks/event-types';
 import { creationsRouter } from './creations-router';
-import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/http/params';
+import { pageLimitParam, prefixedIdParam, resourceIdParam, textQueryParam } from '@/server/doors/params';
 import { apiGenerationSchema, generationStatusSchema, generationTypeSchema, listSchema } from '@/server/generations/schemas';
 import { cancelGeneration, readGeneration, readGenerationPage } from '@/server/generations/generations';
 import { toApiGeneration } from '@/server/generation-object/serialize';
@@ -73,21 +74,26 @@ export const generationListInput = z.strictObject({
   status: generationStatusSchema.optional(),
 });
 
-/** What the two generation reads need (http/v1-reads.ts serves them with the same pieces). */
-export const GENERATION_READ_PERMISSIONS = ['generations_read'] as const;
+/** The reads' scope: the caller's organization and mode, and the key to prove unrevoked if the door asks (TrpcContext.unrevokedKeyId). */
+const readScope = (ctx: { caller: Caller; unrevokedKeyId?: string; unrevokedKeySecretHash?: string }) => ({
+  organizationId: ctx.caller.organizationId,
+  mode: ctx.caller.mode,
+  unrevokedKeyId: ctx.unrevokedKeyId,
+  unrevokedKeySecretHash: ctx.unrevokedKeySecretHash,
+});
 
 export const generationsRouter = router({
-  get: permittedProcedure(...GENERATION_READ_PERMISSIONS)
-    .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true } })
+  get: permittedProcedure('generations_read')
+    .meta({ openapi: { method: 'GET', path: '/generations/{id}', tags: [TAG_GENERATIONS], summary: 'Retrieve a generation', protect: true }, provesKey: true, outputSerialized: true })
     .input(generationIdInput)
     .output(apiGenerationSchema)
-    .query(({ ctx, input }) => readGeneration(ctx.caller, input.id)),
+    .query(({ ctx, input }) => readGeneration(readScope(ctx), input.id)),
 
-  list: permittedProcedure(...GENERATION_READ_PERMISSIONS)
-    .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true } })
+  list: permittedProcedure('generations_read')
+    .meta({ openapi: { method: 'GET', path: '/generations', tags: [TAG_GENERATIONS], summary: 'List generations, most recent first', protect: true }, provesKey: true, outputSerialized: true })
     .input(generationListInput)
     .output(listSchema(apiGenerationSchema, 'GenerationList'))
-    .query(({ ctx, input }) => readGenerationPage(ctx.caller, input)),
+    .query(({ ctx, input }) => readGenerationPage(readScope(ctx), input)),
 
   cancel: permittedProcedure('generations_read')
     .meta({

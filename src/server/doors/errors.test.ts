@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
-import { apiErrorFromUnknown } from '@/server/trpc/errors';
-import { httpStatusOf, toHttpError } from './error-status';
+import { apiErrorFromUnknown, httpStatusOf, toHttpError } from './errors';
 
 describe('code → HTTP status, once at the doors', () => {
   it.each([
@@ -20,6 +19,8 @@ describe('code → HTTP status, once at the doors', () => {
     ['generation_not_cancelable', 409],
     ['image_too_large', 413],
     ['unsupported_image_type', 415],
+    ['content_type_unsupported', 415],
+    ['expectation_unsupported', 417],
     ['content_policy_violation', 422],
     ['generation_rate_limit_exceeded', 429],
     ['service_unavailable', 503],

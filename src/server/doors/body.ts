@@ -1,4 +1,4 @@
-import { ApiError } from '@/server/http/api-error';
+import { ApiError } from '@/server/doors/errors';
 
 export const JSON_BODY_LIMIT = 64 * 1024;
 
@@ -21,7 +21,7 @@ export async function readBodyBytes(req: Request, limit: number, refuse: () => A
   for (;;) {
     // A client that goes away mid-body gets a 400 no one reads, not an "unexpected" 500.
     const { done, value } = await reader.read().catch(() => {
-      throw new ApiError(400, 'parameter_invalid', 'The request body was cut off.');
+      throw new ApiError('parameter_invalid', 'The request body was cut off.');
     });
     if (done) break;
     received += value.byteLength;
@@ -35,7 +35,7 @@ export async function readBodyBytes(req: Request, limit: number, refuse: () => A
 }
 
 function tooLarge(limit: number): ApiError {
-  return new ApiError(413, 'request_too_large', `The JSON body exceeds ${limit / 1024} KB.`);
+  return new ApiError('request_too_large', `The JSON body exceeds ${limit / 1024} KB.`);
 }
 
 /** Parse JSON text into a plain object (400 parameter_invalid when malformed or not an object). */
@@ -45,10 +45,10 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'parameter_invalid', 'The request body is not valid JSON.');
+    throw new ApiError('parameter_invalid', 'The request body is not valid JSON.');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, 'parameter_invalid', 'The request body must be a JSON object.');
+    throw new ApiError('parameter_invalid', 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
 }

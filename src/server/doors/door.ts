@@ -1,4 +1,4 @@
-import { ApiError, shouldRetryHeader } from '@/server/http/api-error';
+import { ApiError, shouldRetryHeader } from '@/server/doors/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
@@ -17,13 +17,19 @@ import type { RequestHead } from './request-head';
  * the request log. Each door strings them together around its own dispatch.
  */
 
-/** What a door answers, before it becomes bytes (the edge server writes it; the App Router route wraps it in a Response: http/routes.ts). */
+/**
+ * What every door answers, before it becomes bytes: the one reply type. The edge server writes
+ * it (http/edge-server.ts); a library that answers with a fetch `Response` (tRPC, Auth.js, the
+ * MCP SDK, Inngest) is turned into one by `replyOfResponse`.
+ */
 export interface DoorReply {
   status: number;
-  headers: Record<string, string>;
-  body: string;
-  /** The code and message of an error reply, for the request log. */
-  errorCode: string | null;
+  /** Lower-case names; an array for a header sent several times (set-cookie). */
+  headers: Record<string, string | string[]>;
+  /** A string or bytes are written in one write with a Content-Length; a stream as it comes (Server-Sent Events). */
+  body: string | Uint8Array | ReadableStream<Uint8Array>;
+  /** The code and message of an error reply, for the request log and the metrics. */
+  errorCode?: string | null;
   errorMessage?: string;
   /** The value `body` is the JSON text of, when the door made it: the request log redacts it without parsing the body back. */
   value?: unknown;
@@ -33,12 +39,28 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
   return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body), errorCode: null, value: body };
 }
 
-export function errorReply(error: ApiError): DoorReply {
-  return { ...jsonReply(error.status, error.toBody(), { ...error.headers, ...shouldRetryHeader(error) }), errorCode: error.code, errorMessage: error.message };
+/** A refusal in the envelope, with its headers (Retry-After, Allow, x-should-retry) and, given one, the request-id. */
+export function errorReply(error: ApiError, requestId?: string): DoorReply {
+  const headers: Record<string, string> = { ...error.headers, ...shouldRetryHeader(error) };
+  if (requestId !== undefined) headers['request-id'] = requestId;
+  return { ...jsonReply(error.status, error.toBody(), headers), errorCode: error.code, errorMessage: error.message };
 }
 
-export function toResponse(reply: DoorReply): Response {
-  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+/** A library's fetch Response as a reply: its body read whole, or kept as a stream when `stream` (a streaming route). */
+export async function replyOfResponse(response: Response, stream = false): Promise<DoorReply> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const body = stream && response.body ? response.body : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers, body };
+}
+
+/** The body of a reply the door made itself (a string), for the request log. */
+export function textOf(reply: DoorReply): string | null {
+  return typeof reply.body === 'string' ? reply.body : null;
 }
 
 /** One request through a door: who is calling, from where, and the request rate decision. */
@@ -64,7 +86,7 @@ export function beginRequest(ip: string | null, requestId = newId('req')): DoorR
  */
 export function refuseBrowsers(req: RequestHead): void {
   if (req.method === 'OPTIONS' || req.headers.get('origin') !== null) {
-    throw new ApiError(403, 'browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
+    throw new ApiError('browser_request_refused', 'The API does not accept browser (CORS) requests. Call it from your server; never put a key in a browser.');
   }
 }
 
@@ -78,7 +100,7 @@ export async function limitIp(door: DoorRequest, hits = 1): Promise<void> {
     decision = hit instanceof Promise ? await hit : hit;
   }
   if (decision && !decision.allowed) {
-    throw new ApiError(429, 'rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(decision.resetSeconds) } });
+    throw new ApiError('rate_limit_exceeded', 'Too many requests from this IP address.', { headers: { 'retry-after': String(decision.resetSeconds) } });
   }
 }
 
@@ -99,7 +121,7 @@ export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1
     }
     const decision = door.keyDecision;
     if (decision && !decision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of this API key (${decision.limit}/min) exceeded.`, {
+      throw new ApiError('rate_limit_exceeded', `Request rate limit of this API key (${decision.limit}/min) exceeded.`, {
         headers: { 'retry-after': String(decision.resetSeconds) },
       });
     }
@@ -110,7 +132,7 @@ export async function authenticate(req: RequestHead, door: DoorRequest, hits = 1
   }
   const decision = door.orgDecision;
   if (decision && !decision.allowed) {
-    throw new ApiError(429, 'rate_limit_exceeded', `Request rate limit of your tier (${decision.limit}/min) exceeded.`, {
+    throw new ApiError('rate_limit_exceeded', `Request rate limit of your tier (${decision.limit}/min) exceeded.`, {
       headers: { 'retry-after': String(decision.resetSeconds) },
     });
   }
