@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callerFromKey } from '@/server/access/caller';
-import type { AuthenticatedKey } from '@/server/keys/keys';
+import { hashSecret, newSecret, type AuthenticatedKey } from '@/server/keys/keys';
 import { sql } from '@/server/platform/db';
 import { FileParts } from '@/server/creations/images';
 import { apiErrorFromUnknown } from '@/server/doors/errors';
@@ -109,6 +109,24 @@ describe('reads that prove their key, through the one /v1 adapter', () => {
     for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
     // Without the flag the key is taken as checked (the barrier's way): the read answers.
     expect((await read(`/v1/generations/${one}`, keyOf(revokedOrg))).status).toBe(200);
+  });
+
+  it('a secret the cache served without its barrier, dropped since by a roll (no notice): 401 on every path; the key\'s other secrets still read', async () => {
+    const rolledOrg = await createTestOrg();
+    const one = (await insertGeneration({ organizationId: rolledOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
+    const oldSecret = keyOf(rolledOrg, { revocationUnchecked: true, secretHash: hashSecret(rolledOrg.testKey) });
+    expect((await read(`/v1/generations/${one}`, oldSecret)).status).toBe(200);
+    // Rolled with no overlap in the database only: the read's own query must see the old secret gone.
+    const fresh = newSecret('test');
+    await sql('update "ApiKey" set "secretHash" = $2, "previousSecretHash" = null, "previousSecretExpiresAt" = null where id = $1', [rolledOrg.keyIds.test, fresh.secretHash]);
+    const answers = await Promise.all(
+      [`/v1/generations/${one}`, '/v1/generations', '/v1/generations/gen_doesnotexist', '/v1/generations?limit=abc'].map((path) => read(path, oldSecret)),
+    );
+    for (const answer of answers) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid' } } });
+    expect((await read(`/v1/generations/${one}`, { ...oldSecret, secretHash: fresh.secretHash })).status).toBe(200);
+    // Kept as the previous secret of a roll with an overlap: it still reads.
+    await sql(`update "ApiKey" set "previousSecretHash" = $2, "previousSecretExpiresAt" = now() + interval '1 hour' where id = $1`, [rolledOrg.keyIds.test, oldSecret.secretHash]);
+    expect((await read(`/v1/generations/${one}`, oldSecret)).status).toBe(200);
   });
 
   it('given an allowlist since: judged on the address on every path; inside it, the answers of a checked key', async () => {
