@@ -51,19 +51,19 @@ module.exports = {
       comment:
         'The doors import one way: http/ (the route table, the edge, /v1) → mcp/ → trpc/ → doors/ (the pieces every door shares: errors, reply, body, client IP). A lower door never imports a higher one.',
       from: { path: '^src/server/(mcp|trpc|doors)/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/http/' },
+      to: { path: '^src/server/doors/http/' },
     },
     {
       name: 'doors-import-one-way',
       severity: 'error',
       from: { path: '^src/server/(trpc|doors)/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/mcp/' },
+      to: { path: '^src/server/doors/mcp/' },
     },
     {
       name: 'doors-import-one-way',
       severity: 'error',
       from: { path: '^src/server/doors/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/trpc/' },
+      to: { path: '^src/server/doors/trpc/' },
     },
     {
       name: 'production-never-imports-tests',

@@ -2,7 +2,7 @@ import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
 
 const DOORS = {
-  group: ['@/server/doors/*', '@/server/http/*', '@/server/trpc/*', '@/server/mcp/*', '@/app/*', '**/doors/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
+  group: ['@/server/doors/*', '@/server/doors/http/*', '@/server/doors/trpc/*', '@/server/doors/mcp/*', '@/app/*', '**/doors/*', '**/http/*', '**/trpc/*', '**/mcp/*', '**/app/*'],
   message: 'Capability folders must not import from a door (doors/, http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
 };
 
@@ -29,7 +29,7 @@ export default [
     // (the /v1 wrapper, tRPC, MCP, Next routes). The composition root (main/) wires the doors.
     // Tests may check what a door renders (the status of a refusal), so they are exempt.
     files: ['src/server/**/*.ts'],
-    ignores: ['src/server/doors/**', 'src/server/http/**', 'src/server/trpc/**', 'src/server/mcp/**', 'src/server/main/**', '**/*.test.ts'],
+    ignores: ['src/server/doors/**', 'src/server/doors/http/**', 'src/server/doors/trpc/**', 'src/server/doors/mcp/**', 'src/server/main/**', '**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

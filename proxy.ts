@@ -41,7 +41,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // The console's pages only, never a route of the table (src/server/http/routes.ts; a test
+  // The console's pages only, never a route of the table (src/server/doors/http/routes.ts; a test
   // checks that this list covers it): a proxy there would truncate uploads at 10 MB, and the
   // API's answers would change between `npm start` (where the table is served before Next.js)
   // and plain `next start`.

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import busboy from 'busboy';
 import pg from 'pg';
-import { inspectImage } from '@/server/images/intake';
+import { inspectImage } from '@/server/capabilities/images/intake';
 import { serveBaseline } from './baseline-lifecycle';
 
 const port = Number(process.env.PORT ?? 3200);

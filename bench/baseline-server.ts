@@ -28,7 +28,7 @@ pg.types.setTypeParser(pg.types.builtins.TIMESTAMP, (text: string) => new Date(`
 
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) || 10, idleTimeoutMillis: Number(process.env.DATABASE_POOL_IDLE_MS ?? 300_000) });
 
-// Same derivation and message as src/server/storage/storage.ts, so the work per URL is equal.
+// Same derivation and message as src/server/capabilities/storage/storage.ts, so the work per URL is equal.
 const fileUrlKey = createHmac('sha256', appSecret).update('file-url').digest();
 const OUTPUT_URL_TTL_SECONDS = 15 * 60;
 const RETENTION_MS = 24 * 3600 * 1000;

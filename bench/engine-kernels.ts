@@ -6,10 +6,10 @@ import os from 'node:os';
 import {
   recolorArea, applyMaterial, removeAreaWithInfo, addElement, replaceElement, deterministicPreview,
   upscaleLanczos3, upscaleNeuralWithStats, closeNeuralWorker, encodeOutput, resampleLanczos3,
-} from '@/server/engine/builtin';
+} from '@/server/capabilities/engine/builtin';
 import { makeInteriorScene, makeElement, makeSwatch, rectMask } from '../test/helpers/engine-scenes';
 import { scaleMaskNearest } from '../test/helpers/pixel-stats';
-import type { RawImage } from '@/server/engine/builtin/types';
+import type { RawImage } from '@/server/capabilities/engine/builtin/types';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;

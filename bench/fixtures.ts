@@ -10,9 +10,9 @@
 import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createApiKey } from '@/server/keys/keys';
-import { blobStore } from '@/server/storage/storage';
+import { createOrganization } from '@/server/capabilities/orgs/orgs';
+import { createApiKey } from '@/server/capabilities/keys/keys';
+import { blobStore } from '@/server/capabilities/storage/storage';
 import type { Prisma } from '@/generated/prisma/client';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
 

@@ -8,7 +8,7 @@
  * Args: <base url> <count> <concurrency> <endpoints>; NODE_EXTRA_CA_CERTS trusts the receiver.
  */
 import https from 'node:https';
-import { signatureHeader } from '@/server/webhooks/sign';
+import { signatureHeader } from '@/server/capabilities/webhooks/sign';
 
 const [base = 'https://127.0.0.1', countText = '1000', concurrencyText = '64', endpointsText = '8'] = process.argv.slice(2);
 const count = Number(countText);

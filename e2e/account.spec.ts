@@ -7,7 +7,7 @@
  * actions, at a laptop's and a phone's width, in both themes.
  */
 import type { Locator } from '@playwright/test';
-import { base32Decode, totp } from '@/server/auth/totp';
+import { base32Decode, totp } from '@/server/capabilities/auth/totp';
 import { expect, expectAccessible, screenshot, signInWithPassword, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import { linkIn, roomtoneMailList } from './mailbox';
 

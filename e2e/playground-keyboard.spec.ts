@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { analyzeMask, MASK_PALETTE } from '@/server/images/mask';
+import { analyzeMask, MASK_PALETTE } from '@/server/capabilities/images/mask';
 import { expect, expectAccessible, test, v1 } from './fixtures';
 import { chooseFile, chooseKind, openPlayground, paint, pickOption, ROOM, roomPhoto, runToSuccess, workDir, type ShownGeneration } from './playground-helpers';
 

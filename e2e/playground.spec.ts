@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyzeMask } from '@/server/images/mask';
+import { analyzeMask } from '@/server/capabilities/images/mask';
 import { money } from '@/console-client/format';
 import { expect, expectAccessible, screenshot, test } from './fixtures';
 import { chooseFile, chooseKind, openPlayground, paint, pickOption, runToSuccess, workDir, type ShownGeneration } from './playground-helpers';

@@ -7,7 +7,7 @@
  */
 import { expect, expectAccessible, expectFitsPhone, inviteDeveloper, screenshot, SIGNED_OUT, signUpOwner, test } from './fixtures';
 import type { Page } from '@playwright/test';
-import { base32Decode, totp } from '@/server/auth/totp';
+import { base32Decode, totp } from '@/server/capabilities/auth/totp';
 
 // Each test is a new owner of their own: their page starts signed out.
 test.use({ storageState: SIGNED_OUT });

@@ -21,8 +21,8 @@ const ENTRIES = {
   launcher: 'src/server/main/launcher.ts',
   cli: 'src/cli/bin.ts',
   'console-pages': 'src/server/main/console-pages.ts',
-  'ops-worker': 'src/server/engine/builtin/ops-worker.ts',
-  'neural-worker': 'src/server/engine/builtin/neural-worker.ts',
+  'ops-worker': 'src/server/capabilities/engine/builtin/ops-worker.ts',
+  'neural-worker': 'src/server/capabilities/engine/builtin/neural-worker.ts',
 };
 
 /**

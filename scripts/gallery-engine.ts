@@ -9,9 +9,9 @@ import {
   recolorArea, applyMaterial, removeAreaWithInfo, addElement, replaceElement, deterministicPreview,
   upscaleLanczos3, upscaleNeuralWithStats, closeNeuralWorker, downscaleArea, FINISHES, encodeOutput,
   type RawImage, type Finish,
-} from '../src/server/engine/builtin/index';
+} from '../src/server/capabilities/engine/builtin/index';
 import { makeInteriorScene, makeElement, makeSwatch, rectMask, labelMapFor, paletteMaskImage } from '../test/helpers/engine-scenes';
-import { layerAlpha } from '../src/server/engine/builtin/masks';
+import { layerAlpha } from '../src/server/capabilities/engine/builtin/masks';
 
 const OUT = path.join(process.cwd(), 'gallery', 'engine');
 mkdirSync(OUT, { recursive: true });

@@ -7,8 +7,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { catalog, type EditMaterial } from '../src/server/reference/catalog';
-import { defaultSpanCm, materialSeed, renderSwatch } from '../src/server/engine/builtin/swatches';
+import { catalog, type EditMaterial } from '../src/server/capabilities/reference/catalog';
+import { defaultSpanCm, materialSeed, renderSwatch } from '../src/server/capabilities/engine/builtin/swatches';
 
 const { categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
 

@@ -49,7 +49,7 @@ describe('port 443 binders', () => {
     // The image server (the webhook receivers are behind its forward route), the Replicate
     // stand-in, the unit SSRF test's server and the e2e's receiver (the mechanism's own definition
     // is listed too).
-    expect(callers.sort()).toEqual(['e2e/webhooks.spec.ts', 'src/server/net/safe-http.test.ts', 'test/backends/replicate-server.ts', 'test/image-server.ts', 'test/port-443.ts'].sort());
+    expect(callers.sort()).toEqual(['e2e/webhooks.spec.ts', 'src/server/capabilities/net/safe-http.test.ts', 'test/backends/replicate-server.ts', 'test/image-server.ts', 'test/port-443.ts'].sort());
   });
 });
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { openApiDocument } from '@/server/http/openapi';
+import { openApiDocument } from '@/server/doors/http/openapi';
 
 export const SDK_TYPES_PATH = path.resolve(import.meta.dirname, '..', 'sdk', 'src', 'generated', 'openapi.ts');
 

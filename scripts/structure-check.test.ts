@@ -38,7 +38,7 @@ describe('the structure check (npm run lint)', () => {
     expect(
       await violationsOf({
         'src/server/platform/clock.ts': 'export const now = () => Date.now();\n',
-        'src/server/billing/ledger.ts': "import { now } from '../platform/clock';\nexport const at = now();\n",
+        'src/server/capabilities/billing/ledger.ts': "import { now } from '../platform/clock';\nexport const at = now();\n",
       }),
     ).toEqual([]);
   });
@@ -47,27 +47,27 @@ describe('the structure check (npm run lint)', () => {
     expect(
       await violationsOf({
         'src/server/doors/errors.ts': "import { handler } from '../trpc/init';\nexport const e = handler;\n",
-        'src/server/trpc/init.ts': "import { tool } from '../mcp/tool';\nexport const handler = tool;\n",
-        'src/server/mcp/tool.ts': "import { route } from '../http/routes';\nexport const tool = route;\n",
-        'src/server/http/routes.ts': 'export const route = 1;\n',
+        'src/server/doors/trpc/init.ts': "import { tool } from '../mcp/tool';\nexport const handler = tool;\n",
+        'src/server/doors/mcp/tool.ts': "import { route } from '../http/routes';\nexport const tool = route;\n",
+        'src/server/doors/http/routes.ts': 'export const route = 1;\n',
       }),
     ).toEqual([
-      'doors-import-one-way: src/server/doors/errors.ts -> src/server/trpc/init.ts',
-      'doors-import-one-way: src/server/mcp/tool.ts -> src/server/http/routes.ts',
-      'doors-import-one-way: src/server/trpc/init.ts -> src/server/mcp/tool.ts',
+      'doors-import-one-way: src/server/doors/errors.ts -> src/server/doors/trpc/init.ts',
+      'doors-import-one-way: src/server/doors/mcp/tool.ts -> src/server/doors/http/routes.ts',
+      'doors-import-one-way: src/server/doors/trpc/init.ts -> src/server/doors/mcp/tool.ts',
     ]);
   });
 
   it('refuses an import cycle, type-only imports included', async () => {
     expect(
       await violationsOf({
-        'src/server/billing/ledger.ts': "import { effect } from './ledger-effects';\nexport const ledger = () => effect;\n",
-        'src/server/billing/ledger-effects.ts': "import type { Ledger } from './lots';\nexport const effect = 1 as unknown as Ledger;\n",
-        'src/server/billing/lots.ts': "import { ledger } from './ledger';\nexport type Ledger = ReturnType<typeof ledger>;\n",
+        'src/server/capabilities/billing/ledger.ts': "import { effect } from './ledger-effects';\nexport const ledger = () => effect;\n",
+        'src/server/capabilities/billing/ledger-effects.ts': "import type { Ledger } from './lots';\nexport const effect = 1 as unknown as Ledger;\n",
+        'src/server/capabilities/billing/lots.ts': "import { ledger } from './ledger';\nexport type Ledger = ReturnType<typeof ledger>;\n",
       }),
     ).toEqual([
       // Each cycle is reported once, from the first of its modules the check meets.
-      'no-cycle: src/server/billing/ledger-effects.ts -> src/server/billing/lots.ts',
+      'no-cycle: src/server/capabilities/billing/ledger-effects.ts -> src/server/capabilities/billing/lots.ts',
     ]);
   });
 
@@ -76,14 +76,14 @@ describe('the structure check (npm run lint)', () => {
       await violationsOf({
         'src/server/platform/logger.ts': "import { settle } from '../billing/settle';\nexport const log = settle;\n",
         'src/server/platform/config.ts': "import { settings } from '../engine/backends/settings';\nimport { users } from '../auth/users';\nexport const config = [settings, users];\n",
-        'src/server/engine/backends/settings.ts': 'export const settings = 1;\n',
-        'src/server/billing/settle.ts': 'export const settle = 1;\n',
-        'src/server/auth/users.ts': 'export const users = 1;\n',
+        'src/server/capabilities/engine/backends/settings.ts': 'export const settings = 1;\n',
+        'src/server/capabilities/billing/settle.ts': 'export const settle = 1;\n',
+        'src/server/capabilities/auth/users.ts': 'export const users = 1;\n',
       }),
     ).toEqual([
-      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/auth/users.ts',
-      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/engine/backends/settings.ts',
-      'platform-imports-nothing-of-ours: src/server/platform/logger.ts -> src/server/billing/settle.ts',
+      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/capabilities/auth/users.ts',
+      'platform-imports-nothing-of-ours: src/server/platform/config.ts -> src/server/capabilities/engine/backends/settings.ts',
+      'platform-imports-nothing-of-ours: src/server/platform/logger.ts -> src/server/capabilities/billing/settle.ts',
     ]);
   });
 
@@ -93,12 +93,12 @@ describe('the structure check (npm run lint)', () => {
         'src/components/keys/keys-screen.tsx': "import { db } from '../../server/platform/db';\nexport const screen = db;\n",
         'src/server/platform/db.ts': 'export const db = 1;\n',
         'src/shared/keys/permissions.ts': "import { db } from '../../server/platform/db';\nexport const permissions = db;\n",
-        'src/server/engine/run.ts': "import { scene } from '../../../test/helpers/engine-scenes';\nexport const run = scene;\n",
+        'src/server/capabilities/engine/run.ts': "import { scene } from '../../../test/helpers/engine-scenes';\nexport const run = scene;\n",
         'test/helpers/engine-scenes.ts': 'export const scene = 1;\n',
       }),
     ).toEqual([
       'client-code-never-imports-server-code: src/components/keys/keys-screen.tsx -> src/server/platform/db.ts',
-      'production-never-imports-tests: src/server/engine/run.ts -> test/helpers/engine-scenes.ts',
+      'production-never-imports-tests: src/server/capabilities/engine/run.ts -> test/helpers/engine-scenes.ts',
       'shared-imports-only-shared: src/shared/keys/permissions.ts -> src/server/platform/db.ts',
     ]);
   });
@@ -113,7 +113,7 @@ describe('the structure check (npm run lint)', () => {
     const clientModules = [...sources('app'), ...sources('src')].filter((file) => /^\s*['"]use client['"]/m.test(fs.readFileSync(path.join(repo, file), 'utf8')));
     expect(clientModules.length).toBeGreaterThan(20);
     expect(clientModules.filter((file) => !/^src\/(components|console-client)\//.test(file))).toEqual([]);
-    const secretHolders = ['src/server/platform/db.ts', 'src/server/platform/config.ts', 'src/server/platform/secrets.ts', 'src/server/storage/storage.ts', 'src/server/storage/s3.ts'];
+    const secretHolders = ['src/server/platform/db.ts', 'src/server/platform/config.ts', 'src/server/platform/secrets.ts', 'src/server/capabilities/storage/storage.ts', 'src/server/capabilities/storage/s3.ts'];
     expect(secretHolders.filter((file) => !/^import 'server-only';$/m.test(fs.readFileSync(path.join(repo, file), 'utf8')))).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { INVITATIONS_PER_ORGANIZATION_PER_DAY, INVITATIONS_PER_USER_PER_HOUR } from '@/server/members/invite-member';
+import { INVITATIONS_PER_ORGANIZATION_PER_DAY, INVITATIONS_PER_USER_PER_HOUR } from '@/server/capabilities/members/invite-member';
 import { baseUrl, createTestOrg, testIp } from './support';
 import {
   createMember,

@@ -10,8 +10,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { databaseUrl, db } from '@/server/platform/db';
-import { authenticateBearer, createApiKey, hashSecret, revokeApiKey } from '@/server/keys/keys';
-import { cachedKeyLookup, KEY_EVENTS_CHANNEL } from '@/server/keys/cache';
+import { authenticateBearer, createApiKey, hashSecret, revokeApiKey } from '@/server/capabilities/keys/keys';
+import { cachedKeyLookup, KEY_EVENTS_CHANNEL } from '@/server/capabilities/keys/cache';
 import { waitFor } from './server-processes';
 import { api, createTestOrg, testIp } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';

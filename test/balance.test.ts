@@ -15,10 +15,10 @@ import { startFakeStripe, type FakeStripe } from './stripe-server';
 import { db, transaction } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { grantCredit, ledgerSum } from '@/server/billing/ledger';
-import { refundIfCharged } from '@/server/generations/generations';
-import { expireLots, noticeExpiringLots } from '@/server/billing/expire-lots';
-import { REFUND_AFTER_EXPIRY_MS } from '@/server/billing/lots';
+import { grantCredit, ledgerSum } from '@/server/capabilities/billing/ledger';
+import { refundIfCharged } from '@/server/capabilities/generations/generations';
+import { expireLots, noticeExpiringLots } from '@/server/capabilities/billing/expire-lots';
+import { REFUND_AFTER_EXPIRY_MS } from '@/server/capabilities/billing/lots';
 import {
   runAutoRechargeJob,
   setAutoRecharge,
@@ -28,10 +28,10 @@ import {
   PENDING_GIVE_UP_AFTER_MS,
   PENDING_REQUEUE_AFTER_MS,
   RETRY_AFTER_REFUSAL_MS,
-} from '@/server/billing/auto-recharge';
-import { stripeProvider } from '@/server/billing/payments/stripe';
-import { manualProvider } from '@/server/billing/payments/manual';
-import { PaymentOutcomeUnknown } from '@/server/billing/payments/port';
+} from '@/server/capabilities/billing/auto-recharge';
+import { stripeProvider } from '@/server/capabilities/billing/payments/stripe';
+import { manualProvider } from '@/server/capabilities/billing/payments/manual';
+import { PaymentOutcomeUnknown } from '@/server/capabilities/billing/payments/port';
 import { loggingStep } from '@/server/platform/jobs/steps';
 import type { Mode } from '@/generated/prisma/enums';
 

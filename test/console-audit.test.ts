@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db, transaction } from '@/server/platform/db';
-import { recordAudit } from '@/server/audit/record-audit';
-import { OPERATOR } from '@/server/audit/actor';
-import { deleteExpiredAuditEvents } from '@/server/audit/retention';
+import { recordAudit } from '@/server/capabilities/audit/record-audit';
+import { OPERATOR } from '@/server/capabilities/audit/actor';
+import { deleteExpiredAuditEvents } from '@/server/capabilities/audit/retention';
 import { newId } from '@/server/platform/ids';
-import { runAutoRechargeJob, setAutoRecharge } from '@/server/billing/auto-recharge';
-import { confirmCreditPurchase, startCreditPurchase } from '@/server/billing/credit-purchases';
-import { stripeProvider } from '@/server/billing/payments/stripe';
-import { manualProvider } from '@/server/billing/payments/manual';
+import { runAutoRechargeJob, setAutoRecharge } from '@/server/capabilities/billing/auto-recharge';
+import { confirmCreditPurchase, startCreditPurchase } from '@/server/capabilities/billing/credit-purchases';
+import { stripeProvider } from '@/server/capabilities/billing/payments/stripe';
+import { manualProvider } from '@/server/capabilities/billing/payments/manual';
 import { loggingStep } from '@/server/platform/jobs/steps';
 import { clock } from '@/server/platform/clock';
 import { AUDIT_ACTIONS, type AuditAction } from '@/shared/audit/actions';

@@ -1,8 +1,8 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
-import { grantCredit } from '@/server/billing/ledger';
+import { grantCredit } from '@/server/capabilities/billing/ledger';
 import { describe, expect, it } from 'vitest';
 import { db, transaction } from '@/server/platform/db';
-import { flushRequestLog } from '@/server/requestlog/requestlog';
+import { flushRequestLog } from '@/server/capabilities/requestlog/requestlog';
 import { api, createTestOrg } from './support';
 import { insertGeneration } from './fixtures';
 import { waitFor } from './server-processes';

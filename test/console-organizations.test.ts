@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
-import { ORGANIZATIONS_PER_USER_PER_DAY } from '@/server/orgs/create-my-organization';
+import { ORGANIZATIONS_PER_USER_PER_DAY } from '@/server/capabilities/orgs/create-my-organization';
 import { createTestOrg, testIp } from './support';
 import { createMember, lastMailTo, linkIn, mutate, PASSWORD, query, signedIn, uniqueEmail } from './console-support';
 

@@ -1,6 +1,6 @@
 /** Console helpers for integration tests: Auth.js sign-in over HTTP, then tRPC calls with the session cookie. */
 import { db } from '@/server/platform/db';
-import { createUser } from '@/server/orgs/orgs';
+import { createUser } from '@/server/capabilities/orgs/orgs';
 import type { MemberRole } from '@/generated/prisma/enums';
 import { baseUrl, testIp } from './support';
 

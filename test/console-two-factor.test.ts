@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import jsQR from 'jsqr';
 import { db } from '@/server/platform/db';
-import { recoveryCodeHash } from '@/server/auth/recovery-codes';
+import { recoveryCodeHash } from '@/server/capabilities/auth/recovery-codes';
 import { baseUrl, createTestOrg, testIp } from './support';
 import { createMember, mutate, query, signedIn, signIn, uniqueEmail } from './console-support';
 import { codeAt, withTwoFactor } from './two-factor-support';

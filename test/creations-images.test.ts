@@ -1,4 +1,4 @@
-// @node-lines same: our input-image rules; downloads over TLS run under both lines in src/server/net/safe-http.test.ts and src/server/images/intake.test.ts
+// @node-lines same: our input-image rules; downloads over TLS run under both lines in src/server/capabilities/net/safe-http.test.ts and src/server/capabilities/images/intake.test.ts
 /**
  * Spec "Input images": every rule of the table (formats, size, dimensions, JSON and multipart
  * bodies, URL shape, download rules), with the exact status, code and param, through the real

@@ -6,12 +6,12 @@ import sharp from 'sharp';
 import { api, createTestOrg, expectErrorShape, holdGenerations, rendered, testIp, type ApiResult } from './support';
 import { waitFor } from './server-processes';
 import { db, transaction } from '@/server/platform/db';
-import { grantCredit, ledgerSum } from '@/server/billing/ledger';
-import { expireLots } from '@/server/billing/expire-lots';
-import { setAutoRecharge } from '@/server/billing/auto-recharge';
-import { approveCreditPurchase } from '@/server/billing/credit-purchases';
-import { priceFor, QUALITY_PRICES, tierOf } from '@/server/billing/pricing';
-import { checkLoad } from '@/server/creations/admission';
+import { grantCredit, ledgerSum } from '@/server/capabilities/billing/ledger';
+import { expireLots } from '@/server/capabilities/billing/expire-lots';
+import { setAutoRecharge } from '@/server/capabilities/billing/auto-recharge';
+import { approveCreditPurchase } from '@/server/capabilities/billing/credit-purchases';
+import { priceFor, QUALITY_PRICES, tierOf } from '@/server/capabilities/billing/pricing';
+import { checkLoad } from '@/server/capabilities/creations/admission';
 import { newId } from '@/server/platform/ids';
 
 const ip = testIp();
@@ -184,7 +184,7 @@ describe('creations: admission refusals (nothing created, nothing charged)', () 
     expect(await db().generation.count({ where: { organizationId: org.id, mode: 'test' } })).toBe(10);
     // Live mode has its own quota.
     await transaction(async (tx) => {
-      const { grantCredit } = await import('@/server/billing/ledger');
+      const { grantCredit } = await import('@/server/capabilities/billing/ledger');
       await grantCredit(tx, org.id, 100);
     });
     expect((await upscale(org.liveKey, image, { background: true })).status).toBe(202);

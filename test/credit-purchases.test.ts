@@ -1,4 +1,4 @@
-// @node-lines same: our purchase rules against the Stripe stand-in; the Stripe client runs under both lines in src/server/billing/payments/stripe.test.ts
+// @node-lines same: our purchase rules against the Stripe stand-in; the Stripe client runs under both lines in src/server/capabilities/billing/payments/stripe.test.ts
 /**
  * Buying credit from the console (billing.addCredit) through Stripe Checkout, against the local
  * Stripe stand-in (test/stripe-server.ts) and a server of its own with PAYMENT_PROVIDER=stripe:
@@ -14,10 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
-import { stripeProvider } from '@/server/billing/payments/stripe';
-import { approveCreditPurchase, reconcileCreditPurchases, rejectCreditPurchase, RECONCILE_AFTER_MS } from '@/server/billing/credit-purchases';
-import { confirmCardSetup } from '@/server/billing/card-setup';
-import { SYSTEM } from '@/server/audit/actor';
+import { stripeProvider } from '@/server/capabilities/billing/payments/stripe';
+import { approveCreditPurchase, reconcileCreditPurchases, rejectCreditPurchase, RECONCILE_AFTER_MS } from '@/server/capabilities/billing/credit-purchases';
+import { confirmCardSetup } from '@/server/capabilities/billing/card-setup';
+import { SYSTEM } from '@/server/capabilities/audit/actor';
 import { createTestOrg, testIp } from './support';
 import { createMember, mutate, query, signIn, signUpVerified, type TrpcResult } from './console-support';
 import { jsonOf, roomtone } from './roomtone-cli';

@@ -3,7 +3,7 @@
  * is due at ROOMTONE_TEST_NOW (the test's clock), then exits. The test kills it before that.
  */
 import { clock } from '@/server/platform/clock';
-import { deliverDue } from '@/server/webhooks/webhook-worker';
+import { deliverDue } from '@/server/capabilities/webhooks/webhook-worker';
 import { setEnv } from '@/server/platform/config';
 
 clock.set(new Date(Number(process.env.ROOMTONE_TEST_NOW)));

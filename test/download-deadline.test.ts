@@ -1,4 +1,4 @@
-// @node-lines same: the download deadline under load; its timers and TLS downloads run under both lines in src/server/net/safe-http.test.ts
+// @node-lines same: the download deadline under load; its timers and TLS downloads run under both lines in src/server/capabilities/net/safe-http.test.ts
 /**
  * The spec's "all URLs must download within 30 seconds", under load: the deadline counts from
  * the request's arrival (reading the request counts against it) and fires while the server's

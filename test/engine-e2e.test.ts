@@ -1,17 +1,17 @@
-// @node-lines same: the built-in engine's results through the route; its worker threads run under both lines in src/server/engine/builtin
+// @node-lines same: the built-in engine's results through the route; its worker threads run under both lines in src/server/capabilities/engine/builtin
 /**
  * The built-in engine through the real route: every mask-mode operation and finish via
  * POST /v1/edits (multipart, test mode, synchronous), every upscale via /v1/upscales, checked
  * on the delivered image. Outputs are lossy WebP, so "unchanged" is measured with a tolerance
- * here; the byte-exact checks on raw pixels live in src/server/engine/builtin/*.test.ts.
+ * here; the byte-exact checks on raw pixels live in src/server/capabilities/engine/builtin/*.test.ts.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { makeElement, makeInteriorScene, paletteMaskImage, rectMask, type Scene } from './helpers/engine-scenes';
-import { dilate, erode } from '@/server/engine/builtin/masks';
-import { deltaE2000, srgbBytesToLab } from '@/server/engine/builtin/color';
-import type { RawImage } from '@/server/engine/builtin/types';
+import { dilate, erode } from '@/server/capabilities/engine/builtin/masks';
+import { deltaE2000, srgbBytesToLab } from '@/server/capabilities/engine/builtin/color';
+import type { RawImage } from '@/server/capabilities/engine/builtin/types';
 
 const ip = testIp();
 const W = 1024;

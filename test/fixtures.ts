@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
-import { chargeBalance } from '@/server/billing/ledger';
-import { blobStore } from '@/server/storage/storage';
+import { chargeBalance } from '@/server/capabilities/billing/ledger';
+import { blobStore } from '@/server/capabilities/storage/storage';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
 
 export interface FixtureOptions {

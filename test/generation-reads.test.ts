@@ -7,8 +7,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
-import { getGeneration, listGenerations, type Scope } from '@/server/generations/generations';
-import { GENERATION_VIEW_COLUMNS } from '@/server/generation-object/serialize';
+import { getGeneration, listGenerations, type Scope } from '@/server/capabilities/generations/generations';
+import { GENERATION_VIEW_COLUMNS } from '@/server/capabilities/generation-object/serialize';
 import type { GenerationStatus, GenerationType } from '@/generated/prisma/enums';
 import { createTestOrg, refusalOf, type TestOrg } from './support';
 import { insertGeneration } from './fixtures';

@@ -3,7 +3,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { api, createKey, createTestOrg, expectErrorShape, testIp, type TestOrg } from './support';
 import { insertGeneration } from './fixtures';
 import { db } from '@/server/platform/db';
-import { ledgerSum } from '@/server/billing/ledger';
+import { ledgerSum } from '@/server/capabilities/billing/ledger';
 
 const ip = testIp();
 

@@ -16,7 +16,7 @@ import { freshDatabase, startServer, type TestDatabase, type TestProcess } from 
 import { startInngestApi, type InngestApi, type InngestEvent } from './inngest-api';
 import { createTestOrg, type TestOrg } from './support';
 import { db } from '@/server/platform/db';
-import { storedOutputs } from '@/server/generation-object/stored-json';
+import { storedOutputs } from '@/server/capabilities/generation-object/stored-json';
 
 const EVENT_KEY = 'contract-event-key';
 const SIGNING_KEY = 'signkey-test-8f2c1d3e4b5a69788f2c1d3e4b5a69788f2c1d3e4b5a6978';

@@ -13,8 +13,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Roomtone, { PermissionDeniedError } from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
 import { PERMISSIONS } from '@/shared/keys/permissions';
-import { createApiKey } from '@/server/keys/keys';
-import { priceFor, tierOf } from '@/server/billing/pricing';
+import { createApiKey } from '@/server/capabilities/keys/keys';
+import { priceFor, tierOf } from '@/server/capabilities/billing/pricing';
 import { api, baseUrl, createTestOrg, testIp, type TestOrg } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';
 import { expectError, noiseImage, serve, type ApiGeneration } from './images-support';

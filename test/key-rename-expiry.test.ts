@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
-import { createApiKey } from '@/server/keys/keys';
+import { createApiKey } from '@/server/capabilities/keys/keys';
 import { PERMISSIONS } from '@/shared/keys/permissions';
 import { api, createTestOrg, testIp } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';

@@ -9,9 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
-import { hashSecret } from '@/server/keys/keys';
+import { hashSecret } from '@/server/capabilities/keys/keys';
 import { PERMISSIONS } from '@/shared/keys/permissions';
-import { announceKeyChange } from '@/server/keys/cache';
+import { announceKeyChange } from '@/server/capabilities/keys/cache';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { createMember, mutate, query, signedIn } from './console-support';
 import { expectError } from './images-support';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { db } from '@/server/platform/db';
 import { resetConfigCache } from '@/server/platform/config';
-import { sendMail } from '@/server/mail/send-mail';
+import { sendMail } from '@/server/capabilities/mail/send-mail';
 import './support';
 import { jsonOf, roomtone } from './roomtone-cli';
 

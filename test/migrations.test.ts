@@ -8,7 +8,7 @@ import { inject } from 'vitest';
 import { recreateDatabase } from '@/server/platform/embedded-postgres';
 import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { migrationStatus, schemaDrift } from '@/server/tools/migrations/migration-status';
-import { requestLogBodyHash } from '@/server/requestlog/requestlog';
+import { requestLogBodyHash } from '@/server/capabilities/requestlog/requestlog';
 
 async function freshDatabase(name: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Roomtone from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
-import { priceFor, tierOf } from '@/server/billing/pricing';
+import { priceFor, tierOf } from '@/server/capabilities/billing/pricing';
 import { api, baseUrl, createKey, createTestOrg, testIp } from './support';
 import { expectError, noiseImage, serve, type ApiGeneration } from './images-support';
 

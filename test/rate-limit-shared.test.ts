@@ -10,7 +10,7 @@ import path from 'node:path';
 import { api, testIp } from './support';
 import { inject } from 'vitest';
 import { db } from '@/server/platform/db';
-import type { RateDecision } from '@/server/limits/request-rate';
+import type { RateDecision } from '@/server/capabilities/limits/request-rate';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(import.meta.dirname, '..');

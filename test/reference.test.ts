@@ -152,7 +152,7 @@ describe('GET /v1/edit-materials', () => {
 
 describe('withdrawn materials', () => {
   it('are never listed', async () => {
-    const EDIT_MATERIALS = (await import('@/server/reference/catalog')).catalog().materials;
+    const EDIT_MATERIALS = (await import('@/server/capabilities/reference/catalog')).catalog().materials;
     const withdrawn = EDIT_MATERIALS.filter((m) => m.withdrawn).map((m) => m.id);
     expect(withdrawn.length).toBeGreaterThan(0);
     const listed: string[] = [];

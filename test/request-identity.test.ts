@@ -13,7 +13,7 @@ import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { db } from '@/server/platform/db';
-import { createApiKey } from '@/server/keys/keys';
+import { createApiKey } from '@/server/capabilities/keys/keys';
 import { startServer, waitFor } from './server-processes';
 import type { StartedProcess } from './start-server';
 import { api, baseUrl, createTestOrg, testIp, type TestOrg } from './support';

@@ -20,7 +20,7 @@ import { Webhook } from 'standardwebhooks';
 import { db } from '@/server/platform/db';
 import { freePort } from '@/server/platform/ports';
 import { setEnv } from '@/server/platform/config';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp } from './support';
 import { noiseImage, restoreServedFiles, serve } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';

@@ -28,8 +28,8 @@ import Roomtone, {
 } from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
-import { rotateSecret } from '@/server/webhooks/rotate-secret';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
+import { rotateSecret } from '@/server/capabilities/webhooks/rotate-secret';
 import { baseUrl, createKey, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { maskPng, noiseImage, restoreServedFiles, serve, solidImage } from './images-support';

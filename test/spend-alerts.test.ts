@@ -13,8 +13,8 @@ import { waitFor } from './server-processes';
 import { db, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { newId } from '@/server/platform/ids';
-import { chargeBalance, grantCredit } from '@/server/billing/ledger';
-import { projectMonth } from '@/server/usage/month-to-date';
+import { chargeBalance, grantCredit } from '@/server/capabilities/billing/ledger';
+import { projectMonth } from '@/server/capabilities/usage/month-to-date';
 
 afterEach(() => clock.reset());
 

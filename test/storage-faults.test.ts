@@ -1,4 +1,4 @@
-// @node-lines same: our answers to a failing blob store; the S3 client runs under both lines in src/server/storage/s3.test.ts
+// @node-lines same: our answers to a failing blob store; the S3 client runs under both lines in src/server/capabilities/storage/s3.test.ts
 /**
  * A blob store that fails, through the real creation route of a production server on a
  * database of its own:

@@ -1,9 +1,9 @@
 /** Two-factor fixtures for integration tests: a user with an authenticator, and the codes an app would show. */
 import { db, transaction } from '@/server/platform/db';
-import { base32Decode, base32Encode, newTotpKey, totp, totpStep } from '@/server/auth/totp';
-import { sealTotpKey } from '@/server/auth/two-factor';
-import { replaceRecoveryCodes } from '@/server/auth/recovery-codes';
-import type { SessionUser } from '@/server/auth/sessions';
+import { base32Decode, base32Encode, newTotpKey, totp, totpStep } from '@/server/capabilities/auth/totp';
+import { sealTotpKey } from '@/server/capabilities/auth/two-factor';
+import { replaceRecoveryCodes } from '@/server/capabilities/auth/recovery-codes';
+import type { SessionUser } from '@/server/capabilities/auth/sessions';
 
 /** The code an app shows `offsetSteps` 30-second steps from now. */
 export function codeAt(secret: string, offsetSteps = 0): string {

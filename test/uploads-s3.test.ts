@@ -1,4 +1,4 @@
-// @node-lines same: our upload rules on S3; the S3 client runs under both lines in src/server/storage/s3.test.ts
+// @node-lines same: our upload rules on S3; the S3 client runs under both lines in src/server/capabilities/storage/s3.test.ts
 /**
  * Uploaded files (create_upload) with STORAGE_DRIVER=s3, in this process against a local
  * S3-protocol server (test/s3-server.ts) and the real database: the upload URL is Roomtone's own
@@ -9,9 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { setEnv } from '@/server/platform/config';
-import { createUpload, readUploadedFile, UPLOAD_MAX_BYTES } from '@/server/uploads/uploads';
-import { serveUploadPut } from '@/server/http/upload-put';
-import type { Caller } from '@/server/access/caller';
+import { createUpload, readUploadedFile, UPLOAD_MAX_BYTES } from '@/server/capabilities/uploads/uploads';
+import { serveUploadPut } from '@/server/doors/http/upload-put';
+import type { Caller } from '@/server/capabilities/access/caller';
 import { startLocalS3, type LocalS3 } from './s3-server';
 import { baseUrl, createTestOrg, testIp } from './support';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, expectErrorShape, testIp } from './support';
 import { db } from '@/server/platform/db';
-import { revokeApiKey } from '@/server/keys/keys';
+import { revokeApiKey } from '@/server/capabilities/keys/keys';
 import { waitFor } from './server-processes';
 
 const ip = testIp();
@@ -32,7 +32,7 @@ describe('/v1 edge: authentication', () => {
     expect((await api('/v1/styles', { key: org.testKey, ip })).status).toBe(200);
     await revokeApiKey(db(), org.keyIds.test);
     // The server's key cache drops the key when the revocation's notice reaches it (pg_notify at
-    // commit, delivered within milliseconds; src/server/keys/cache.ts): wait that long, no longer.
+    // commit, delivered within milliseconds; src/server/capabilities/keys/cache.ts): wait that long, no longer.
     const res = await waitFor('the revoked key refused', async () => {
       const answer = await api('/v1/styles', { key: org.testKey, ip });
       return answer.status === 200 ? null : answer;

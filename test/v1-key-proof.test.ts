@@ -8,15 +8,15 @@
  * `outputSerialized`), equal their output schema's parse.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callerFromKey } from '@/server/access/caller';
-import { hashSecret, newSecret, type AuthenticatedKey } from '@/server/keys/keys';
+import { callerFromKey } from '@/server/capabilities/access/caller';
+import { hashSecret, newSecret, type AuthenticatedKey } from '@/server/capabilities/keys/keys';
 import { sql } from '@/server/platform/db';
-import { FileParts } from '@/server/creations/images';
+import { FileParts } from '@/server/capabilities/creations/images';
 import { apiErrorFromUnknown } from '@/server/doors/errors';
-import { findOperation, queryInput, runOperation } from '@/server/http/v1-operations';
-import type { TrpcContext } from '@/server/trpc/context';
+import { findOperation, queryInput, runOperation } from '@/server/doors/http/v1-operations';
+import type { TrpcContext } from '@/server/doors/trpc/context';
 import { PERMISSIONS, type Permission } from '@/shared/keys/permissions';
-import { apiGenerationSchema, listSchema } from '@/server/generations/schemas';
+import { apiGenerationSchema, listSchema } from '@/server/capabilities/generations/schemas';
 import { createTestOrg } from './support';
 import { insertGeneration } from './fixtures';
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createTestOrg, refusalOf, rendered } from './support';
 import { jsonOf, roomtone as runRoomtone } from './roomtone-cli';
 import { db } from '@/server/platform/db';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
-import { getEndpoint, listEndpoints } from '@/server/webhooks/endpoints';
-import { decryptSecret } from '@/server/webhooks/signing-secret';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
+import { getEndpoint, listEndpoints } from '@/server/capabilities/webhooks/endpoints';
+import { decryptSecret } from '@/server/capabilities/webhooks/signing-secret';
 import { setEnv } from '@/server/platform/config';
 
 setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');

@@ -1,6 +1,6 @@
 import { service } from '@/console-server/server';
 
-// The API reference (src/server/http/api-reference.ts): a page of its own, outside the console layout.
+// The API reference (src/server/doors/http/api-reference.ts): a page of its own, outside the console layout.
 export const dynamic = 'force-dynamic';
 export const runtime = 'nodejs';
 

@@ -11,8 +11,8 @@
  */
 import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createApiKey } from '@/server/keys/keys';
+import { createOrganization } from '@/server/capabilities/orgs/orgs';
+import { createApiKey } from '@/server/capabilities/keys/keys';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import path from 'node:path';
 import { createRequire } from 'node:module';

@@ -9,7 +9,7 @@
  */
 import { db } from '@/server/platform/db';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
-import { notifyGenerationDone } from '@/server/generations/notify';
+import { notifyGenerationDone } from '@/server/capabilities/generations/notify';
 import { seedBenchData } from '../fixtures';
 import { fmt, freePort, markdownTable, median, percentile, sleep, startRoomtoneServer, treeCpuMs, type BenchContext, type SectionOutput } from '../lib';
 

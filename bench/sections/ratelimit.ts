@@ -9,9 +9,9 @@
  * how many lease round trips the hits needed.
  */
 import { fmt, markdownTable, treeCpuMs, type Section } from '../lib';
-import { FixedWindowLimiter, type LimiterName, type RateDecision } from '@/server/limits/fixed-window';
-import { LeasedLimiter, type LeaseSource } from '@/server/limits/leased-limiter';
-import { leaseShared } from '@/server/limits/shared-counter';
+import { FixedWindowLimiter, type LimiterName, type RateDecision } from '@/server/capabilities/limits/fixed-window';
+import { LeasedLimiter, type LeaseSource } from '@/server/capabilities/limits/leased-limiter';
+import { leaseShared } from '@/server/capabilities/limits/shared-counter';
 import { closeDb } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 

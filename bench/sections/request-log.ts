@@ -48,7 +48,7 @@ async function seed(sqlText: (text: string, values?: unknown[]) => Promise<unkno
 export async function requestLogSection(ctx: BenchContext): Promise<SectionOutput> {
   await ctx.database();
   const { sql } = await import('@/server/platform/db');
-  const { listRequestLog, errorGroups } = await import('@/server/requestlog/search-request-log');
+  const { listRequestLog, errorGroups } = await import('@/server/capabilities/requestlog/search-request-log');
   const started = Date.now();
   await seed((text, values = []) => sql(text, values));
   ctx.log(`request log: ${fmt(ROWS + OTHER_ROWS)} lines inserted with their indexes in ${fmt((Date.now() - started) / 1000, 1)} s`);

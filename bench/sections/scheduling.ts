@@ -11,8 +11,8 @@
 import fs from 'node:fs';
 import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createApiKey } from '@/server/keys/keys';
+import { createOrganization } from '@/server/capabilities/orgs/orgs';
+import { createApiKey } from '@/server/capabilities/keys/keys';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { envNumber, fmt, freePort, markdownTable, median, percentile, sleep, startRoomtoneServer, type BenchContext, type SectionOutput } from '../lib';
 

@@ -33,8 +33,8 @@ import sharp from 'sharp';
 import { ensureProductionBuild } from '@/server/platform/build';
 import { db, sql, transaction } from '@/server/platform/db';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
-import { createUser } from '@/server/orgs/orgs';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
+import { createUser } from '@/server/capabilities/orgs/orgs';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { makeTestCertificates } from '../../test/tls';
 import { seedBenchData } from '../fixtures';
 import {

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { MAX_IMAGE_BYTES, inspectImage } from '@/server/images/intake';
-import { MASK_PALETTE, analyzeMask } from '@/server/images/mask';
+import { MAX_IMAGE_BYTES, inspectImage } from '@/server/capabilities/images/intake';
+import { MASK_PALETTE, analyzeMask } from '@/server/capabilities/images/mask';
 import { BENCH_DATA_DIR, fmt, markdownTable, medianOfRuns, type BenchContext, type RunStats, type SectionOutput } from '../lib';
 
 const RUNS = 7;

@@ -26,9 +26,9 @@ import { createRequire } from 'node:module';
 import { db, sql, transaction } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
-import { announceDueDeliveries } from '@/server/webhooks/events';
+import { createOrganization } from '@/server/capabilities/orgs/orgs';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
+import { announceDueDeliveries } from '@/server/capabilities/webhooks/events';
 import { makeTestCertificates } from '../../test/tls';
 import { BENCH_APP_SECRET, BENCH_DATA_DIR, ROOT, envNumber, fmt, markdownTable, percentile, sectionDatabase, sleep, type BenchContext, type SectionOutput } from '../lib';
 

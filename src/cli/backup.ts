@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { restoreBackup, writeBackup } from '@/server/backup/backup';
+import { restoreBackup, writeBackup } from '@/server/tools/backup/backup';
 import type { CliContext } from './context';
 
-/** `roomtone backup <file>` and `roomtone restore <file>` (src/server/backup/backup.ts). */
+/** `roomtone backup <file>` and `roomtone restore <file>` (src/server/tools/backup/backup.ts). */
 export async function runBackupCommand(command: 'backup' | 'restore', args: string[], context: CliContext): Promise<number> {
   const usage = (message: string) => {
     if (context.json) context.out(JSON.stringify({ error: { code: 'usage', message } }));

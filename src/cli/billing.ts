@@ -10,12 +10,12 @@ import { parseArgs } from 'node:util';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
-import { grantCredit } from '@/server/billing/ledger';
-import { approveCreditPurchase, listCreditRequests, rejectCreditPurchase, type CreditRequestView } from '@/server/billing/credit-purchases';
-import { recordAudit } from '@/server/audit/record-audit';
-import { OPERATOR } from '@/server/audit/actor';
+import { grantCredit } from '@/server/capabilities/billing/ledger';
+import { approveCreditPurchase, listCreditRequests, rejectCreditPurchase, type CreditRequestView } from '@/server/capabilities/billing/credit-purchases';
+import { recordAudit } from '@/server/capabilities/audit/record-audit';
+import { OPERATOR } from '@/server/capabilities/audit/actor';
 import { purchaseIdSchema } from '@/shared/billing/purchase-inputs';
-import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/billing/auto-recharge';
+import { getAutoRecharge, setAutoRecharge, setPaymentMethod, type AutoRechargeView } from '@/server/capabilities/billing/auto-recharge';
 import type { CliContext } from './context';
 
 export const BILLING_USAGE = `  credit grant --org <org_id> --amount <cents> [--expires-at <ISO-8601>]

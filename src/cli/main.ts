@@ -8,15 +8,15 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { db, transaction } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
-import { createOrganization, createUser } from '@/server/orgs/orgs';
-import { createApiKey, listApiKeys, revokeApiKey } from '@/server/keys/keys';
+import { createOrganization, createUser } from '@/server/capabilities/orgs/orgs';
+import { createApiKey, listApiKeys, revokeApiKey } from '@/server/capabilities/keys/keys';
 import { PERMISSIONS, permissionSchema } from '@/shared/keys/permissions';
-import { isKnownTier, TIERS } from '@/server/billing/pricing';
+import { isKnownTier, TIERS } from '@/server/capabilities/billing/pricing';
 import { BILLING_USAGE, isBillingCommand, runBillingCommand } from './billing';
 import { PASSWORD_MIN_LENGTH } from '@/shared/auth/password-rules';
-import { OPERATOR } from '@/server/audit/actor';
-import { recordAudit } from '@/server/audit/record-audit';
-import { listMailForOperator } from '@/server/mail/operator-mail-list';
+import { OPERATOR } from '@/server/capabilities/audit/actor';
+import { recordAudit } from '@/server/capabilities/audit/record-audit';
+import { listMailForOperator } from '@/server/capabilities/mail/operator-mail-list';
 import { cliContext, processOutput, type CliContext, type CliOutput } from './context';
 
 class UsageError extends Error {}

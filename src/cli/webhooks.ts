@@ -6,13 +6,13 @@
  */
 import { parseArgs } from 'node:util';
 import { db, type Db } from '@/server/platform/db';
-import { createEndpoint } from '@/server/webhooks/create-endpoint';
-import { endpointScope, getEndpoint, listEndpoints, type ApiWebhookEndpoint } from '@/server/webhooks/endpoints';
-import { rotateSecret } from '@/server/webhooks/rotate-secret';
-import { deleteEndpoint, disableEndpoint, enableEndpoint } from '@/server/webhooks/endpoint-status';
-import { deliveryScope, listDeliveries, type ApiWebhookDelivery } from '@/server/webhooks/delivery-log';
-import { resendDelivery } from '@/server/webhooks/resend-delivery';
-import { sendTestEvent } from '@/server/webhooks/send-test-event';
+import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
+import { endpointScope, getEndpoint, listEndpoints, type ApiWebhookEndpoint } from '@/server/capabilities/webhooks/endpoints';
+import { rotateSecret } from '@/server/capabilities/webhooks/rotate-secret';
+import { deleteEndpoint, disableEndpoint, enableEndpoint } from '@/server/capabilities/webhooks/endpoint-status';
+import { deliveryScope, listDeliveries, type ApiWebhookDelivery } from '@/server/capabilities/webhooks/delivery-log';
+import { resendDelivery } from '@/server/capabilities/webhooks/resend-delivery';
+import { sendTestEvent } from '@/server/capabilities/webhooks/send-test-event';
 import type { CliContext } from './context';
 
 export const WEBHOOKS_USAGE = `Usage: roomtone webhooks <command> [options] [--json]

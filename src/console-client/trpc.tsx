@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterOutputs } from '@trpc/server';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
-import type { ConsoleRouter } from '@/server/trpc/console-router';
+import type { ConsoleRouter } from '@/server/doors/trpc/console-router';
 
 /** The console's typed data layer: `useTRPC()` gives query/mutation options for every procedure. */
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<ConsoleRouter>();

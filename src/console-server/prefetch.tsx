@@ -1,7 +1,7 @@
 import type * as React from 'react';
 import { dehydrate, HydrationBoundary, QueryClient, type FetchQueryOptions } from '@tanstack/react-query';
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import type { ConsoleRouter } from '@/server/trpc/console-router';
+import type { ConsoleRouter } from '@/server/doors/trpc/console-router';
 import { service } from './server';
 import { sessionUser } from './session';
 

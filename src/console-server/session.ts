@@ -1,7 +1,7 @@
 import { cache } from 'react';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import type { SessionUser } from '@/server/auth/sessions';
+import type { SessionUser } from '@/server/capabilities/auth/sessions';
 import { safeCallbackPath } from '@/shared/auth/callback-url';
 import { REQUEST_PATH_HEADER } from './request-path';
 import { service } from './server';

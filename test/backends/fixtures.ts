@@ -2,8 +2,8 @@
 import { expect } from 'vitest';
 import sharp from 'sharp';
 import { db, transaction } from '@/server/platform/db';
-import { createOrganization } from '@/server/orgs/orgs';
-import { createApiKey } from '@/server/keys/keys';
+import { createOrganization } from '@/server/capabilities/orgs/orgs';
+import { createApiKey } from '@/server/capabilities/keys/keys';
 import { getBytes, type BackendTestEnv } from './harness';
 
 export const W = 1600;

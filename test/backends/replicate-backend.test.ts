@@ -12,7 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { db } from '@/server/platform/db';
-import { generationJobId } from '@/server/generations/generation-run-job';
+import { generationJobId } from '@/server/capabilities/generations/generation-run-job';
 import { startFakeReplicate, type FakeReplicate } from './replicate-server';
 import { call, getBytes, prepareBackendTestEnv, startRoomtone, type BackendTestEnv, type RoomtoneServer } from './harness';
 import { backendRuns, balance, form, meanDiff, newOrg, outputPixels, redMask, roomImage, type Gen } from './fixtures';

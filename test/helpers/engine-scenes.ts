@@ -5,8 +5,8 @@
  * painting, soft contact shadows. Region masks come with it, plus helpers to paint them in
  * the spec's palette, element images for `add` and tileable swatches for materials.
  */
-import { fbm, hash2, valueNoise } from '@/server/engine/builtin/noise';
-import type { RawImage } from '@/server/engine/builtin/types';
+import { fbm, hash2, valueNoise } from '@/server/capabilities/engine/builtin/noise';
+import type { RawImage } from '@/server/capabilities/engine/builtin/types';
 import { MASK_PALETTE } from '@/shared/images/mask-palette';
 
 /** The spec's mask palette (one definition: images/mask-palette.ts). */

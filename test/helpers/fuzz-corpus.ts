@@ -5,7 +5,7 @@
 import { serverAddress } from '../raw-http';
 
 /** The engine's seeded generator (mulberry32): the corpus only picks from lists. */
-export { rng as prng } from '@/server/engine/builtin/noise';
+export { rng as prng } from '@/server/capabilities/engine/builtin/noise';
 
 
 const ROUTES = [

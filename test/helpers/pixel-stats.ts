@@ -1,6 +1,6 @@
 /** Pixel statistics shared by the engine's tests and benchmarks (timing belongs in bench/). */
-import type { RawImage } from '@/server/engine/builtin/types';
-import { SRGB_TO_LINEAR, linearToLab, type Lab } from '@/server/engine/builtin/color';
+import type { RawImage } from '@/server/capabilities/engine/builtin/types';
+import { SRGB_TO_LINEAR, linearToLab, type Lab } from '@/server/capabilities/engine/builtin/color';
 
 /** Count of pixels that differ (any channel) where `where(i)` holds. */
 export function countChanged(a: RawImage, b: RawImage, where: (i: number) => boolean): number {

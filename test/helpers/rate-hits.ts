@@ -3,7 +3,7 @@
  * `HITS` hits of one subject against `LIMIT` through the real hitRateLimit (postgres store),
  * in waves of concurrent hits (so they batch). Prints the decisions as one JSON line.
  */
-import { hitRateLimit } from '@/server/limits/request-rate';
+import { hitRateLimit } from '@/server/capabilities/limits/request-rate';
 import { closeDb } from '@/server/platform/db';
 
 const [key = '', limitText = '0', hitsText = '0'] = process.argv.slice(2);

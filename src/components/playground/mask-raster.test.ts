@@ -1,7 +1,7 @@
 // @node-lines same: the console's browser code: it runs in the browser, not on a Node line
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { analyzeMask, matchLayersToMask, MASK_PALETTE } from '@/server/images/mask';
+import { analyzeMask, matchLayersToMask, MASK_PALETTE } from '@/server/capabilities/images/mask';
 import { labelOf, maskSizeProblem, MaskHistory, MaskRaster, maskSizeFor, opaquePixels, rectIsEmpty } from './mask-raster';
 
 /** The painter's export as the browser sends it: its RGBA pixels encoded as a PNG. */

@@ -2,12 +2,12 @@ import { ApiError, shouldRetryHeader } from '@/server/doors/errors';
 import { newId } from '@/server/platform/ids';
 import { clock } from '@/server/platform/clock';
 import { db } from '@/server/platform/db';
-import { authenticateBearer, type AuthenticatedKey } from '@/server/keys/keys';
-import { assertIpAllowed } from '@/server/keys/fences';
-import { tierOf } from '@/server/billing/pricing';
-import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/limits/request-rate';
-import { recordRequest } from '@/server/requestlog/requestlog';
-import { loggedAnswerJson, loggedJson } from '@/server/requestlog/redact';
+import { authenticateBearer, type AuthenticatedKey } from '@/server/capabilities/keys/keys';
+import { assertIpAllowed } from '@/server/capabilities/keys/fences';
+import { tierOf } from '@/server/capabilities/billing/pricing';
+import { hitRateLimit, perIpLimit, type RateDecision } from '@/server/capabilities/limits/request-rate';
+import { recordRequest } from '@/server/capabilities/requestlog/requestlog';
+import { loggedAnswerJson, loggedJson } from '@/server/capabilities/requestlog/redact';
 import { requestRateHeaders } from './rate-headers';
 import type { RequestHead } from './request-head';
 

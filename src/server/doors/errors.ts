@@ -5,7 +5,7 @@ import { REQUIRED_MARKER } from '@/server/platform/zod-required';
 import { log } from '@/server/platform/logger';
 import { isDatabaseUnavailable } from '@/server/platform/db';
 import { paramFromPath } from '@/shared/param-path';
-import { StorageUnavailableError } from '@/server/storage/blob-store';
+import { StorageUnavailableError } from '@/server/capabilities/storage/blob-store';
 
 /**
  * The doors' one error mapping: the refusal every door renders (`ApiError`), the one table from

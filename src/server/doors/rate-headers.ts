@@ -1,5 +1,5 @@
-import type { RateDecision } from '@/server/limits/request-rate';
-import type { GenerationQuota } from '@/server/creations/admission';
+import type { RateDecision } from '@/server/capabilities/limits/request-rate';
+import type { GenerationQuota } from '@/server/capabilities/creations/admission';
 
 /** x-ratelimit-*-requests of every authenticated response (spec: Limits). */
 export function requestRateHeaders(decision: RateDecision): Record<string, string> {

@@ -1,22 +1,22 @@
 import { db, transaction } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
-import { blobStore } from '@/server/storage/storage';
-import { refundIfCharged } from '@/server/generations/generations';
-import { progressWriter } from '@/server/generations/progress';
-import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/generation-object/serialize';
-import { recordGenerationEvent } from '@/server/webhooks/events';
-import { engine } from '@/server/engine/engine';
-import type { MaterialTexture } from '@/server/reference/texture-schema';
-import { getEditMaterial } from '@/server/reference/catalog';
-import { observeGenerationEnd } from '@/server/observability/metrics';
-import { failureFor, isInterruption } from '@/server/engine/backends/failure';
-import { storedInput, storedInputImages, type StoredInput } from '@/server/generation-object/stored-json';
+import { blobStore } from '@/server/capabilities/storage/storage';
+import { refundIfCharged } from '@/server/capabilities/generations/generations';
+import { progressWriter } from '@/server/capabilities/generations/progress';
+import { IMAGE_RETENTION_MS, type StoredOutput } from '@/server/capabilities/generation-object/serialize';
+import { recordGenerationEvent } from '@/server/capabilities/webhooks/events';
+import { engine } from '@/server/capabilities/engine/engine';
+import type { MaterialTexture } from '@/server/capabilities/reference/texture-schema';
+import { getEditMaterial } from '@/server/capabilities/reference/catalog';
+import { observeGenerationEnd } from '@/server/capabilities/observability/metrics';
+import { failureFor, isInterruption } from '@/server/capabilities/engine/backends/failure';
+import { storedInput, storedInputImages, type StoredInput } from '@/server/capabilities/generation-object/stored-json';
 import type { Generation } from '@/generated/prisma/client';
-import { notifyGenerationDone } from '@/server/generations/notify';
+import { notifyGenerationDone } from '@/server/capabilities/generations/notify';
 import { JOB_EVENTS, type JobIo } from '@/server/platform/jobs/job';
-import { generationCostClass } from '@/server/generations/schedule';
-import { failsByTrigger, TRIGGERED_FAILURE_MESSAGE } from '@/server/creations/test-triggers';
+import { generationCostClass } from '@/server/capabilities/generations/schedule';
+import { failsByTrigger, TRIGGERED_FAILURE_MESSAGE } from '@/server/capabilities/creations/test-triggers';
 
 /**
  * The generation job: start (one conditional UPDATE, so cancel and start cannot both win),

@@ -11,7 +11,7 @@ import { JOB_DEFINITIONS } from './definitions';
 /**
  * Every job definition as an Inngest function, served at /api/inngest by the SDK's Next.js
  * handler (`inngest/next`; signing key verified by the SDK). The route is in the route table
- * (src/server/http/routes.ts), which loads this module at its first call.
+ * (src/server/doors/http/routes.ts), which loads this module at its first call.
  */
 
 let served: { functions: InngestFunction.Any[]; handler: ReturnType<typeof serve> } | undefined;

@@ -1,12 +1,12 @@
-import { deleteUnusedUploads } from '@/server/uploads/uploads';
+import { deleteUnusedUploads } from '@/server/capabilities/uploads/uploads';
 import { db } from '@/server/platform/db';
-import { blobStore } from '@/server/storage/storage';
+import { blobStore } from '@/server/capabilities/storage/storage';
 import { log } from '@/server/platform/logger';
 import { monthsBefore } from '@/server/platform/clock';
-import { deleteExpiredAuditEvents } from '@/server/audit/retention';
-import { runLotMaintenance } from '@/server/billing/expire-lots';
-import { storedInputImages, storedOutputs } from '@/server/generation-object/stored-json';
-import { BODY_TOUCH_MS } from '@/server/requestlog/requestlog';
+import { deleteExpiredAuditEvents } from '@/server/capabilities/audit/retention';
+import { runLotMaintenance } from '@/server/capabilities/billing/expire-lots';
+import { storedInputImages, storedOutputs } from '@/server/capabilities/generation-object/stored-json';
+import { BODY_TOUCH_MS } from '@/server/capabilities/requestlog/requestlog';
 
 export const PROMPT_RETENTION_DAYS = 30;
 /** Idempotency keys are remembered 24 hours (as Stripe): a retry after that is a new request. */
@@ -27,7 +27,7 @@ export function generationRetentionCutoff(now: Date): Date {
  * - idempotency keys forgotten after 24 hours, request-log lines after 30 days (and their
  *   bodies once no line that is kept uses them);
  * - audit events deleted 13 months after they were recorded;
- * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/billing/lots.ts).
+ * - credit lots: balance.expiring notices, and expiry of unspent parts (src/server/capabilities/billing/lots.ts).
  * - uploaded files (create_upload) deleted 1 hour after creation if unused.
  * Each step is idempotent and works in bounded batches. The scheduled job leaves credit lots to
  * their own job (`creditLots: false`, src/server/jobs/definitions/maintenance.ts).

@@ -2,7 +2,7 @@ import { db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { log } from '@/server/platform/logger';
 import { jobs } from '@/server/platform/jobs/client';
-import { generationAdmitted } from '@/server/generations/generation-run-job';
+import { generationAdmitted } from '@/server/capabilities/generations/generation-run-job';
 import { finishFailed } from './generation-job';
 
 /** A started generation older than this is presumed lost with its worker (jobs retry within). */

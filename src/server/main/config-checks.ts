@@ -1,5 +1,5 @@
 import { addConfigCheck } from '@/server/platform/config';
-import { checkEngineEnv } from '@/server/engine/backends/settings';
+import { checkEngineEnv } from '@/server/capabilities/engine/backends/settings';
 
 /**
  * The capabilities' own cross-checks of the configuration, added to config() by every entry

@@ -5,9 +5,9 @@
  * Next.js has loaded the same compiled files, so the pages reach the process's one
  * configuration, database pool and key cache.
  */
-export { readConsoleSession } from '@/server/auth/sessions';
+export { readConsoleSession } from '@/server/capabilities/auth/sessions';
 export { config } from '@/server/platform/config';
-export { me } from '@/server/members/my-organizations';
-export { organizationsOpenToUsers } from '@/server/orgs/create-my-organization';
-export { consoleRouter } from '@/server/trpc/console-router';
-export { apiReferencePage, apiReferenceScript } from '@/server/http/api-reference';
+export { me } from '@/server/capabilities/members/my-organizations';
+export { organizationsOpenToUsers } from '@/server/capabilities/orgs/create-my-organization';
+export { consoleRouter } from '@/server/doors/trpc/console-router';
+export { apiReferencePage, apiReferenceScript } from '@/server/doors/http/api-reference';

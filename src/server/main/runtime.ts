@@ -4,7 +4,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '@/server/platform/
 import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { db, closeDb, databaseUrl as databaseUrlOf } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
-import { seedReferenceData } from '@/server/seed/seed';
+import { seedReferenceData } from '@/server/tools/seed/seed';
 import { addServiceConfigChecks } from './config-checks';
 
 /**

@@ -1,8 +1,8 @@
 import { config } from '@/server/platform/config';
 import { db } from '@/server/platform/db';
 import { log } from '@/server/platform/logger';
-import { loopbackWarning } from '@/server/net/safe-http';
-import { seedDemoIfEmpty, type DemoAccount } from '@/server/seed/seed';
+import { loopbackWarning } from '@/server/capabilities/net/safe-http';
+import { seedDemoIfEmpty, type DemoAccount } from '@/server/tools/seed/seed';
 import type { Runtime } from './runtime';
 
 /**

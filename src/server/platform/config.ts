@@ -131,7 +131,7 @@ const baseSchema = z.object({
   // MCP endpoint
   /** How long an MCP creation tool waits for the end, image downloads included (spec: 50 s). */
   MCP_CREATION_WAIT_MS: int(50_000),
-  // Webhooks and mail (src/server/webhooks, src/server/mail).
+  // Webhooks and mail (src/server/capabilities/webhooks, src/server/capabilities/mail).
   /** Webhook deliveries sent at once by one worker process. */
   WEBHOOK_CONCURRENCY: int(64),
   /** At most this many deliveries in flight per endpoint and worker process (a slow receiver never holds the others). */
@@ -143,7 +143,7 @@ const baseSchema = z.object({
   /** Sender of the service's mail. */
   MAIL_FROM: z.string().optional().default('Roomtone <no-reply@roomtone.localhost>'),
   // Generative backends: which engine serves each operation, and their credentials. Formats
-  // and cross-checks: src/server/engine/backends/settings.ts (a check the composition root adds).
+  // and cross-checks: src/server/capabilities/engine/backends/settings.ts (a check the composition root adds).
   ENGINE_RENDER: z.string().optional(),
   ENGINE_DECORATION: z.string().optional(),
   ENGINE_EDIT_PROMPT: z.string().optional(),

@@ -1,5 +1,5 @@
-import { runAutoRechargeJob } from '@/server/billing/auto-recharge';
-import { autoRechargeJob } from '@/server/billing/billing-jobs';
+import { runAutoRechargeJob } from '@/server/capabilities/billing/auto-recharge';
+import { autoRechargeJob } from '@/server/capabilities/billing/billing-jobs';
 import { defineJob } from '@/server/platform/jobs/job';
 
 /** Pay one requested auto-recharge (check, pay with the attempt id as idempotency key, record). */

@@ -1,7 +1,7 @@
-import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/engine/builtin';
-import { interruptBackendCalls } from '@/server/engine/backends/in-flight';
+import { closeEngineWorkers, closeNeuralWorker, warmEngineWorkers } from '@/server/capabilities/engine/builtin';
+import { interruptBackendCalls } from '@/server/capabilities/engine/backends/in-flight';
 import { runGenerationJob } from '../generation-job';
-import { generationRunJob } from '@/server/generations/generation-run-job';
+import { generationRunJob } from '@/server/capabilities/generations/generation-run-job';
 import { defineJob } from '@/server/platform/jobs/job';
 
 /**

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { clock } from '@/server/platform/clock';
 import { runRetention } from '@/server/jobs/retention';
-import { deleteClosedWindows } from '@/server/limits/shared-counter';
-import { pruneDeliveryLog } from '@/server/webhooks/prune-delivery-log';
-import { noticeExpiringLots, expireLots } from '@/server/billing/expire-lots';
-import { sweepAutoRecharges } from '@/server/billing/auto-recharge';
-import { sweepSpendAlerts } from '@/server/billing/spend-alerts';
-import { reconcileCreditPurchases } from '@/server/billing/credit-purchases';
+import { deleteClosedWindows } from '@/server/capabilities/limits/shared-counter';
+import { pruneDeliveryLog } from '@/server/capabilities/webhooks/prune-delivery-log';
+import { noticeExpiringLots, expireLots } from '@/server/capabilities/billing/expire-lots';
+import { sweepAutoRecharges } from '@/server/capabilities/billing/auto-recharge';
+import { sweepSpendAlerts } from '@/server/capabilities/billing/spend-alerts';
+import { reconcileCreditPurchases } from '@/server/capabilities/billing/credit-purchases';
 import { sweepGenerations } from '../sweeper';
 import { pruneJobSteps } from '@/server/platform/jobs/providers/pgboss-io';
 import { defineJob, type JobIo } from '@/server/platform/jobs/job';

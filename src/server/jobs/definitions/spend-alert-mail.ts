@@ -1,5 +1,5 @@
-import { mailSpendAlert } from '@/server/billing/spend-alerts';
-import { spendAlertMailJob } from '@/server/billing/billing-jobs';
+import { mailSpendAlert } from '@/server/capabilities/billing/spend-alerts';
+import { spendAlertMailJob } from '@/server/capabilities/billing/billing-jobs';
 import { defineJob } from '@/server/platform/jobs/job';
 
 /** Mail one recorded spend alert to the organization's owners and admins. */

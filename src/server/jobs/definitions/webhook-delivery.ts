@@ -1,7 +1,7 @@
-import { attemptDelivery, prepareDeliveries, type AttemptResult } from '@/server/webhooks/deliver-webhook';
-import { startWebhookDispatcher, startWebhookWorker } from '@/server/webhooks/webhook-worker';
+import { attemptDelivery, prepareDeliveries, type AttemptResult } from '@/server/capabilities/webhooks/deliver-webhook';
+import { startWebhookDispatcher, startWebhookWorker } from '@/server/capabilities/webhooks/webhook-worker';
 import { loggingStep } from '@/server/platform/jobs/steps';
-import { webhookDeliveryJob } from '@/server/webhooks/delivery-job';
+import { webhookDeliveryJob } from '@/server/capabilities/webhooks/delivery-job';
 import { defineJob } from '@/server/platform/jobs/job';
 
 /** One attempt of one delivery (loads it, signs, sends, records); `skipped` when it is gone or no longer pending. */

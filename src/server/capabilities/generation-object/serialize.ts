@@ -1,0 +1,108 @@
+import type { Generation } from '@/generated/prisma/client';
+import { clock, toUnixSeconds } from '@/server/platform/clock';
+import { blobStore, LocalBlobStore } from '@/server/capabilities/storage/storage';
+import { storedInput, storedOutputs } from './stored-json';
+
+/** The stored shape of one produced image (Generation.outputs). */
+export type { StoredOutput } from './stored-json';
+
+/** What a generation read needs: the spec's object plus the scope (never the stored input images). */
+export const GENERATION_VIEW_COLUMNS = [
+  'id', 'organizationId', 'mode', 'type', 'status', 'input', 'metadata', 'outputs', 'costAmount', 'discountPercent',
+  'amountRefunded', 'errorCode', 'errorMessage', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'imagesDeletedAt',
+  'progress', 'progressStage',
+] as const satisfies readonly (keyof Generation)[];
+export type GenerationView = Pick<Generation, (typeof GENERATION_VIEW_COLUMNS)[number]>;
+
+export const OUTPUT_URL_TTL_SECONDS = 15 * 60;
+export const IMAGE_RETENTION_MS = 24 * 3600 * 1000;
+
+export interface ApiGeneration {
+  object: 'generation';
+  id: string;
+  type: Generation['type'];
+  status: Generation['status'];
+  /** Fraction done, 0 to 1: while in progress as the engine reports it (null when it cannot tell), 1 once succeeded, null once failed or canceled. */
+  progress: number | null;
+  cancelable: boolean;
+  livemode: boolean;
+  created_at: number;
+  completed_at: number | null;
+  input: Record<string, unknown>;
+  output: { url: string; url_expires_at: number; content_type: string; width: number; height: number }[];
+  error: { code: string; message: string } | null;
+  cost: { amount: number; currency: 'eur'; unit: 'cents'; discount_percent: number; amount_refunded: number };
+  metadata: Record<string, string>;
+  expires_at: number;
+}
+
+/**
+ * The generation exactly as the spec's table: every read signs fresh output URLs valid 15
+ * minutes. expires_at is end + 24 h; while in progress it is provisional (created_at + 24 h,
+ * the earliest the images could be deleted) and becomes final when the generation ends.
+ */
+export async function toApiGeneration(row: GenerationView): Promise<ApiGeneration> {
+  return (await toApiGenerations([row]))[0] as ApiGeneration;
+}
+
+/** A page of generations: every output URL of the page signed in one pass. */
+export async function toApiGenerations(rows: readonly GenerationView[]): Promise<ApiGeneration[]> {
+  const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
+  const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : storedOutputs(row.outputs)));
+  const store = blobStore();
+  const keys = outputsOf.flat().map((o) => o.key);
+  // The local store signs synchronously: no promise per URL on the read path.
+  const urls = store instanceof LocalBlobStore ? keys.map((key) => store.signUrl(key, urlExpiresAt)) : await Promise.all(keys.map((key) => store.signedUrl(key, urlExpiresAt)));
+  let nextUrl = 0;
+  return rows.map((row, i) =>
+    apiGeneration(
+      row,
+      (outputsOf[i] ?? []).map((o) => ({
+        url: urls[nextUrl++] as string,
+        url_expires_at: urlExpiresAt,
+        content_type: o.contentType,
+        width: o.width,
+        height: o.height,
+      })),
+    ),
+  );
+}
+
+/** Queued: nothing done yet (0). Running: what the engine last reported, stored throttled. */
+function progressOf(row: GenerationView): number | null {
+  switch (row.status) {
+    case 'succeeded':
+      return 1;
+    case 'in_progress':
+      return row.startedAt === null ? 0 : (row.progress ?? null);
+    default:
+      return null;
+  }
+}
+
+function apiGeneration(row: GenerationView, output: ApiGeneration['output']): ApiGeneration {
+  const expiresAt = row.expiresAt ?? new Date(row.createdAt.getTime() + IMAGE_RETENTION_MS);
+  return {
+    object: 'generation',
+    id: row.id,
+    type: row.type,
+    status: row.status,
+    progress: progressOf(row),
+    cancelable: row.status === 'in_progress' && row.startedAt === null,
+    livemode: row.mode === 'live',
+    created_at: toUnixSeconds(row.createdAt),
+    completed_at: toUnixSeconds(row.completedAt),
+    input: storedInput(row.input),
+    output,
+    error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
+    cost: {
+      amount: row.costAmount,
+      currency: 'eur',
+      unit: 'cents',
+      discount_percent: row.discountPercent,
+      amount_refunded: row.amountRefunded,
+    },
+    metadata: (row.metadata ?? {}) as Record<string, string>,
+    expires_at: toUnixSeconds(expiresAt),
+  };
+}

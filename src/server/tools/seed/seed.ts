@@ -1,0 +1,51 @@
+import { transaction, type Db } from '@/server/platform/db';
+import { catalog } from '@/server/capabilities/reference/catalog';
+import { createOrganization, createUser } from '@/server/capabilities/orgs/orgs';
+import { createApiKey } from '@/server/capabilities/keys/keys';
+import { randomBase62 } from '@/server/platform/ids';
+
+/**
+ * Reference data is a data file (src/server/capabilities/reference/catalog.json, read by catalog.ts) mirrored
+ * into the database at every start for the listings: upserts, so edits to the catalogue land on
+ * existing installs; withdrawn materials stay (an edit naming them answers 404).
+ */
+export async function seedReferenceData(client: Db): Promise<void> {
+  const { styles: STYLES, categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
+  await client.$transaction(async (tx) => {
+    for (const s of STYLES) {
+      await tx.style.upsert({ where: { id: s.id }, create: { id: s.id, name: s.name, description: s.description, sort: s.sort }, update: { name: s.name, description: s.description, sort: s.sort } });
+    }
+    for (const c of EDIT_MATERIAL_CATEGORIES) {
+      await tx.editMaterialCategory.upsert({ where: { id: c.id }, create: { id: c.id, name: c.name, description: c.description, sort: c.sort }, update: { name: c.name, description: c.description, sort: c.sort } });
+    }
+    // Free the sort slots first so reordering the catalogue never trips the unique index.
+    await tx.$executeRaw`update "EditMaterial" set sort = -sort - 1000000 where sort >= 0`;
+    for (const [index, m] of EDIT_MATERIALS.entries()) {
+      const data = { categoryId: m.categoryId, name: m.name, description: m.description, withdrawn: m.withdrawn, texture: m.texture as object, sort: index };
+      await tx.editMaterial.upsert({ where: { id: m.id }, create: { id: m.id, ...data }, update: data });
+    }
+  }, { timeout: 60_000 });
+}
+
+export interface DemoAccount {
+  organizationId: string;
+  testKey: string;
+  liveKey: string;
+  email: string;
+  password: string;
+}
+
+/** First run only (no organization yet): a demo organization with keys and an owner login. */
+export async function seedDemoIfEmpty(client: Db): Promise<DemoAccount | null> {
+  const count = await client.organization.count();
+  if (count > 0) return null;
+  return transaction(async (tx) => {
+    const org = await createOrganization(tx, { name: 'Demo organization', tier: 1, creditCents: 5_000 });
+    const test = await createApiKey(tx, { organizationId: org.id, mode: 'test', name: 'Demo test key' });
+    const live = await createApiKey(tx, { organizationId: org.id, mode: 'live', name: 'Demo live key' });
+    const password = randomBase62(16);
+    const email = 'owner@demo.roomtone.local';
+    await createUser(tx, { email, password, organizationId: org.id, role: 'owner', name: 'Demo owner' });
+    return { organizationId: org.id, testKey: test.secret, liveKey: live.secret, email, password };
+  }, undefined, client);
+}
