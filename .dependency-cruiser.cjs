@@ -1,14 +1,64 @@
 /**
- * The house's structure check (`npm run lint`): no import cycle anywhere in src/ (type-only
- * imports included: they couple modules just the same), the ground floor (src/server/platform)
- * imports nothing of ours, the console's client code reaches the server only through
- * src/shared, Next's bundle imports the server's types only, and production code never
- * imports tests or benchmarks, and the doors import one way (http → mcp → trpc → doors). (`server-only` in db,
- * config, secrets and storage makes Next's build refuse a client import of them as well.)
+ * The house's structure check (`npm run lint`). src/server is built in floors, and an import
+ * only ever goes down:
+ *
+ *   main/          the composition root: wires doors, jobs and capabilities at start
+ *   doors/         http (edge and /v1), mcp, trpc (console): thin, they call capabilities
+ *   tools/         operator tools behind one call each (migrations, backup, seed)
+ *   jobs/          job definitions, schedules and the maintenance that serves several capabilities
+ *   capabilities/  one folder per capability, themselves in floors (CAPABILITY_FLOORS below)
+ *   platform/      the ground floor: config, db, logger, clock, ids, errors, the jobs port
+ *
+ * A capability imports only capabilities of lower floors, so no two capabilities import each
+ * other; where a lower one must reach a higher one, the composition root registers a hook or
+ * an event at start. Beside the floors: no import cycle anywhere in src/ (type-only imports
+ * included: they couple modules just the same), the console's client code reaches the server
+ * only through src/shared, Next's bundle imports the server's types only, and production code
+ * never imports tests or benchmarks. (`server-only` in db, config, secrets and storage makes
+ * Next's build refuse a client import of them as well.)
  */
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- dependency-cruiser loads its configuration as CommonJS
+const { CAPABILITY_FLOORS, DOOR_FLOORS, ROLES } = require('./scripts/structure-floors.cjs');
+
+const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** One rule per folder: nothing from its own floor or a higher one. */
+function floorRules(role, floors) {
+  return floors.flatMap((floor, index) =>
+    floor.map((folder) => {
+      const above = floors.slice(index).flat().filter((other) => other !== folder);
+      return {
+        name: `floors-${role}-${folder}`,
+        severity: 'error',
+        comment: `${role}/${folder} is on floor ${index + 1} of ${role}: it may import only ${role} folders of lower floors (see the floors in .dependency-cruiser.cjs).`,
+        from: { path: `^src/server/${role}/${escape(folder)}/`, pathNot: '[.]test[.]tsx?$' },
+        to: { path: `^src/server/${role}/(${above.map(escape).join('|')})/` },
+      };
+    }),
+  );
+}
+// The platform has its own, stricter rule below (it imports nothing of ours at all).
+const roleRules = ROLES.slice(0, -1).flatMap((role, index) => (role === 'platform' ? [] : [{
+  name: `roles-${role}-imports-only-lower-roles`,
+  severity: 'error',
+  comment: `src/server/${role} is below ${ROLES.slice(index + 1).join(', ')}: it never imports them (wire it in main/ instead).`,
+  from: { path: `^src/server/${role}/`, pathNot: '[.]test[.]tsx?$' },
+  to: { path: `^src/server/(${ROLES.slice(index + 1).join('|')})/` },
+}]));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...roleRules,
+    ...floorRules('capabilities', CAPABILITY_FLOORS),
+    ...floorRules('doors', DOOR_FLOORS),
+    {
+      name: 'doors-shared-imports-no-door',
+      severity: 'error',
+      comment: 'The files of doors/ itself (errors, reply, body, client IP…) are what every door shares: they import no door (http/, mcp/, trpc/).',
+      from: { path: '^src/server/doors/[^/]+$', pathNot: '[.]test[.]tsx?$' },
+      to: { path: `^src/server/doors/(${DOOR_FLOORS.flat().map(escape).join('|')})/` },
+    },
     {
       name: 'no-cycle',
       severity: 'error',
@@ -44,26 +94,6 @@ module.exports = {
         "Next's bundle (app/, proxy.ts, src/console-server) never bundles server code: it imports its types only and calls it through src/console-server/server.ts, which loads the compiled server at run time (one instance of every module per process).",
       from: { path: '^(app/|proxy[.]ts$|src/console-server/)', pathNot: '[.]test[.]tsx?$' },
       to: { path: '^src/(server|cli)/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'doors-import-one-way',
-      severity: 'error',
-      comment:
-        'The doors import one way: http/ (the route table, the edge, /v1) → mcp/ → trpc/ → doors/ (the pieces every door shares: errors, reply, body, client IP). A lower door never imports a higher one.',
-      from: { path: '^src/server/(mcp|trpc|doors)/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/doors/http/' },
-    },
-    {
-      name: 'doors-import-one-way',
-      severity: 'error',
-      from: { path: '^src/server/(trpc|doors)/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/doors/mcp/' },
-    },
-    {
-      name: 'doors-import-one-way',
-      severity: 'error',
-      from: { path: '^src/server/doors/', pathNot: '[.]test[.]ts$' },
-      to: { path: '^src/server/doors/trpc/' },
     },
     {
       name: 'production-never-imports-tests',
