@@ -21,7 +21,7 @@ function engineDirs(): string[] {
   } catch {
     /* bundled: import.meta.url may not be a file URL */
   }
-  dirs.push(path.join(process.cwd(), 'src', 'server', 'engine', 'builtin'));
+  dirs.push(path.join(process.cwd(), 'src', 'server', 'capabilities', 'engine', 'builtin'));
   return dirs;
 }
 
