@@ -10,7 +10,7 @@ import { checkEngineEnv, envNameFor, templateFileFor, type BackendOperation } fr
  * (prompt edits with and without a mask), passes ComfyUI's prompt validation: no node without a
  * required input, no link to a missing node or output.
  */
-const dir = path.resolve(import.meta.dirname, '../../../../engine-templates');
+const dir = path.resolve(import.meta.dirname, '../../../../../engine-templates');
 const workflows = fs.readdirSync(path.join(dir, 'comfyui')).filter((f) => f.endsWith('.json') && !f.includes('.unmasked.'));
 
 const values = (mask: string | null) => ({ image: 'roomtone-x.jpg', mask, prompt: 'p', negative_prompt: 'n', width: 1024, height: 768, seed: 7, scale: null });
