@@ -5,7 +5,7 @@
  * and never fired: the generation stayed in progress, the prediction ran on, the ComfyUI
  * prompt held its GPU queue. Each backend's "never answers" case must end failed
  * (generation_failed) within the deadline plus a bound, refunded once, its upstream work
- * canceled. CI runs this file under Node 20 and Node 24 (it declares no `@node-lines same`: scripts/node-lines.mjs).
+ * canceled. CI runs this file under Node 20 and Node 24 (it declares no Node-line exemption: scripts/node-lines.mjs).
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
