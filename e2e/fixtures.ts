@@ -81,8 +81,15 @@ export async function expectFitsWidth(page: Page, context: string): Promise<void
         const id = el.id ? `#${el.id}` : '';
         const test = el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : '';
         culprits.push(`${el.tagName.toLowerCase()}${id}${test}.${String(el.className).slice(0, 80)} right=${Math.round(rect.right)}`);
-      } else if (rect.left + el.scrollWidth > width + 0.5 && el.scrollWidth > el.clientWidth && el.clientWidth > 0 && getComputedStyle(el).overflowX === 'visible') {
-        // Text running out of a box that itself fits (a word that does not wrap): name the box.
+      } else if (
+        rect.left + el.scrollWidth > width + 0.5 &&
+        el.scrollWidth > el.clientWidth &&
+        el.clientWidth > 0 &&
+        getComputedStyle(el).overflowX === 'visible' &&
+        !Array.from(el.children).some((child) => child.getBoundingClientRect().left + child.scrollWidth > width + 0.5)
+      ) {
+        // Text running out of a box that itself fits (a word that does not wrap): name the
+        // innermost such box.
         const test = el.getAttribute('data-testid') ? `[data-testid=${el.getAttribute('data-testid')}]` : '';
         culprits.push(`${el.tagName.toLowerCase()}${test}.${String(el.className).slice(0, 80)} text to ${Math.round(rect.left + el.scrollWidth)}: "${(el.textContent ?? '').slice(0, 60)}"`);
       }

@@ -173,7 +173,8 @@ function KeyCard({ apiKey, menu }: { apiKey: KeyRow; menu: React.ReactNode }) {
         {menu}
       </div>
       <KeyPermissions apiKey={apiKey} />
-      <dl className="grid grid-cols-3 gap-2 text-xs">
+      {/* Three narrow columns: a time wraps here (before hydration it is the whole UTC time). */}
+      <dl className="grid grid-cols-3 gap-2 text-xs [&_time]:whitespace-normal">
         <div className="min-w-0">
           <dt className="text-muted-foreground">Created</dt>
           <dd>
