@@ -1,3 +1,4 @@
+// @test-worker shared
 import { describe, expect, it } from 'vitest';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { db } from '@/server/platform/db';

@@ -1,3 +1,4 @@
+// @test-worker shared
 /**
  * The MCP endpoint through the official SDK client (Client + StreamableHTTPClientTransport)
  * against the real server: tools, rules, errors, idempotency across doors, shared quota,

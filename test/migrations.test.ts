@@ -1,3 +1,4 @@
+// @test-worker shared
 // @node-lines same: PostgreSQL's and Prisma's own schema tools, not Node's code
 import fs from 'node:fs';
 import os from 'node:os';

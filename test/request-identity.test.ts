@@ -1,3 +1,4 @@
+// @test-worker shared
 // @node-lines same: which forwarded address counts: our rule; raw HTTP parsing runs under both lines in test/hostile-input.test.ts
 /**
  * Who is calling, decided at the edge server:

@@ -1,3 +1,4 @@
+// @test-worker shared
 // @node-lines same: npm's packing of the SDK
 /**
  * @roomtone/sdk as an outside app gets it before it is published: `npm pack` in sdk/ (its

@@ -1,3 +1,4 @@
+// @test-worker shared
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, expectErrorShape, testIp } from './support';
 import { db } from '@/server/platform/db';
