@@ -10,8 +10,11 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callerFromKey } from '@/server/capabilities/access/caller';
-import { hashSecret, newSecret, type AuthenticatedKey } from '@/server/capabilities/keys/keys';
-import { sql } from '@/server/platform/db';
+import { authenticateBearer, createApiKey, hashSecret, newSecret, type AuthenticatedKey } from '@/server/capabilities/keys/keys';
+import { announceKeyChange, cachedKeyUnchecked } from '@/server/capabilities/keys/cache';
+import { clock } from '@/server/platform/clock';
+import { waitFor } from './server-processes';
+import { db, sql } from '@/server/platform/db';
 import { FileParts } from '@/server/capabilities/creations/images';
 import { apiErrorFromUnknown } from '@/server/doors/errors';
 import { findOperation, queryInput, runOperation } from '@/server/doors/http/v1-operations';
@@ -166,5 +169,24 @@ describe('reads that prove their key, through the one /v1 adapter', () => {
     const answer = await read('/v1/styles', keyOf(org, { revocationUnchecked: true }));
     expect(answer).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
     expect((await read('/v1/styles', keyOf(org))).status).toBe(200);
+  });
+});
+
+describe('a key the cache holds as refused by the clock', () => {
+  it('is looked up again behind the barrier when a read proves its own key: given a new expiry, it answers at once', async () => {
+    const org = await createTestOrg();
+    const key = await createApiKey(db(), { organizationId: org.id, mode: 'test', expiresAt: new Date(clock.nowMs() - 1_000) });
+    const hash = hashSecret(key.secret);
+    const authorization = `Bearer ${key.secret}`;
+    const authenticate = () => authenticateBearer(db(), authorization, { revocationCheckedByCaller: true }).then(() => 200, (error: unknown) => apiErrorFromUnknown(error).status);
+    // Until the cache follows the key notices and holds this key's row (expired), as a web
+    // process does after the first refused request.
+    await waitFor('the expired key in the cache', async () => (await authenticate()) === 401 && cachedKeyUnchecked(hash) !== null, 10_000);
+    await db().$transaction(async (tx) => {
+      await tx.apiKey.update({ where: { id: key.id }, data: { expiresAt: new Date(clock.nowMs() + 365 * 86_400_000) } });
+      await announceKeyChange(tx, hash);
+    });
+    // At once: the cached copy says expired, but the change that lifted it committed first.
+    expect(await authenticate()).toBe(200);
   });
 });

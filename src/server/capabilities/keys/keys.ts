@@ -110,6 +110,18 @@ export interface AuthenticatedKey extends KeyGrant {
 
 const KEY_INVALID = 'The API key is unknown or has been revoked.';
 
+/**
+ * Why the clock refuses this key now, or null. Checked on every request, so a cached key stops at
+ * its expiry too; the secret a roll replaced works until the end of the overlap chosen.
+ */
+function timeRefusal(key: Pick<KeyRow, 'expiresAt' | 'previous' | 'previousUntil'>, now: Date): string | null {
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'The API key has expired. Create a new key in the console.';
+  if (key.previous && (!key.previousUntil || key.previousUntil.getTime() <= now.getTime())) {
+    return 'This secret was replaced when its key was rolled, and the overlap has ended. Use the key’s new secret.';
+  }
+  return null;
+}
+
 /** Parse `Authorization: Bearer …` and find the key. 401 api_key_missing / api_key_invalid. */
 export async function authenticateBearer(
   tx: DbTx,
@@ -133,8 +145,11 @@ export async function authenticateBearer(
   // A caller that proves the key unrevoked in its own query takes a cached key as it is, unless
   // the key has an IP allowlist: the proof shows the key has none (generations.ts), so only
   // the barrier makes a cached allowlist as fresh as a revocation.
+  // A cached copy that the clock would refuse (expired, an overlap ended) is not taken either:
+  // the key may have been given a new expiry since, and only the barrier makes a refusal as
+  // fresh as the change that lifted it.
   const cached = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
-  const unchecked = cached && cached.allowedIps.length === 0 ? cached : null;
+  const unchecked = cached && cached.allowedIps.length === 0 && timeRefusal(cached, clock.now()) === null ? cached : null;
   // One round trip for key and tier (this runs on every /v1 request).
   const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
@@ -152,14 +167,8 @@ export async function authenticateBearer(
     throw new DomainError('api_key_invalid', KEY_INVALID);
   }
   const now = clock.now();
-  // Checked on every request against the clock, so a cached key stops at its expiry too.
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) {
-    throw new DomainError('api_key_invalid', 'The API key has expired. Create a new key in the console.');
-  }
-  // The secret a roll replaced works until the end of the overlap chosen, on the cached copy too.
-  if (key.previous && (!key.previousUntil || key.previousUntil.getTime() <= now.getTime())) {
-    throw new DomainError('api_key_invalid', 'This secret was replaced when its key was rolled, and the overlap has ended. Use the key’s new secret.');
-  }
+  const refusal = timeRefusal(key, now);
+  if (refusal) throw new DomainError('api_key_invalid', refusal);
   // lastUsedAt (and the address it came from) is informative; write it at most once a minute
   // per key to keep reads read-only. A request its allowlist refuses is no use of the key.
   const ip = options.ip ?? null;
