@@ -147,8 +147,8 @@ export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, 'screenshots');
 /**
  * A full-page screenshot into e2e/screenshots/ for a person to look at, with E2E_SCREENSHOTS=1
  * (`E2E_SCREENSHOTS=1 npm run test:e2e`). Off by default: nothing reads them, and each is a
- * full-page render and PNG encoding in the browser (measured: 151 → 142 CPU-seconds for
- * the screens-a11y and layout files).
+ * full-page render and PNG encoding in the browser (measured: about 6 % of the CPU of the
+ * every-screen checks).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.E2E_SCREENSHOTS !== '1') return;
