@@ -1,9 +1,18 @@
 /**
- * Every screen fits the window, on a 390×844 phone and a 1360×900 laptop: the page is never
- * wider than the viewport (`document.documentElement.scrollWidth`), whatever the data (long
- * tables scroll inside their card, code inside its box) and in the playground's every state. On
- * the phone the shell collapses into a menu button and a drawer, and the test-mode switch and the
- * user menu stay on screen. No screen logs a console error (hydration mismatches, failed loads).
+ * Every screen, visited once per theme: light on a 1360×900 laptop, dark on a 390×844 phone.
+ * On each visit, the checks of both concerns:
+ * - Fit: the page is never wider than the viewport (`document.documentElement.scrollWidth`),
+ *   whatever the data (long tables scroll inside their card, code inside its box) and in the
+ *   playground's every state. On the phone the shell collapses into a menu button and a drawer,
+ *   and the test-mode switch and the user menu stay on screen.
+ * - Accessibility: no serious or critical axe violation, every rule in light; in dark the rules a
+ *   theme can change (fixtures.ts, THEME_RULES: a theme swaps colours only), scanned at the
+ *   laptop's width (the phone's page is resized for the scan and back), so each theme is scanned
+ *   where the desktop console shows its tables and sidebar. With E2E_SCREENSHOTS=1 a full-page
+ *   screenshot of each in e2e/screenshots/ for a person to look at.
+ * - No screen logs a console error or an uncaught exception (hydration mismatches, failed loads).
+ * Signed-out pages and signing in, too. Visiting a screen costs a page load and a hydration;
+ * the checks on a loaded page are cheap next to it: one visit carries them all.
  */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -11,11 +20,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { docScreen } from './doc-screens';
-import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, SIGNED_OUT, test, v1 } from './fixtures';
+import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, screenshot, SIGNED_OUT, test, v1 } from './fixtures';
 
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'laptop', width: 1360, height: 900 },
+const LAPTOP = { name: 'laptop', width: 1360, height: 900 } as const;
+const PHONE = { name: 'phone', width: 390, height: 844 } as const;
+
+/** Each theme with the viewport it is visited at. */
+const PASSES = [
+  { theme: 'light', viewport: LAPTOP },
+  { theme: 'dark', viewport: PHONE },
 ] as const;
 
 const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
@@ -35,6 +48,24 @@ async function roomPhoto(): Promise<string> {
 async function loaded(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
   await expect(page.locator('[role="status"][data-state="loading"]')).toHaveCount(0);
+}
+
+/** The screens' own loading states are gone (a skeleton, a loader labelled "Loading…"). */
+async function settled(page: Page): Promise<void> {
+  await loaded(page);
+  await expect(page.locator('[role="status"][data-state="loading"], [role="status"][aria-label^="Loading"]')).toHaveCount(0);
+}
+
+/**
+ * No serious or critical axe violation on the page as it is: every rule in light; in dark the
+ * colour rules, at the laptop's width (the page is resized for the scan, then back).
+ */
+async function scan(page: Page, theme: 'light' | 'dark', what: string): Promise<void> {
+  if (theme === 'light') return expectAccessible(page, `${what} (light)`, 'all');
+  const size = page.viewportSize()!;
+  if (size.width !== LAPTOP.width) await page.setViewportSize({ width: LAPTOP.width, height: LAPTOP.height });
+  await expectAccessible(page, `${what} (dark, ${LAPTOP.width} px)`, 'colours');
+  if (size.width !== LAPTOP.width) await page.setViewportSize(size);
 }
 
 /** Within the viewport horizontally and visible. */
@@ -63,9 +94,10 @@ test.beforeAll(async ({ demo }) => {
   await v1(demo.baseUrl, demo.testKey, '/v1/edit-materials?limit=1000');
 });
 
-for (const viewport of VIEWPORTS) {
-  test(`every screen fits ${viewport.width}×${viewport.height} and logs no console error`, async ({ page, browser, demo }) => {
+for (const { theme, viewport } of PASSES) {
+  test(`every screen in ${theme}: fits ${viewport.width}×${viewport.height}, is accessible and logs no console error`, async ({ page, browser, demo }) => {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await page.emulateMedia({ colorScheme: theme });
     const consoleErrors = collectConsoleErrors(page);
     const base = `/o/${demo.organizationId}/test`;
 
@@ -86,8 +118,12 @@ for (const viewport of VIEWPORTS) {
 
     for (const screen of SCREENS) {
       await page.goto(`${base}/${screen}`);
-      await loaded(page);
+      await settled(page);
+      await expect(page.locator('html')).toHaveClass(new RegExp(theme));
       await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
+      await scan(page, theme, screen);
+      await screenshot(page, `${screen}-${theme}`);
+      consoleErrors.expectNone(`on ${screen} (${theme})`);
       if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
       if (screen === 'logs') {
         // On the phone the filters wait behind the Filter control.
@@ -137,6 +173,9 @@ for (const viewport of VIEWPORTS) {
     await page.getByRole('button', { name: 'Create key' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     await expectFitsWidth(page, 'the create-key dialog');
+    await scan(page, theme, 'the create-key dialog');
+    await screenshot(page, `keys-create-${theme}`);
+    consoleErrors.expectNone(`with the create key dialog (${theme})`);
     await page.keyboard.press('Escape');
 
     // On the phone the sidebar is a drawer behind a menu button.
@@ -197,15 +236,22 @@ for (const viewport of VIEWPORTS) {
     await expectFitsWidth(page, 'the playground with a result');
 
     // Signed-out pages, and the page of a user without an organization.
-    const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, viewport: { width: viewport.width, height: viewport.height } });
+    const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, colorScheme: theme, viewport: { width: viewport.width, height: viewport.height } });
     const signedOut = await visitor.newPage();
     const visitorErrors = collectConsoleErrors(signedOut);
     await signedOut.goto('/');
     await signedOut.waitForURL('**/sign-in');
-    for (const pathname of ['/sign-in', '/sign-up', '/reset-password']) {
+    for (const [name, pathname] of [
+      ['sign-in', '/sign-in'],
+      ['sign-up', '/sign-up'],
+      ['reset-password', '/reset-password'],
+      ['verify-email', '/verify-email?token=0123456789abcdef'],
+    ] as const) {
       await signedOut.goto(pathname);
       await loaded(signedOut);
       await expectFitsWidth(signedOut, pathname);
+      await scan(signedOut, theme, pathname);
+      await screenshot(signedOut, `${name}-${theme}`);
     }
     // A favicon (no failed /favicon.ico load), and no invisible tab stop on the sign-in form.
     const icon = await signedOut.locator('link[rel="icon"]').first().getAttribute('href');
@@ -226,8 +272,8 @@ for (const viewport of VIEWPORTS) {
     await loaded(signedOut);
     await visitor.close();
 
-    visitorErrors.expectNone('of signed-out pages and signing in');
-    consoleErrors.expectNone('of the console screens');
+    visitorErrors.expectNone(`of signed-out pages and signing in (${theme})`);
+    consoleErrors.expectNone(`of the console screens (${theme})`);
   });
 }
 
