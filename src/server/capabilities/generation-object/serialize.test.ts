@@ -21,7 +21,7 @@ const base: GenerationView = {
   expiresAt: null,
   imagesDeletedAt: null,
   progress: null,
-  progressStage: null,
+  progressStage: 'queued',
 };
 
 describe('the generation object: expires_at', () => {
