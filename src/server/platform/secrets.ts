@@ -47,16 +47,19 @@ export function appSecret(): string {
   return secret;
 }
 
-const derivedKeys = new Map<string, Buffer>();
+/** Each purpose's key and the secret it was derived from (a changed APP_SECRET derives it again). */
+const derivedKeys = new Map<string, { secret: string; key: Buffer }>();
 
-/** A sub-key per purpose, so one leaked derived key does not expose the others. */
+/**
+ * A sub-key per purpose, so one leaked derived key does not expose the others. Looked up per
+ * signed URL (a list page signs about twenty): by purpose alone, with the secret compared,
+ * no memo string is built and hashed per call.
+ */
 export function derivedKey(purpose: string): Buffer {
   const secret = appSecret();
-  const memo = `${purpose}\0${secret}`;
-  let key = derivedKeys.get(memo);
-  if (!key) {
-    key = createHmac('sha256', secret).update(purpose).digest();
-    derivedKeys.set(memo, key);
-  }
+  const known = derivedKeys.get(purpose);
+  if (known && known.secret === secret) return known.key;
+  const key = createHmac('sha256', secret).update(purpose).digest();
+  derivedKeys.set(purpose, { secret, key });
   return key;
 }

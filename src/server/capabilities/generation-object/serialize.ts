@@ -81,7 +81,7 @@ function progressOf(row: GenerationView): number | null {
 }
 
 function apiGeneration(row: GenerationView, output: ApiGeneration['output']): ApiGeneration {
-  const expiresAt = row.expiresAt ?? new Date(row.createdAt.getTime() + IMAGE_RETENTION_MS);
+  const createdAt = toUnixSeconds(row.createdAt);
   return {
     object: 'generation',
     id: row.id,
@@ -90,7 +90,7 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
     progress: progressOf(row),
     cancelable: row.status === 'in_progress' && row.startedAt === null,
     livemode: row.mode === 'live',
-    created_at: toUnixSeconds(row.createdAt),
+    created_at: createdAt,
     completed_at: toUnixSeconds(row.completedAt),
     input: storedInput(row.input),
     output,
@@ -103,6 +103,7 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
       amount_refunded: row.amountRefunded,
     },
     metadata: (row.metadata ?? {}) as Record<string, string>,
-    expires_at: toUnixSeconds(expiresAt),
+    // In seconds, without a Date per row (IMAGE_RETENTION_MS is whole seconds).
+    expires_at: row.expiresAt ? toUnixSeconds(row.expiresAt) : createdAt + IMAGE_RETENTION_MS / 1000,
   };
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LocalBlobStore, StorageUnavailableError } from './storage';
+import { resetConfigCache } from '@/server/platform/config';
+import { LocalBlobStore, StorageUnavailableError, verifyFileSignature } from './storage';
 import { BlobTooLarge } from './read-at-most';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-blobs-'));
@@ -33,5 +34,30 @@ describe('LocalBlobStore when its folder cannot be written', () => {
     await expect(store.put('inputs/gen_a/image.png', Buffer.from('12345'))).rejects.toMatchObject({ cause: { code: 'ENOTDIR' } });
     await expect(store.get('inputs/gen_a/image.png')).rejects.toBeInstanceOf(StorageUnavailableError);
     expect(fs.readFileSync(file, 'utf8')).toBe('x');
+  });
+});
+
+describe('LocalBlobStore.signUrl', () => {
+  const store = new LocalBlobStore(root, 'http://localhost:3000');
+  const signatureOf = (url: string) => new URL(url).searchParams.get('signature') ?? '';
+  const withSecret = (secret: string) => {
+    process.env.APP_SECRET = secret;
+    resetConfigCache();
+  };
+
+  it('signs with the current APP_SECRET: a URL signed under another secret does not verify, and the first secret signs as before', () => {
+    const key = 'outputs/gen_a/out_0.webp';
+    const expiresAt = 2_000_000_000;
+    withSecret('first-secret-of-at-least-thirty-two-characters');
+    const first = signatureOf(store.signUrl(key, expiresAt));
+    expect(verifyFileSignature(key, expiresAt, first, expiresAt - 1)).toBe(true);
+    withSecret('second-secret-of-at-least-thirty-two-characters');
+    const second = signatureOf(store.signUrl(key, expiresAt));
+    expect(second).not.toBe(first);
+    expect(verifyFileSignature(key, expiresAt, first, expiresAt - 1)).toBe(false);
+    expect(verifyFileSignature(key, expiresAt, second, expiresAt - 1)).toBe(true);
+    withSecret('first-secret-of-at-least-thirty-two-characters');
+    expect(signatureOf(store.signUrl(key, expiresAt))).toBe(first);
+    expect(verifyFileSignature(key, expiresAt, first, expiresAt + 1)).toBe(false);
   });
 });
