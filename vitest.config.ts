@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { sameOnEveryNodeLine } from './scripts/node-lines.mjs';
 import LongestFirstSequencer from './test/longest-first-sequencer.mjs';
-import { sharedWorkerFiles } from './scripts/test-worker.mjs';
 
 // `server-only` throws outside React's server condition; tests (like tsx, through tsconfig.json's
 // paths) load the server modules directly, so it resolves to the package's empty module there.
@@ -21,16 +20,12 @@ const MACHINE_ALONE: Record<string, string> = {
  */
 const secondPassExclude = process.env.SECOND_NODE_PASS === '1' ? sameOnEveryNodeLine() : [];
 
-/** Integration files that share their worker process (`@test-worker shared`, scripts/test-worker.mjs). */
-const sharedWorker = sharedWorkerFiles();
-
 /**
- * Four vitest projects, one `npm test` (docs/testing.md):
+ * Three vitest projects, one `npm test` (docs/testing.md):
  * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**), the bench's (bench/**) and the
  *   scripts' (scripts/**), no server and no shared database;
- * - integration and integration-isolated: test/** against the real production server and
- *   PostgreSQL that test/global-setup.ts starts (once per run, whichever of the projects run);
- *   the files that declare `@test-worker shared` share worker processes, the others get one each;
+ * - integration: test/** against the real production server and PostgreSQL that
+ *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
  * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
  * Sequence groups run one after the other (groups start at 1: a group 0 of one worker would run
  * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 unit and
@@ -84,29 +79,7 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: {
-          name: 'integration',
-          include: sharedWorker.length > 0 ? sharedWorker : ['test/no-shared-worker-file'],
-          exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude],
-          ...integration,
-          // Files that declare `@test-worker shared` go from file to file in one worker process
-          // (scripts/test-worker.mjs); each gets back the environment it found.
-          isolate: false,
-          setupFiles: ['test/unit-file-environment.ts'],
-          maxWorkers: 3,
-          sequence: { groupOrder: 2 },
-        },
-      },
-      {
-        resolve: { alias },
-        test: {
-          name: 'integration-isolated',
-          include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...sharedWorker, ...secondPassExclude],
-          ...integration,
-          maxWorkers: 3,
-          sequence: { groupOrder: 2 },
-        },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude], ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
       },
     ],
   },

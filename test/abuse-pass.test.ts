@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * The scripted abuse pass: what an attacker tried against the console, replayed through the real

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
 /**
  * API keys stop working when they must, at once:

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: PostgreSQL's own dump and restore and our archive of it; the archive's tar code runs under both lines in src/server/tools/backup/tar.test.ts
 /**
  * `roomtone backup` of a running zero-setup service (embedded PostgreSQL, local

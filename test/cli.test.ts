@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the CLI's commands and output; the worker process and its signals run under both lines in test/worker.test.ts
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';

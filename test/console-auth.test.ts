@@ -1,4 +1,3 @@
-// @test-worker shared
 import { describe, expect, it } from 'vitest';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { db } from '@/server/platform/db';

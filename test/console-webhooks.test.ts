@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * The console's webhook procedures over /api/trpc against the running server: owners and

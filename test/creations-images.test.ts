@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: our input-image rules; downloads over TLS run under both lines in src/server/capabilities/net/safe-http.test.ts and src/server/capabilities/images/intake.test.ts
 /**
  * Spec "Input images": every rule of the table (formats, size, dimensions, JSON and multipart

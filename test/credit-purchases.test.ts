@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: our purchase rules against the Stripe stand-in; the Stripe client runs under both lines in src/server/capabilities/billing/payments/stripe.test.ts
 /**
  * Buying credit from the console (billing.addCredit) through Stripe Checkout, against the local

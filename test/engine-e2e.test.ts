@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the built-in engine's results through the route; its worker threads run under both lines in src/server/capabilities/engine/builtin
 /**
  * The built-in engine through the real route: every mask-mode operation and finish via

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: a seeded corpus through every route: our answers; raw HTTP parsing runs under both lines in test/hostile-input.test.ts
 /**
  * As a rule: a seeded corpus of hostile requests over every route — odd methods,

@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * Case by case: requests a hostile client sends that a server could answer with a 500, a
  * plain text body, a foreign redirect or no answer at all. Each gets the envelope, a request-id and

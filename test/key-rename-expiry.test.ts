@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * API keys from the console: an optional expiry (after it the key answers 401 api_key_invalid,

@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * Rolling a key and changing its expiry from the console, through the real routes (tRPC over
  * HTTP, then /v1 with the secrets): a roll issues a new secret for the same key (same id, name,

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: MCP tasks' rules over the transport test/mcp.test.ts runs under both lines
 /**
  * MCP tasks (specification 2025-11-25) through the official SDK client against the real

@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * The MCP endpoint through the official SDK client (Client + StreamableHTTPClientTransport)
  * against the real server: tools, rules, errors, idempotency across doors, shared quota,

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: PostgreSQL's and Prisma's own schema tools, not Node's code
 import fs from 'node:fs';
 import os from 'node:os';

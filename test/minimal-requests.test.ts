@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * A request with only the fields the spec shows succeeds; the fields it leaves
  * "not shown" take the documented defaults (docs/operations.md, "Hardening and scale-out").

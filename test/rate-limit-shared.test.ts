@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * With RATE_LIMIT_STORE=postgres, instances (separate processes, separate pools) on one
  * database lease slices of each window's allowance: never more than the limit between them,

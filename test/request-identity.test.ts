@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: which forwarded address counts: our rule; raw HTTP parsing runs under both lines in test/hostile-input.test.ts
 /**
  * Who is calling, decided at the edge server:

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
 /**
  * The request log's detail: what a /v1 request asked and what it answered, redacted (secrets,

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: PostgreSQL's refusal to run as root and our copy of its binaries: file modes, not Node's code
 /**
  * `npm start` as root from a checkout under a directory the `postgres` user cannot enter (mode

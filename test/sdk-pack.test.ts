@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: npm's packing of the SDK
 /**
  * @roomtone/sdk as an outside app gets it before it is published: `npm pack` in sdk/ (its

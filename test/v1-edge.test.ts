@@ -1,4 +1,3 @@
-// @test-worker shared
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, expectErrorShape, testIp } from './support';
 import { db } from '@/server/platform/db';

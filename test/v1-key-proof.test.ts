@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * The /v1 reads whose procedures prove the calling key unrevoked in their own query
  * (GET /v1/generations/{id}, GET /v1/generations: meta `provesKey`), run through the one /v1

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
 /**
  * Editing a webhook endpoint from the console (`webhooks.update`): URL, description and events

@@ -1,4 +1,3 @@
-// @test-worker shared
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';

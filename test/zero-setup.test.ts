@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: the first start's embedded PostgreSQL and demo data; the launcher's processes and signals run under both lines in test/worker.test.ts
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';

@@ -1,4 +1,3 @@
-// @test-worker shared
 /**
  * ENGINE_TIMEOUT_MS fires on every Node line, also when garbage is collected while a backend
  * call hangs: the server collects all garbage every 200 to 750 ms (gc-pressure.mjs). On Node 20 a

@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
 /**
  * Prompt-mode edits (and renders) through OpenAI's images.edit: a real Roomtone server with

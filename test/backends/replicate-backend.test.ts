@@ -1,4 +1,3 @@
-// @test-worker shared
 // @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
 /**
  * Live renders, decorations and prompt edits through Replicate's predictions protocol: a real
