@@ -148,8 +148,9 @@ export async function authenticateBearer(
   // A cached copy that the clock would refuse (expired, an overlap ended) is not taken either:
   // the key may have been given a new expiry since, and only the barrier makes a refusal as
   // fresh as the change that lifted it.
+  const now = clock.now();
   const cached = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
-  const unchecked = cached && cached.allowedIps.length === 0 && timeRefusal(cached, clock.now()) === null ? cached : null;
+  const unchecked = cached && cached.allowedIps.length === 0 && timeRefusal(cached, now) === null ? cached : null;
   // One round trip for key and tier (this runs on every /v1 request).
   const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
@@ -166,7 +167,6 @@ export async function authenticateBearer(
   if (!key || !timingSafeEqual(Buffer.from(key.secretHash), Buffer.from(hash)) || key.revokedAt) {
     throw new DomainError('api_key_invalid', KEY_INVALID);
   }
-  const now = clock.now();
   const refusal = timeRefusal(key, now);
   if (refusal) throw new DomainError('api_key_invalid', refusal);
   // lastUsedAt (and the address it came from) is informative; write it at most once a minute
