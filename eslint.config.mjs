@@ -6,6 +6,8 @@ const DOORS = {
   message: 'Capability folders must not import from a door (doors/, http/, trpc/, mcp/, app/): move the shared piece into the service layer.',
 };
 
+const DOOR_ERRORS = { name: '@/server/doors/errors', message: 'ApiError is for the doors (doors/, http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' };
+
 export default [
   { ignores: ['.next/**', 'dist/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
   ...nextVitals,
@@ -59,8 +61,22 @@ export default [
       'no-restricted-imports': [
         'error',
         {
+          paths: [DOOR_ERRORS],
+        },
+      ],
+    },
+  },
+  {
+    // The app's links prefetch on intent (hover, focus, touch), not on sight: one Link does it.
+    files: ['app/**', 'src/components/**', 'src/console-client/**', 'src/console-server/**'],
+    ignores: ['src/components/ui/link.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
           paths: [
-            { name: '@/server/doors/errors', message: 'ApiError is for the doors (doors/, http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' },
+            DOOR_ERRORS,
+            { name: 'next/link', message: 'Use Link from @/components/ui/link: it prefetches on intent, not every link in view (docs/console.md, "Prefetch on intent").' },
           ],
         },
       ],

@@ -663,10 +663,7 @@ export async function medianOfRuns(n: number, fn: () => Promise<unknown>, option
   return { median: median(runs), min: Math.min(...runs), max: Math.max(...runs), runs };
 }
 
-export function markdownTable(headers: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
-}
+export { markdownTable } from './publish';
 
 export function fmt(value: number, digits = 0): string {
   if (!Number.isFinite(value)) return 'n/a';

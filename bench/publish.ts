@@ -3,15 +3,56 @@
  * tables replace the generated block of docs/performance.md and its glance rows the README's
  * table, each between its markers, so the docs always quote one whole run whose commit and
  * machine head the block. Every run's raw figures are kept under bench/results/ (git-ignored).
+ * A whole `npm run bench:console` publishes its own block the same way
+ * (e2e/perf/publish-reporter.ts).
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { markdownTable, type GlanceRow } from './lib';
+import type { GlanceRow } from './lib';
 
 export const PERFORMANCE_DOC = 'docs/performance.md';
 export const README = 'README.md';
 const BLOCK = { start: '<!-- bench:latest-run -->', end: '<!-- /bench:latest-run -->' };
 const GLANCE = { start: '<!-- bench:glance -->', end: '<!-- /bench:glance -->' };
+const CONSOLE_BLOCK = { start: '<!-- bench:console -->', end: '<!-- /bench:console -->' };
+
+export function markdownTable(headers: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(headers), line(headers.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** The commit measured (with `+dirty` when the tree has changes): figures are of this code. */
+export function gitCommit(root: string): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head}+dirty` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+export interface Machine {
+  cpus: number;
+  model: string;
+  memoryGb: number;
+  node: string;
+  loadAverage: number[];
+}
+
+export function machine(): Machine {
+  return { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? 'CPU', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))) };
+}
+
+/** A generated block's heading line: what ran, of which commit, when, on what machine. */
+export function runHeader(what: string, commit: string, on: Machine, at = new Date()): string {
+  return (
+    `**${what} of commit ${commit}, ${at.toISOString().replace(/\.\d+Z$/, 'Z')}**: ` +
+    `${on.cpus} × ${on.model}, ${on.memoryGb} GB, Node ${on.node}; load average at the end ${on.loadAverage.join(' ')} (1, 5, 15 min).`
+  );
+}
 
 /** `text` with what lies between the two markers replaced by `body` (the markers stay). */
 export function replaceBetween(text: string, markers: { start: string; end: string }, body: string, file: string): string {
@@ -42,4 +83,10 @@ export function publishFullRun(root: string, run: FullRun): void {
   const readme = path.join(root, README);
   const table = markdownTable(['Measure', 'Figure', 'Goal'], run.glance);
   fs.writeFileSync(readme, replaceBetween(fs.readFileSync(readme, 'utf8'), GLANCE, table, README));
+}
+
+/** Replaces the console block of docs/performance.md with a whole `npm run bench:console`. */
+export function publishConsoleRun(root: string, run: { header: string; markdown: string[] }): void {
+  const doc = path.join(root, PERFORMANCE_DOC);
+  fs.writeFileSync(doc, replaceBetween(fs.readFileSync(doc, 'utf8'), CONSOLE_BLOCK, `${run.header}\n\n${run.markdown.join('\n\n')}`, PERFORMANCE_DOC));
 }

@@ -18,12 +18,10 @@
  * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms),
  * SOAK_MINUTES (10), SOAK_LOAD_SHARE (0.5), SOAK_CREATIONS_PER_MINUTE (30) for the soak section.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type GlanceRow, type Section } from './lib';
-import { publishFullRun, unpublishable, PERFORMANCE_DOC } from './publish';
+import { gitCommit, machine, publishFullRun, runHeader, unpublishable, PERFORMANCE_DOC } from './publish';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
@@ -52,17 +50,6 @@ const SECTIONS: Record<string, Section> = {
 
 /** Sections a plain run leaves out: they run only when named in --only. */
 const ONLY_BY_NAME = new Set(['soak']);
-
-/** The commit measured (with `+dirty` when the tree has changes): figures are of this code. */
-function gitCommit(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${head}+dirty` : head;
-  } catch {
-    return 'unknown';
-  }
-}
 
 function selectedSections(argv: string[]): string[] {
   const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
@@ -139,17 +126,15 @@ async function main(): Promise<number> {
     await cleanup.run();
   }
 
-  const machine = { cpus: os.cpus().length, model: os.cpus()[0]?.model.trim() ?? 'CPU', memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version, loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))) };
-  const commit = gitCommit();
-  const header =
-    `**${check ? 'bench:check' : 'npm run bench'} of commit ${commit}, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}**: ` +
-    `${machine.cpus} × ${machine.model}, ${machine.memoryGb} GB, Node ${machine.node}; load average at the end ${machine.loadAverage.join(' ')} (1, 5, 15 min).`;
+  const on = machine();
+  const commit = gitCommit(ROOT);
+  const header = runHeader(check ? 'bench:check' : 'npm run bench', commit, on);
   process.stdout.write(`\n${header}\n\n${markdown.join('\n\n')}\n`);
 
   const resultsDir = path.join(ROOT, 'bench', 'results');
   fs.mkdirSync(resultsDir, { recursive: true });
   const at = new Date().toISOString();
-  const raw = `${JSON.stringify({ at, commit, check, machine, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`;
+  const raw = `${JSON.stringify({ at, commit, check, machine: on, settings: ctx.settings, sections: outputs, failures }, null, 2)}\n`;
   const file = path.join(resultsDir, 'latest.json');
   fs.writeFileSync(file, raw);
   fs.writeFileSync(path.join(resultsDir, `${at.replace(/[:.]/g, '-')}-${commit}${check ? '-check' : ''}.json`), raw);

@@ -8,7 +8,7 @@
  * the click on (links and router.push) while the next screen has not arrived. Axe on each new
  * screen state in both themes, and the new dialogs inside a 390 px window.
  */
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { expect, expectAccessible, expectInsideWindow, test, v1 } from './fixtures';
 
 async function bothThemes(page: Page, context: string): Promise<void> {
@@ -171,7 +171,22 @@ test('generations show thumbnails; a screen shows its loading state until it is 
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.id as string;
 
-  await page.goto(`/o/${demo.organizationId}/test/generations`);
+  // Prefetches (Next's router marks them), from the page load on. A route's prefetch is its tree
+  // (`next-router-segment-prefetch: /_tree`), then a request for the rest; the router ends each
+  // once it has read it (so it may count as failed: aborted).
+  const base = `/o/${demo.organizationId}/test`;
+  const prefetched: string[] = [];
+  let usagePrefetched = false;
+  page.on('request', (request) => {
+    if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+  });
+  const ended = (request: Request) => {
+    const headers = request.headers();
+    if (new URL(request.url()).pathname === `${base}/usage` && headers['next-router-prefetch'] && !headers['next-router-segment-prefetch']) usagePrefetched = true;
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  await page.goto(`${base}/generations`);
   const row = page.getByRole('row').filter({ hasText: id });
   const thumbnail = row.getByRole('img', { name: `Output of ${id}` });
   await expect(thumbnail).toBeVisible();
@@ -186,9 +201,14 @@ test('generations show thumbnails; a screen shows its loading state until it is 
     await held;
     await route.continue();
   });
-  // The link's prefetch has brought the loading state before the click.
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).hover();
-  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' }).click();
+  // Pointing at the link prefetches its screen (the loading state with it), and only that screen:
+  // the sidebar's other links are not asked for on sight (docs/console.md, "Prefetch on intent").
+  // The click comes once that prefetch has arrived, as a member's does after a moment on the link.
+  const usage = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' });
+  await usage.hover();
+  await expect.poll(() => usagePrefetched, { message: 'the prefetch of Usage has ended' }).toBe(true);
+  expect([...new Set(prefetched)]).toEqual([`${base}/usage`]);
+  await usage.click();
   await expect(page.getByTestId('page-loading')).toBeVisible();
   await expect(page.getByRole('status', { name: 'Loading the page' })).toBeVisible();
   await bothThemes(page, 'page loading state');
@@ -214,9 +234,9 @@ async function holdScreen(page: Page, screen: string): Promise<{ release: () => 
 }
 
 test('navigation feedback from the click: a link and the user menu show the top bar at once, before the next screen arrives', async ({ page, demo }) => {
-  // The next screens are held from the start: once hydrated, the router prefetches the sidebar's
-  // screens (with their loading states), and a click on a prefetched one shows its loading state
-  // at once, which is the other feedback (CI saw it once the test waited for hydration).
+  // The next screens are held from the start, their prefetches too: the pointer on its way to the
+  // link prefetches the screen (docs/console.md, "Prefetch on intent"), and a click on a screen
+  // whose prefetch has arrived shows its loading state at once, which is the other feedback.
   const webhooks = await holdScreen(page, 'webhooks');
   const account = await holdScreen(page, 'account');
   await page.goto(`/o/${demo.organizationId}/test/overview`);

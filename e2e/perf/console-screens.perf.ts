@@ -6,7 +6,8 @@
  * - load: a full page load (`page.goto`), from the navigation's start to the first frame where
  *   the screen is ready;
  * - click: from a sidebar link's click event (on another screen) to the first frame where the
- *   next screen is ready (the in-app navigation a member makes most).
+ *   next screen is ready (the in-app navigation a member makes most), the pointer having rested
+ *   on the link for DWELL_MS before the click (its intent prefetch runs meanwhile).
  *
  * Ready means: the screen's heading is on screen and hydrated (React's fiber is on it, so its
  * handlers work), and no loading state is left in the main area (no skeleton, no "Loading…"
@@ -16,10 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { collectConsoleErrors, test } from '../fixtures';
+import { FIGURES, type ScreenFigures } from './console-figures';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const OUT = path.resolve(import.meta.dirname, '../../test-results/console-screens.json');
 const GOAL_MS = 1_000;
+/** How long the pointer rests on a sidebar link before the click (a quick member's). */
+const DWELL_MS = 300;
 
 /** Screen, its path under /o/<org>/test/, its h1 and its sidebar link. */
 const SCREENS = [
@@ -102,11 +106,16 @@ test('console screens: full load and sidebar click to a ready screen', async ({ 
           const el = document.querySelector('main h1');
           return el?.textContent?.trim() === h && Object.keys(el).some((k) => k.startsWith('__reactFiber'));
         }, from.heading);
-        // The router's prefetches of the sidebar's screens done: every click is measured on a settled page.
+        // Every click is measured on a settled page.
         await page.waitForLoadState('networkidle');
       }
       await page.evaluate(`(${watchReady.toString()})(${JSON.stringify(screen.heading)}, 'click')`);
-      await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: screen.link, exact: true }).click();
+      // As a member clicks: the pointer reaches the link (the console prefetches the screen on
+      // that intent) and rests on it a moment before the click.
+      const link = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: screen.link, exact: true });
+      await link.hover();
+      await page.waitForTimeout(DWELL_MS);
+      await link.click();
       const ready = await readyAt(page);
       const clicked = await page.evaluate(() => (window as unknown as { __clicked?: number }).__clicked ?? NaN);
       if (round > 0) (click[screen.name] ??= []).push(ready - clicked);
@@ -126,9 +135,10 @@ test('console screens: full load and sidebar click to a ready screen', async ({ 
     ]),
   );
   const over = Object.entries(screens).filter(([, f]) => f.load_ready_ms > GOAL_MS || f.click_ready_ms > GOAL_MS).map(([name]) => name);
-  const result = { measured_at: new Date().toISOString(), runs: RUNS, goal_ms: GOAL_MS, screens, over_goal: over };
+  const result: ScreenFigures & { measured_at: string } = { measured_at: new Date().toISOString(), runs: RUNS, goal_ms: GOAL_MS, screens, over_goal: over };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, JSON.stringify(result, null, 2));
+  await test.info().attach(FIGURES, { body: JSON.stringify(result), contentType: 'application/json' });
   console.log('| screen | first paint | load → ready | sidebar click → ready |\n| --- | --- | --- | --- |');
   for (const [name, f] of Object.entries(screens)) console.log(`| ${name} | ${f.first_paint_ms} ms | ${f.load_ready_ms} ms | ${f.click_ready_ms} ms |`);
   console.log(JSON.stringify(result, null, 2));

@@ -13,6 +13,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { test, v1 } from '../fixtures';
 import { databaseUrl } from '../mailbox';
+import { FIGURES, type PlaygroundFigures } from './console-figures';
 import { chooseFile, chooseKind, openPlayground, ROOM } from '../playground-helpers';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -107,7 +108,7 @@ test('playground result latency against the same /v1 request', async ({ page, de
   const duration = new Map(logged.rows.map((r) => [r.id, r.durationMs]));
   const serverApi = requestIds.map((r) => duration.get(r.api) ?? NaN);
   const serverPlayground = requestIds.map((r) => duration.get(r.playground) ?? NaN);
-  const result = {
+  const result: PlaygroundFigures & Record<string, unknown> = {
     measured_at: new Date().toISOString(),
     runs: RUNS,
     api_ms: api.map(Math.round),
@@ -125,5 +126,6 @@ test('playground result latency against the same /v1 request', async ({ page, de
   };
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, JSON.stringify(result, null, 2));
+  await test.info().attach(FIGURES, { body: JSON.stringify(result), contentType: 'application/json' });
   console.log(JSON.stringify(result, null, 2));
 });

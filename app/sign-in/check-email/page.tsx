@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { AuthCard } from '@/components/auth/auth-card';
 import { MailDestination } from '@/components/mail/mail-destination';
 

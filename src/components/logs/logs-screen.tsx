@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useQuery } from '@tanstack/react-query';
 import { ListFilter, Search, X } from 'lucide-react';
 import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';

@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { CheckCircle2, Circle } from 'lucide-react';
 import type { ConsoleOutputs } from '@/console-client/trpc';
 import { useScope } from '@/console-client/scope';

@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { useQuery } from '@tanstack/react-query';
 import { useTRPC } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';

@@ -1,6 +1,6 @@
 'use client';
 import * as React from 'react';
-import Link from 'next/link';
+import { Link } from '@/components/ui/link';
 import { RelativeTime } from '@/components/ui/relative-time';
 import { TruncatedText } from '@/components/ui/truncated-text';
 import { useHydrated } from '@/components/ui/use-hydrated';
