@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { config } from '@/server/platform/config';
 import { db } from '@/server/platform/db';
 import { newId } from '@/server/platform/ids';
@@ -26,8 +26,12 @@ export interface MailMessage {
 
 let transport: { url: string; transporter: Transporter } | null = null;
 
-function smtp(url: string): Transporter {
-  if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+/** The relay's transport; nodemailer loads with the first message sent through SMTP, not at every start. */
+async function smtp(url: string): Promise<Transporter> {
+  if (transport?.url !== url) {
+    const { default: nodemailer } = await import('nodemailer');
+    if (transport?.url !== url) transport = { url, transporter: nodemailer.createTransport(url) };
+  }
   return transport.transporter;
 }
 
@@ -49,5 +53,5 @@ export async function sendMail(message: MailMessage): Promise<void> {
     });
     return;
   }
-  await smtp(url).sendMail({ from: config().MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
+  await (await smtp(url)).sendMail({ from: config().MAIL_FROM, to: message.to, subject: message.subject, text: message.text });
 }

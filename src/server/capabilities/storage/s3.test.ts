@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  store?.client.destroy();
+  await store?.destroy();
   for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']) {
     if (savedEnv[name] === undefined) delete process.env[name];
     else process.env[name] = savedEnv[name];
@@ -96,7 +96,7 @@ describe('S3BlobStore against a local S3-protocol server', () => {
       credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
     });
     await expect(other.get('x.png')).rejects.toMatchObject({ name: 'StorageUnavailableError', cause: { name: 'NoSuchBucket' } });
-    other.client.destroy();
+    await other.destroy();
   });
 
   it('a bucket answering 500, or not answering within timeoutMs, fails the write as StorageUnavailableError', async () => {
@@ -112,7 +112,7 @@ describe('S3BlobStore against a local S3-protocol server', () => {
       expect(objects().has('faults/c.png')).toBe(true);
     } finally {
       s3.fail('none');
-      bounded.client.destroy();
+      await bounded.destroy();
     }
   });
 
@@ -171,19 +171,19 @@ describe('s3StoreFromEnv', () => {
 
   it('defaults to us-east-1 and virtual-hosted addressing', async () => {
     const s = s3StoreFromEnv({ S3_BUCKET: 'media', S3_ENDPOINT: 'https://s3.example.com' });
-    expect(await s.client.config.region()).toBe('us-east-1');
-    expect(s.client.config.forcePathStyle).toBe(false);
+    expect(await (await s.client()).config.region()).toBe('us-east-1');
+    expect((await s.client()).config.forcePathStyle).toBe(false);
     const url = new URL(await s.signedUrl('outputs/a.webp', clock.nowSeconds() + 60));
     expect(url.host).toBe('media.s3.example.com');
     expect(url.pathname).toBe('/outputs/a.webp');
     expect(url.searchParams.get('X-Amz-Credential')).toMatch(/\/us-east-1\/s3\/aws4_request$/);
-    s.client.destroy();
+    await s.destroy();
   });
 
   it('reads S3_FORCE_PATH_STYLE and S3_REGION', async () => {
     const s = s3StoreFromEnv({ S3_BUCKET: 'media', S3_REGION: 'auto', S3_FORCE_PATH_STYLE: 'true' });
-    expect(await s.client.config.region()).toBe('auto');
-    expect(s.client.config.forcePathStyle).toBe(true);
-    s.client.destroy();
+    expect(await (await s.client()).config.region()).toBe('auto');
+    expect((await s.client()).config.forcePathStyle).toBe(true);
+    await s.destroy();
   });
 });

@@ -1,14 +1,6 @@
 // Server code only: a client component that imports this fails the build.
 import 'server-only';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 
 import { clock } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
@@ -38,15 +30,33 @@ export interface S3BlobStoreOptions {
 /** SigV4 presigned URLs cannot outlive a week. */
 const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
 
+type Sdk = typeof import('@aws-sdk/client-s3');
+type Presigner = typeof import('@aws-sdk/s3-request-presigner');
+
+/**
+ * The AWS SDK, loaded when a store first talks to its bucket: with local storage (the default)
+ * no process loads it (about 0.1 CPU-s at every start of the server, the CLI and each test file).
+ */
+let sdkLoad: Promise<{ sdk: Sdk; presigner: Presigner }> | null = null;
+let loadedSdk: Sdk | null = null;
+function awsSdk(): Promise<{ sdk: Sdk; presigner: Presigner }> {
+  sdkLoad ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')]).then(([sdk, presigner]) => {
+    loadedSdk = sdk;
+    return { sdk, presigner };
+  });
+  return sdkLoad;
+}
+
 export class S3BlobStore implements BlobStore {
   readonly bucket: string;
-  readonly client: S3Client;
+  private readonly clientConfig: S3ClientConfig;
+  private clientLoad: Promise<S3Client> | null = null;
 
   constructor(options: S3BlobStoreOptions) {
     if (!options.bucket) throw new Error('S3BlobStore needs a bucket');
     this.bucket = options.bucket;
     const custom = Boolean(options.endpoint);
-    this.client = new S3Client({
+    this.clientConfig = {
       region: options.region || 'us-east-1',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
       forcePathStyle: options.forcePathStyle ?? false,
@@ -58,13 +68,30 @@ export class S3BlobStore implements BlobStore {
       // Since SDK 3.729 every PutObject carries CRC checksums by default, which several
       // S3-compatible services reject or mis-handle; on those, only send what S3 requires.
       ...(custom ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
-    });
+    };
+  }
+
+  /** The SDK client of this store, made on first use. */
+  client(): Promise<S3Client> {
+    this.clientLoad ??= awsSdk().then(({ sdk }) => new sdk.S3Client(this.clientConfig));
+    return this.clientLoad;
+  }
+
+  private async connected(): Promise<{ sdk: Sdk; presigner: Presigner; client: S3Client }> {
+    const [loaded, client] = await Promise.all([awsSdk(), this.client()]);
+    return { ...loaded, client };
+  }
+
+  /** Closes the client's connections (a store made for a while, e.g. in tests). */
+  async destroy(): Promise<void> {
+    if (this.clientLoad) (await this.clientLoad).destroy();
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     assertSafeKey(key);
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }));
+      const { sdk, client } = await this.connected();
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }));
     } catch (error) {
       throw storageFailure('write', key, error);
     }
@@ -73,7 +100,8 @@ export class S3BlobStore implements BlobStore {
   async get(key: string): Promise<Buffer | null> {
     assertSafeKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      const { sdk, client } = await this.connected();
+      const res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!res.Body) return Buffer.alloc(0);
       return Buffer.from(await res.Body.transformToByteArray());
     } catch (error) {
@@ -91,7 +119,8 @@ export class S3BlobStore implements BlobStore {
     const controller = new AbortController();
     let res;
     try {
-      res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: controller.signal });
+      const { sdk, client } = await this.connected();
+      res = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }), { abortSignal: controller.signal });
     } catch (error) {
       if (isNotFound(error)) return null;
       throw storageFailure('read', key, error);
@@ -113,7 +142,8 @@ export class S3BlobStore implements BlobStore {
     assertSafeKey(key);
     // S3 answers 204 for a missing key too, matching the local store's `rm --force`.
     try {
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+      const { sdk, client } = await this.connected();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
     } catch (error) {
       throw storageFailure('delete', key, error);
     }
@@ -130,14 +160,16 @@ export class S3BlobStore implements BlobStore {
     if (expiresIn > MAX_PRESIGN_SECONDS) {
       throw new Error(`S3 presigned URLs last at most 7 days; asked for ${expiresIn} s`);
     }
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
+    const { sdk, presigner, client } = await this.connected();
+    return presigner.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn });
   }
 
 }
 
 /** A missing object; a missing bucket is a misconfiguration and must surface. */
 function isNotFound(error: unknown): boolean {
-  if (!(error instanceof S3ServiceException)) return false;
+  // An error thrown before the SDK loaded cannot be one of its answers.
+  if (!loadedSdk || !(error instanceof loadedSdk.S3ServiceException)) return false;
   if (error.name === 'NoSuchKey') return true;
   // Some S3-compatible services answer a bare 404 without an error document.
   return error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket';
