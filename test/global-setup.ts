@@ -21,7 +21,7 @@ import { setEnv } from '@/server/platform/config';
 const root = path.resolve(import.meta.dirname, '..');
 
 interface Harness {
-  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; imageOrigin: string; wwwDir: string; engineHoldsDir: string };
+  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; migratedTemplate: string; imageOrigin: string; wwwDir: string; engineHoldsDir: string };
   cleanUp(): Promise<void>;
 }
 
@@ -58,7 +58,13 @@ async function startHarness(): Promise<Harness> {
     // One database per run, so two runs on one machine never share (or drop) each other's data.
     const database = `roomtone_test_${process.pid}`;
     const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-    await recreateDatabase(adminUrl, database);
+    // Migrated once, never connected to: the databases of their own that files take
+    // (freshDatabase) and the shared one are copies, so no test process migrates from scratch.
+    const template = `roomtone_migrated_${process.pid}`;
+    await recreateDatabase(adminUrl, template);
+    cleanups.push(() => dropDatabase(adminUrl, template));
+    await migrateDatabase(adminUrl.replace(/\/postgres$/, `/${template}`));
+    await recreateDatabase(adminUrl, database, { template });
     cleanups.push(() => dropDatabase(adminUrl, database));
     await migrateDatabase(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
@@ -115,7 +121,7 @@ async function startHarness(): Promise<Harness> {
     cleanups.push(() => server.stop());
 
     process.env.TEST_BASE_URL = baseUrl;
-    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, imageOrigin: images.origin, wwwDir: images.wwwDir, engineHoldsDir }, cleanUp };
+    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, migratedTemplate: template, imageOrigin: images.origin, wwwDir: images.wwwDir, engineHoldsDir }, cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;
@@ -127,6 +133,8 @@ declare module 'vitest' {
     baseUrl: string;
     databaseUrl: string;
     adminDatabaseUrl: string;
+    /** A migrated database nobody connects to, to copy (recreateDatabase's `template`). */
+    migratedTemplate: string;
     imageOrigin: string;
     wwwDir: string;
     engineHoldsDir: string;
