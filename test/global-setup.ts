@@ -17,6 +17,8 @@ import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
 import { startProcess } from './start-server';
 import { setEnv } from '@/server/platform/config';
+import { closeDb, databaseUrl as databaseUrlOf, db } from '@/server/platform/db';
+import { seedReferenceData } from '@/server/tools/seed/seed';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -58,12 +60,16 @@ async function startHarness(): Promise<Harness> {
     // One database per run, so two runs on one machine never share (or drop) each other's data.
     const database = `roomtone_test_${process.pid}`;
     const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-    // Migrated once, never connected to: the databases of their own that files take
-    // (freshDatabase) and the shared one are copies, so no test process migrates from scratch.
+    // Migrated and seeded once, then never connected to: the databases of their own that files
+    // take (freshDatabase) and the shared one are copies, so no test process or server start
+    // migrates or writes the reference data.
     const template = `roomtone_migrated_${process.pid}`;
     await recreateDatabase(adminUrl, template);
     cleanups.push(() => dropDatabase(adminUrl, template));
-    await migrateDatabase(adminUrl.replace(/\/postgres$/, `/${template}`));
+    setEnv('DATABASE_URL', adminUrl.replace(/\/postgres$/, `/${template}`));
+    await migrateDatabase(databaseUrlOf());
+    await seedReferenceData(db()); // so the servers' starts on the copies find it mirrored
+    await closeDb();
     await recreateDatabase(adminUrl, database, { template });
     cleanups.push(() => dropDatabase(adminUrl, database));
     await migrateDatabase(databaseUrl);

@@ -43,7 +43,7 @@ export async function referenceDataMirrored(client: Db): Promise<boolean> {
     const byId = new Map(rows.map((row) => [row.id, row]));
     return wanted.every((want) => isDeepStrictEqual(byId.get(want.id), want));
   };
-  const listed = new Set(materials.map((m) => m.id));
+  const listed = new Set<string>(materials.map((m) => m.id));
   return (
     same(styleRows, styles.map((s) => ({ id: s.id, name: s.name, description: s.description, sort: s.sort }))) &&
     same(categoryRows, categories.map((c) => ({ id: c.id, name: c.name, description: c.description, sort: c.sort }))) &&
