@@ -17,11 +17,13 @@ import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
 import { startProcess } from './start-server';
 import { setEnv } from '@/server/platform/config';
+import { closeDb, databaseUrl as databaseUrlOf, db } from '@/server/platform/db';
+import { seedReferenceData } from '@/server/tools/seed/seed';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 interface Harness {
-  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; imageOrigin: string; wwwDir: string; engineHoldsDir: string };
+  provided: { baseUrl: string; databaseUrl: string; adminDatabaseUrl: string; migratedTemplate: string; imageOrigin: string; wwwDir: string; engineHoldsDir: string };
   cleanUp(): Promise<void>;
 }
 
@@ -58,7 +60,17 @@ async function startHarness(): Promise<Harness> {
     // One database per run, so two runs on one machine never share (or drop) each other's data.
     const database = `roomtone_test_${process.pid}`;
     const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-    await recreateDatabase(adminUrl, database);
+    // Migrated and seeded once, then never connected to: the databases of their own that files
+    // take (freshDatabase) and the shared one are copies, so no test process or server start
+    // migrates or writes the reference data.
+    const template = `roomtone_migrated_${process.pid}`;
+    await recreateDatabase(adminUrl, template);
+    cleanups.push(() => dropDatabase(adminUrl, template));
+    setEnv('DATABASE_URL', adminUrl.replace(/\/postgres$/, `/${template}`));
+    await migrateDatabase(databaseUrlOf());
+    await seedReferenceData(db()); // so the servers' starts on the copies find it mirrored
+    await closeDb();
+    await recreateDatabase(adminUrl, database, { template });
     cleanups.push(() => dropDatabase(adminUrl, database));
     await migrateDatabase(databaseUrl);
     setEnv('DATABASE_URL', databaseUrl);
@@ -115,7 +127,7 @@ async function startHarness(): Promise<Harness> {
     cleanups.push(() => server.stop());
 
     process.env.TEST_BASE_URL = baseUrl;
-    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, imageOrigin: images.origin, wwwDir: images.wwwDir, engineHoldsDir }, cleanUp };
+    return { provided: { baseUrl, databaseUrl, adminDatabaseUrl: adminUrl, migratedTemplate: template, imageOrigin: images.origin, wwwDir: images.wwwDir, engineHoldsDir }, cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;
@@ -127,6 +139,8 @@ declare module 'vitest' {
     baseUrl: string;
     databaseUrl: string;
     adminDatabaseUrl: string;
+    /** A migrated database nobody connects to, to copy (recreateDatabase's `template`). */
+    migratedTemplate: string;
     imageOrigin: string;
     wwwDir: string;
     engineHoldsDir: string;

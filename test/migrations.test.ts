@@ -9,6 +9,9 @@ import { recreateDatabase } from '@/server/platform/embedded-postgres';
 import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { migrationStatus, schemaDrift } from '@/server/tools/migrations/migration-status';
 import { requestLogBodyHash } from '@/server/capabilities/requestlog/requestlog';
+import { closeDb, db } from '@/server/platform/db';
+import { setEnv } from '@/server/platform/config';
+import { referenceDataMirrored, seedReferenceData } from '@/server/tools/seed/seed';
 
 async function freshDatabase(name: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');
@@ -74,6 +77,41 @@ describe('prisma/migrations', () => {
     } finally {
       await client.end();
       fs.rmSync(before, { recursive: true, force: true });
+    }
+  });
+
+  it('a start mirrors the reference catalogue; a start that finds it mirrored writes no row; a changed row is written back', async () => {
+    const admin = inject('adminDatabaseUrl');
+    const name = 'roomtone_reference_seed';
+    await recreateDatabase(admin, name, { template: inject('migratedTemplate') });
+    const url = admin.replace(/\/postgres$/, `/${name}`);
+    setEnv('DATABASE_URL', url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const versions = async () => (await client.query(`select 'style' as t, id, xmin::text from "Style" union all select 'material', id, xmin::text from "EditMaterial" order by 1, 2`)).rows;
+    try {
+      // The run's template is seeded: start from empty tables, as a first start does.
+      await client.query(`delete from "EditMaterial"; delete from "EditMaterialCategory"; delete from "Style"`);
+      expect(await referenceDataMirrored(db())).toBe(false);
+      await seedReferenceData(db());
+      expect(await referenceDataMirrored(db())).toBe(true);
+      const written = await versions();
+      expect(written.length).toBeGreaterThan(100);
+      await seedReferenceData(db());
+      expect(await versions()).toEqual(written);
+
+      const { rows: [style] } = await client.query<{ id: string; name: string }>(`select id, name from "Style" order by sort limit 1`);
+      const { rows: [material] } = await client.query<{ id: string; sort: number }>(`select id, sort from "EditMaterial" order by sort limit 1`);
+      await client.query(`update "Style" set name = 'Renamed by hand' where id = $1`, [style!.id]);
+      await client.query(`update "EditMaterial" set sort = 1000000 where id = $1`, [material!.id]);
+      expect(await referenceDataMirrored(db())).toBe(false);
+      await seedReferenceData(db());
+      expect(await referenceDataMirrored(db())).toBe(true);
+      expect((await client.query(`select name from "Style" where id = $1`, [style!.id])).rows).toEqual([{ name: style!.name }]);
+      expect((await client.query(`select sort from "EditMaterial" where id = $1`, [material!.id])).rows).toEqual([{ sort: material!.sort }]);
+    } finally {
+      await client.end();
+      await closeDb();
     }
   });
 });

@@ -29,13 +29,13 @@ function dataDirFor(databaseUrl: string): string {
   return path.resolve(import.meta.dirname, '..', '.data', 'test-databases', database);
 }
 
-/** A new, migrated database on the test cluster (so these processes share no queue with the main test server). */
+/** A new, migrated database on the test cluster (so these processes share no queue with the main test server): a copy of the run's migrated template. */
 export async function freshDatabase(name: string): Promise<TestDatabase> {
   const adminUrl = inject('adminDatabaseUrl');
   const database = `roomtone_${name}_${process.pid}`;
-  await recreateDatabase(adminUrl, database);
+  await recreateDatabase(adminUrl, database, { template: inject('migratedTemplate') });
   const url = adminUrl.replace(/\/postgres$/, `/${database}`);
-  await migrateDatabase(url);
+  await migrateDatabase(url); // a copy of the run's migrated template: nothing left to apply
   const dataDir = dataDirFor(url);
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.mkdirSync(dataDir, { recursive: true });

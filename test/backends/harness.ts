@@ -35,8 +35,8 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
   const adminUrl = inject('adminDatabaseUrl');
   const database = `roomtone_${name}_${process.pid}`;
   const databaseUrl = adminUrl.replace(/\/postgres$/, `/${database}`);
-  await recreateDatabase(adminUrl, database);
-  await migrateDatabase(databaseUrl);
+  await recreateDatabase(adminUrl, database, { template: inject('migratedTemplate') });
+  await migrateDatabase(databaseUrl); // a copy of the run's migrated template: nothing left to apply
   const dataDir = path.join(root, '.data', 'test', `backend-${name}-${process.pid}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   setEnv('DATABASE_URL', databaseUrl);

@@ -329,6 +329,6 @@ function wholeScriptAdapter(inner: SqlDriverAdapter, dispose: () => Promise<void
   };
 }
 
-function quoteIdent(name: string): string {
+export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
 }

@@ -17,6 +17,10 @@
  * adapter-pg-workarounds.ts is the driver adapter, with adapter-pg's four bugs on the
  * migration path worked around.
  */
+import pg from 'pg';
+import type { MigrationList } from '@prisma/schema-engine-wasm';
+
+import { parseConnectionString, quoteIdent } from './adapter-pg-workarounds';
 import { listMigrations, readSchemaFiles, resolvePaths, type MigrationOptions } from './migration-files';
 import { NO_FILTERS, withEngine } from './schema-engine';
 
@@ -32,6 +36,7 @@ export async function migrateDatabase(
 ): Promise<{ applied: string[] }> {
   const paths = resolvePaths(opts);
   const migrationsList = await listMigrations(paths.migrationsDir);
+  if (await allApplied(connectionString, migrationsList)) return { applied: [] };
   // The schema is not needed to apply migrations, and deploy must work on a host that
   // only ships the migrations folder: load it only if present.
   const schema = await readSchemaFiles(paths.schemaPath, { optional: true });
@@ -39,4 +44,34 @@ export async function migrateDatabase(
     const out = await engine.applyMigrations({ migrationsList, filters: NO_FILTERS });
     return { applied: out.appliedMigrationNames };
   });
+}
+
+/**
+ * Whether `_prisma_migrations` records every migration of the folder as applied, and none as
+ * failed or still running: then deploy has nothing to do, and one query says so without the
+ * schema engine (a 5 MB WebAssembly module each process would compile: most of a restart's
+ * migration cost). Anything else goes to the engine, which applies or reports it: no table yet,
+ * a failed, running or rolled-back migration, an unreadable migration file, another provider's
+ * lock file, a database that cannot be read.
+ */
+async function allApplied(connectionString: string, migrationsList: MigrationList): Promise<boolean> {
+  if (migrationsList.migrationDirectories.some((d) => d.migrationFile.content.tag !== 'ok')) return false;
+  const lock = migrationsList.lockfile.content;
+  if (lock != null && !/^\s*provider\s*=\s*"postgresql"\s*$/m.test(lock)) return false;
+  const { host, port, user, password, database, ssl, schema } = parseConnectionString(connectionString);
+  const table = schema ? `${quoteIdent(schema)}._prisma_migrations` : '_prisma_migrations';
+  const client = new pg.Client({ host, port, user, password, database, ssl });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ migration_name: string; finished: boolean }>(
+      `SELECT migration_name, finished_at IS NOT NULL AS finished FROM ${table} WHERE rolled_back_at IS NULL`,
+    );
+    if (rows.some((row) => !row.finished)) return false;
+    const applied = new Set(rows.map((row) => row.migration_name));
+    return migrationsList.migrationDirectories.every((d) => applied.has(d.path));
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMigration } from './create-migration';
 import { migrateDatabase, type MigrationOptions } from './migrate-database';
 import { migrationStatus, schemaDrift } from './migration-status';
+import { engineSessionsStarted } from './schema-engine';
 import { freePort } from '@/server/platform/ports';
 
 const SCHEMA_V1 = `
@@ -133,7 +134,10 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     expect(before).toMatchObject({ hasMigrationsTable: false, pending: [name], upToDate: false });
 
     expect(await migrateDatabase(url, opts)).toEqual({ applied: [name] });
+    // Every migration applied: answered from _prisma_migrations, without an engine session.
+    const sessions = engineSessionsStarted();
     expect(await migrateDatabase(url, opts)).toEqual({ applied: [] });
+    expect(engineSessionsStarted()).toBe(sessions);
 
     const status = await migrationStatus(url, opts);
     expect(status).toEqual({
@@ -182,9 +186,22 @@ describe('offline migrations (schema-engine-wasm + adapter-pg)', () => {
     expect(await readFile(path.join(dir!, 'migration.sql'), 'utf8')).toContain('ADD COLUMN     "label" TEXT');
 
     expect((await migrationStatus(url, opts)).pending).toEqual([names[1]]);
+    const sessions = engineSessionsStarted();
     expect((await migrateDatabase(url, opts)).applied).toEqual([names[1]]);
+    expect(engineSessionsStarted()).toBe(sessions + 1);
     expect(await schemaDrift(url, opts)).toBe('');
     expect(await migrationStatus(url, opts)).toMatchObject({ upToDate: true, drift: '' });
+  });
+
+  it('refuses to deploy over a failed migration (P3009): the quick check leaves it to the engine', async () => {
+    const [last] = await query<{ migration_name: string }>('SELECT max(migration_name) AS migration_name FROM _prisma_migrations');
+    await query(`UPDATE _prisma_migrations SET finished_at = NULL WHERE migration_name = '${last!.migration_name}'`);
+    try {
+      await expect(migrateDatabase(url, opts)).rejects.toMatchObject({ name: 'MigrationError', code: 'P3009' });
+    } finally {
+      await query(`UPDATE _prisma_migrations SET finished_at = now() WHERE migration_name = '${last!.migration_name}'`);
+    }
+    expect(await migrateDatabase(url, opts)).toEqual({ applied: [] });
   });
 
   it('reports a hand-made change to the database as drift', async () => {

@@ -97,6 +97,10 @@ function clearEngineTimersIfIdle(): void {
   engineTimers.clear();
 }
 
+/** Engine sessions this process has started (a test sees which calls needed the engine). */
+let sessionsStarted = 0;
+export const engineSessionsStarted = (): number => sessionsStarted;
+
 export interface Session {
   /** Names in `_prisma_migrations` that finished and were not rolled back, by start time. */
   appliedMigrationNames(): Promise<string[]>;
@@ -120,6 +124,7 @@ export async function withEngine<T>(
 
   let engine: SchemaEngine | undefined;
   activeSessions += 1;
+  sessionsStarted += 1;
   try {
     if (scratch) await factory.useScratchDatabase();
     engine = await Engine.new(
