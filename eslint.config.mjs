@@ -7,6 +7,18 @@ const DOORS = {
 };
 
 const DOOR_ERRORS = { name: '@/server/doors/errors', message: 'ApiError is for the doors (doors/, http/, trpc/, mcp/): throw DomainError from @/server/platform/errors.' };
+/**
+ * Folders without React: the server, the CLI, what the server shares with the console, tests,
+ * benchmarks, scripts, the SDK and the e2e. React's rules (react, react-hooks, jsx-a11y) have
+ * nothing to find there, and react-hooks' compiler-based rules compile every function they see:
+ * over these folders they were most of the lint's time. A React import there is refused, so a
+ * component or hook cannot land where those rules do not look.
+ */
+const WITHOUT_REACT = ['src/server/**', 'src/cli/**', 'src/shared/**', 'test/**', 'bench/**', 'scripts/**', 'sdk/**', 'e2e/**'];
+const REACT_RULES = /^(react|react-hooks|jsx-a11y)\//;
+const reactRulesOff = Object.fromEntries(
+  nextVitals.flatMap((c) => Object.keys(c.rules ?? {})).filter((rule) => REACT_RULES.test(rule)).map((rule) => [rule, 'off']),
+);
 
 export default [
   { ignores: ['.next/**', 'dist/**', 'node_modules/**', 'src/generated/**', 'sdk/dist/**', 'sdk/src/generated/**', '.data/**', 'gallery/**', 'bench/results/**', 'next-env.d.ts'] },
@@ -78,6 +90,19 @@ export default [
             DOOR_ERRORS,
             { name: 'next/link', message: 'Use Link from @/components/ui/link: it prefetches on intent, not every link in view (docs/console.md, "Prefetch on intent").' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    files: WITHOUT_REACT,
+    rules: {
+      ...reactRulesOff,
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportDeclaration[source.value=/^react(-dom)?($|\\/)/], ImportExpression[source.value=/^react(-dom)?($|\\/)/]',
+          message: 'No React outside the console (app/, src/components, src/console-client, src/console-server): React\'s lint rules do not run here (eslint.config.mjs).',
         },
       ],
     },

@@ -4,3 +4,5 @@ export declare function nodeLinesDeclaration(text: string): NodeLinesDeclaration
 export declare function testFiles(root?: string): string[];
 export declare function declarations(root?: string): Array<{ file: string } & NodeLinesDeclaration>;
 export declare function sameOnEveryNodeLine(root?: string): string[];
+export declare function namedPaths(reason: string): string[];
+export declare function coverageProblems(all?: Array<{ file: string } & NodeLinesDeclaration>): string[];

@@ -7,7 +7,10 @@
  *
  * A file that declares nothing runs under both lines, so a new test is never left out
  * silently; a declaration without its reason, or with another word than `same`, fails
- * `scripts/node-lines.test.ts`. vitest.config.ts leaves the `same` files out when
+ * `scripts/node-lines.test.ts`. A reason that leans on another file for the Node-facing part
+ * names it by its path (`test/mcp.test.ts`, or a folder such as `sdk/test`), and that file (or
+ * one in that folder) must itself run under both lines: a covering file cannot leave the pass
+ * while others still count on it. vitest.config.ts leaves the `same` files out when
  * SECOND_NODE_PASS=1.
  *
  * `node scripts/node-lines.mjs` prints the files the second pass runs, one a line.
@@ -67,10 +70,43 @@ export function sameOnEveryNodeLine(root = ROOT) {
     .map((d) => d.file);
 }
 
+/** Paths a reason names under a test root: a test file or a folder (`sdk/test`, `src/server/capabilities/engine/builtin`). */
+const NAMED_PATH = /(?<![\w./-])[a-z]+(?:\/[\w.-]*\w)+/g;
+
+/** The paths one reason names, in order. */
+export function namedPaths(reason) {
+  return [...reason.matchAll(NAMED_PATH)].map((m) => m[0]).filter((p) => TEST_ROOTS.some((root) => p === root || p.startsWith(`${root}/`)));
+}
+
+/**
+ * What is wrong with the covering files the `same` reasons name: each must be a test file that
+ * runs under both lines, or a folder holding one.
+ * @returns {string[]} one line per problem, empty when every reason holds
+ */
+export function coverageProblems(all = declarations()) {
+  const both = all.filter((d) => d.kind === 'both').map((d) => d.file);
+  const known = new Set(all.map((d) => d.file));
+  const problems = [];
+  for (const d of all) {
+    if (d.kind !== 'same') continue;
+    for (const named of namedPaths(d.reason)) {
+      if (named.endsWith('.test.ts')) {
+        if (!known.has(named)) problems.push(`${d.file}: its reason names ${named}, which is no test file`);
+        else if (!both.includes(named)) problems.push(`${d.file}: its reason names ${named}, which does not run under both lines`);
+      } else if (!both.some((f) => f.startsWith(`${named}/`))) {
+        problems.push(`${d.file}: its reason names ${named}, which is no folder with a test file run under both lines`);
+      }
+    }
+  }
+  return problems;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const all = declarations();
   const invalid = all.filter((d) => d.kind === 'invalid');
   for (const d of invalid) console.error(`${d.file}: ${d.error}`);
-  if (invalid.length > 0) process.exit(1);
+  const problems = coverageProblems(all);
+  for (const p of problems) console.error(p);
+  if (invalid.length > 0 || problems.length > 0) process.exit(1);
   for (const d of all) if (d.kind === 'both') console.log(d.file);
 }

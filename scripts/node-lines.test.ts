@@ -2,11 +2,12 @@
 /**
  * The rule of the Node 24 pass (docs/testing.md, "Node lines"): every test file runs under both
  * Node lines unless its head declares `@node-lines same: <reason>`; a malformed declaration
- * fails here, and no folder of test files is outside the rule's reach.
+ * fails here, a covering file a reason names must itself run under both lines, and no folder of
+ * test files is outside the rule's reach.
  */
 import { describe, expect, it } from 'vitest';
 import config from '../vitest.config';
-import { TEST_ROOTS, declarations, nodeLinesDeclaration, sameOnEveryNodeLine, testFiles } from './node-lines.mjs';
+import { TEST_ROOTS, coverageProblems, declarations, namedPaths, nodeLinesDeclaration, sameOnEveryNodeLine, testFiles } from './node-lines.mjs';
 
 describe('@node-lines declarations', () => {
   it('every declaration in the repository reads "@node-lines same: <reason>"', () => {
@@ -22,6 +23,21 @@ describe('@node-lines declarations', () => {
     expect(nodeLinesDeclaration('// @node-lines same: short\n').kind).toBe('invalid');
     expect(nodeLinesDeclaration('// @node-lines differs: uses TLS sockets here\n').kind).toBe('invalid');
     expect(nodeLinesDeclaration('// @node-lines sme: pixel arithmetic on typed arrays\n').kind).toBe('invalid');
+  });
+
+  it('every file or folder a reason names as covering the Node-facing part runs under both lines', () => {
+    expect(coverageProblems()).toEqual([]);
+  });
+
+  it('a reason naming a file that has left the pass, no test file, or a folder without a file in the pass is refused', () => {
+    const d = (file: string, reason?: string) => (reason ? { file, kind: 'same' as const, reason } : { file, kind: 'both' as const });
+    expect(namedPaths('covered in test/mcp.test.ts and sdk/test; the benchmark, sdk-python and sdk/src/client.ts are not paths of tests')).toEqual(['test/mcp.test.ts', 'sdk/test']);
+    const all = [d('test/mcp.test.ts'), d('test/a.test.ts', 'our rules; the transport runs under both lines in test/mcp.test.ts'), d('test/b.test.ts', 'our rules; see test/a.test.ts'), d('test/c.test.ts', 'our rules; see test/gone.test.ts'), d('src/x.test.ts', 'our rules; see src/server and test')];
+    expect(coverageProblems(all)).toEqual([
+      'test/b.test.ts: its reason names test/a.test.ts, which does not run under both lines',
+      'test/c.test.ts: its reason names test/gone.test.ts, which is no test file',
+      'src/x.test.ts: its reason names src/server, which is no folder with a test file run under both lines',
+    ]);
   });
 
   it('only a declaration at the head counts (not one in a test body)', () => {

@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * Credit lots, expiry, auto-recharge and the balance events. Endpoint
  * rows are created directly in the database; the events and their pending deliveries are

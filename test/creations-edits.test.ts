@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * POST /v1/edits: every validation rule of the spec (prompt, mask mode, layer object, mask
  * file, metadata, moderation in live mode), each with the exact status, code and param, plus

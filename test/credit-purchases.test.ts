@@ -1,4 +1,4 @@
-// @node-lines same: our purchase rules against the Stripe stand-in; the Stripe client runs under both lines in src/server/capabilities/billing/payments/stripe.test.ts
+// @node-lines same: our purchase rules against the Stripe stand-in; the Stripe SDK's node:http requests are the kind src/server/capabilities/storage/s3.test.ts runs under both lines
 /**
  * Buying credit from the console (billing.addCredit) through Stripe Checkout, against the local
  * Stripe stand-in (test/stripe-server.ts) and a server of its own with PAYMENT_PROVIDER=stripe:

@@ -1,4 +1,4 @@
-// @node-lines same: our scheduling rules on pg-boss; the jobs on both providers run under both lines in jobs-providers and jobs-inngest
+// @node-lines same: our scheduling rules on pg-boss; pg-boss's workers run under both lines in test/worker.test.ts
 /**
  * Fair scheduling against a server of its own: one organization's flood of heavy generations is
  * held on its slots by an engine hold (BUILTIN_ENGINE_HOLDS_DIR), so it keeps every heavy slot

@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * The generation reads are written in SQL (prepared statements, no Prisma on the hot path).
  * They must return exactly what Prisma returns for the same rows: dates in UTC to the

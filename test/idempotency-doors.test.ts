@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * Idempotency keys per door (spec, Endpoints: "The same key value used on /v1 and on MCP gives
  * 409 idempotency_key_reused"): the console playground is a door of its own, so a key first used

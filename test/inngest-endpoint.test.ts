@@ -1,4 +1,4 @@
-// @node-lines same: the Inngest SDK's HTTP serving, which test/jobs-inngest.test.ts drives in process under both lines
+// @node-lines same: the Inngest SDK's HTTP serving: web Request and Response, which run under both lines in test/mcp.test.ts
 /**
  * Contract test of /api/inngest: the production server started with
  * JOBS_PROVIDER=inngest, driven over HTTP the way Inngest's executor drives a serve handler

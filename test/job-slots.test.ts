@@ -1,4 +1,4 @@
-// @node-lines same: our scheduling rules on pg-boss; the jobs on both providers run under both lines in jobs-providers and jobs-inngest
+// @node-lines same: our scheduling rules on pg-boss; pg-boss's workers run under both lines in test/worker.test.ts
 /**
  * A pg-boss slot that frees while runs wait takes the next one at once: pg-boss alone waits out
  * the rest of its poll interval after each job (for the generation queues, 5 s behind NOTIFY),

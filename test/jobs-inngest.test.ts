@@ -1,3 +1,4 @@
+// @node-lines same: our generation and delivery jobs on the Inngest SDK's test engine: JavaScript on timers, which run under both lines in src/server/platform/deadline.test.ts
 /**
  * Jobs on Inngest, executed with the SDK's own test engine (@inngest/test): the
  * served functions run their real step code on a fresh database; sleeps are mocked by step id

@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * Key fences, through the real routes: a key's IP allowlist on /v1 and
  * /mcp, judged on the client IP behind the trusted proxy hop (the shared test server runs with

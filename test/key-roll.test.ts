@@ -1,3 +1,4 @@
+// @node-lines same: our key roll and expiry rules over tRPC and /v1; sessions and cookies run under both lines in test/console-auth.test.ts, raw HTTP in test/hostile-input.test.ts
 /**
  * Rolling a key and changing its expiry from the console, through the real routes (tRPC over
  * HTTP, then /v1 with the secrets): a roll issues a new secret for the same key (same id, name,

@@ -1,3 +1,4 @@
+// @node-lines same: our /v1 defaults for minimal requests; the HTTP edge runs under both lines in test/hostile-input.test.ts, the engine's threads and encoders in src/server/capabilities/engine/builtin/offthread.test.ts and src/server/capabilities/engine/builtin/encode.test.ts
 /**
  * A request with only the fields the spec shows succeeds; the fields it leaves
  * "not shown" take the documented defaults (docs/operations.md, "Hardening and scale-out").

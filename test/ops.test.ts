@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /** /readyz and /metrics (merged over both web processes and the primary). */
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, testIp } from './support';

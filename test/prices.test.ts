@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * GET /v1/prices: the calling key's organization's prices, tier discount
  * applied, equal to the `cost.amount` of the creations that follow (test and live), through

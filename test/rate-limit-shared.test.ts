@@ -1,3 +1,4 @@
+// @node-lines same: our leases of the rate allowance in PostgreSQL; child processes run under both lines in test/worker.test.ts, IPC in src/server/capabilities/limits/request-rate.test.ts
 /**
  * With RATE_LIMIT_STORE=postgres, instances (separate processes, separate pools) on one
  * database lease slices of each window's allowance: never more than the limit between them,

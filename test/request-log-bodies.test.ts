@@ -1,4 +1,4 @@
-// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in hostile-input, v1-edge and minimal-requests
+// @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * The request log's detail: what a /v1 request asked and what it answered, redacted (secrets,
  * images, signed URL queries) and kept with the line; refused requests too; an idempotent repeat

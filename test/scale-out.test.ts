@@ -1,4 +1,4 @@
-// @node-lines same: our claim and limit rules across two instances; limits shared between processes run under both lines in test/rate-limit-shared.test.ts
+// @node-lines same: our claim and limit rules across two instances; IPC between processes runs under both lines in src/server/capabilities/limits/request-rate.test.ts
 /**
  * More than one machine's worth of processes: two independent server instances
  * (own ports, WORKERS_IN_PROCESS=false) and two `roomtone worker` processes on one PostgreSQL.

@@ -1,3 +1,4 @@
+// @node-lines same: our key-proof rules through the /v1 adapter, called in process; the HTTP edge runs under both lines in test/hostile-input.test.ts
 /**
  * The /v1 reads whose procedures prove the calling key unrevoked in their own query
  * (GET /v1/generations/{id}, GET /v1/generations: meta `provesKey`), run through the one /v1

@@ -1,3 +1,4 @@
+// @node-lines same: our delivery, retry and disabling rules; deliveries go out through safeRequest (node:https, keep-alive, deadlines), which runs under both lines in src/server/capabilities/net/safe-http.test.ts, and are signed with the HMAC src/server/capabilities/webhooks/retry-schedule.test.ts checks
 /**
  * Webhook delivery, end to end: receivers behind 127.0.0.1:443 with the test CA, every signature
  * verified with the official `standardwebhooks` package.

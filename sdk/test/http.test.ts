@@ -1,3 +1,4 @@
+// @node-lines same: backoff, error classes and the package version: our code; the browser check reads window and document, which no Node line defines
 import { describe, expect, it } from 'vitest';
 import { backoffMs, refuseBrowsers } from '../src/core/http.js';
 import { APIError, AuthenticationError, ConflictError, InvalidRequestError, NotFoundError, PermissionDeniedError, RateLimitError, retryAfterSeconds } from '../src/core/errors.js';

@@ -1,3 +1,4 @@
+// @node-lines same: our formatting of a parameter path
 import { describe, expect, it } from 'vitest';
 import { paramFromPath } from './param-path';
 

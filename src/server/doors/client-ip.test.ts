@@ -1,3 +1,4 @@
+// @node-lines same: which forwarded address counts: our rule; net.isIP and BlockList run under both lines in src/server/capabilities/keys/fences.test.ts
 import { afterEach, describe, expect, it } from 'vitest';
 import { clientIpFrom } from './client-ip';
 import { config, resetConfigCache } from '@/server/platform/config';

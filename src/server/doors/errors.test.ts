@@ -1,3 +1,4 @@
+// @node-lines same: our mapping of error codes to HTTP statuses and envelopes
 import { describe, expect, it } from 'vitest';
 
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';

@@ -1,3 +1,4 @@
+// @node-lines same: our configuration checks
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '@/server/platform/config';
 import { addServiceConfigChecks } from './config-checks';

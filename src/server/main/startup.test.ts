@@ -1,3 +1,4 @@
+// @node-lines same: the startup banner's text from our settings
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfigCache } from '@/server/platform/config';
 import { startupBanner } from './startup';

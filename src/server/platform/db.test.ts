@@ -1,3 +1,4 @@
+// @node-lines same: our parsing of PostgreSQL timestamp text
 import { describe, expect, it } from 'vitest';
 import { parseUtcTimestamp } from './db';
 

@@ -1,3 +1,4 @@
+// @node-lines same: file modes the postgres user can reach and our restart backoff, not Node's code
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @node-lines same: a zod form schema: our rules
 import { describe, expect, it } from 'vitest';
 import { spendAlertsForm } from './spend-alert-inputs';
 

@@ -1,3 +1,4 @@
+// @node-lines same: zod form schemas' messages: our rules
 import { describe, expect, it } from 'vitest';
 import { signInInput, signUpInput } from './console-inputs';
 

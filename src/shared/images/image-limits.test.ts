@@ -1,3 +1,4 @@
+// @node-lines same: our header sniffing and size limits; sharp's binding runs under both lines in src/server/capabilities/images/intake.test.ts
 import sharp, { type Sharp } from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { dimensionsOverLimit, headerDimensions, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE, sniffImageFormat } from './image-limits';

@@ -1,3 +1,4 @@
+// @node-lines same: user-agent strings read by our regular expressions
 import { describe, expect, it } from 'vitest';
 import { deviceName } from './device-name';
 

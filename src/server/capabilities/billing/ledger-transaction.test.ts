@@ -1,3 +1,4 @@
+// @node-lines same: type assertions only: nothing runs on a Node line
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Db, DbTx, Tx } from '@/server/platform/db';
 import { appendLedgerEntry, chargeBalance, grantCredit } from './ledger';

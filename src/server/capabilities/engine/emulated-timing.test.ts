@@ -1,3 +1,4 @@
+// @node-lines same: our timing emulation's rules; timers and AbortSignal run under both lines in src/server/platform/deadline.test.ts
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,3 +1,4 @@
+// @node-lines same: our serialisation of the generation object
 import { describe, expect, it } from 'vitest';
 import { toApiGenerations, type GenerationView } from './serialize';
 

@@ -1,3 +1,4 @@
+// @node-lines same: our zod parsing of stored JSON columns
 import { describe, expect, it } from 'vitest';
 import { qualityOf, storedInput } from './stored-json';
 

@@ -1,3 +1,4 @@
+// @node-lines same: our progress writer's rules under vitest's fake timers
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { progressWriter, type Value } from './progress';
 

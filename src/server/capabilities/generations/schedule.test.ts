@@ -1,3 +1,4 @@
+// @node-lines same: our scheduling priorities and cost classes
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfigCache } from '@/server/platform/config';
 import { fairPriority, generationCostClass } from './schedule';

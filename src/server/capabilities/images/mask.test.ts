@@ -1,3 +1,4 @@
+// @node-lines same: our mask rules on sharp's pixels; sharp's binding runs under both lines in src/server/capabilities/images/intake.test.ts
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 

@@ -1,3 +1,4 @@
+// @node-lines same: our reading of WebP headers; sharp's binding runs under both lines in src/server/capabilities/images/intake.test.ts
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { plainWebpSize } from './plain-webp';

@@ -1,3 +1,4 @@
+// @node-lines same: our leasing arithmetic against an in-process store; the IPC between processes runs under both lines in src/server/capabilities/limits/request-rate.test.ts
 import { afterEach, describe, expect, it } from 'vitest';
 import { clock } from '@/server/platform/clock';
 import { FixedWindowLimiter, sliceCap, type LeaseRequest, type RateDecision } from './fixed-window';

@@ -1,3 +1,4 @@
+// @node-lines same: the catalogue's data checked by its zod schema
 import { describe, expect, it } from 'vitest';
 import {
   catalog,

@@ -1,3 +1,4 @@
+// @node-lines same: our zod parsing of texture recipes
 import { describe, expect, it } from 'vitest';
 import { catalog } from './catalog';
 

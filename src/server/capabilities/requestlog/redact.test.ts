@@ -1,3 +1,4 @@
+// @node-lines same: our redaction of JSON for the request log
 import { describe, expect, it } from 'vitest';
 import { loggedAnswerJson, loggedJson, MAX_LOGGED_JSON, redactForLog } from './redact';
 

@@ -1,3 +1,4 @@
+// @node-lines same: our month projection arithmetic
 import { describe, expect, it } from 'vitest';
 import { projectMonth } from './month-to-date';
 

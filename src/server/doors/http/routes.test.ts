@@ -1,3 +1,4 @@
+// @node-lines same: our route table and the console proxy's matchers
 /** The route table (routes.ts): what each path takes, and the console's proxy never sees one of its paths. */
 import { describe, expect, it } from 'vitest';
 import { findRoute, PAGE_ROUTE_FILES, ROUTES, serveRoute } from './routes';

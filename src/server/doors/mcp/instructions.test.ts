@@ -1,3 +1,4 @@
+// @node-lines same: the MCP instructions' sentences from our settings
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { mcpInstructions, testModeSentence } from './instructions';

@@ -1,3 +1,4 @@
+// @node-lines same: the next-step sentence: our text
 import { describe, expect, it } from 'vitest';
 import type { ApiGeneration } from '@/server/capabilities/generation-object/serialize';
 import { nextStep } from './next-step';

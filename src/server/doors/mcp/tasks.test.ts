@@ -1,3 +1,4 @@
+// @node-lines same: MCP tasks' rules; the transport runs under both lines in test/mcp.test.ts
 import { describe, expect, it } from 'vitest';
 import type { GenerationView } from '@/server/capabilities/generation-object/serialize';
 import { taskOf } from './tasks';

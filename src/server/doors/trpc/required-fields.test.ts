@@ -1,3 +1,4 @@
+// @node-lines same: our zod messages for missing fields
 import { describe, expect, it } from 'vitest';
 import { editInput, upscaleInput } from '@/shared/creations/schemas';
 import { apiErrorFromZodIssues } from '@/server/doors/errors';

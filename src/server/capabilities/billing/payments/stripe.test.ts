@@ -1,3 +1,4 @@
+// @node-lines same: our payment rules over the Stripe SDK against a local stand-in; SDK requests over node:http with socket timeouts run under both lines in src/server/capabilities/storage/s3.test.ts and src/server/capabilities/net/safe-http.test.ts
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../../../test/stripe-server';
 import { stripeProvider } from './stripe';

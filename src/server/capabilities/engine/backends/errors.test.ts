@@ -1,3 +1,4 @@
+// @node-lines same: our mapping of backend statuses and errors to kinds
 import { describe, expect, it } from 'vitest';
 import { asBackendError, BackendError, kindForStatus, looksLikeRefusal } from './errors';
 

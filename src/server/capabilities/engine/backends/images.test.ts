@@ -1,3 +1,4 @@
+// @node-lines same: our size and compositing rules on sharp's pixels; sharp's binding runs under both lines in src/server/capabilities/images/intake.test.ts and src/server/capabilities/engine/builtin/encode.test.ts
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { finishOutput, rgbAt, sendSizeFor } from './images';

@@ -1,3 +1,4 @@
+// @node-lines same: our backoff arithmetic and Retry-After reading
 import { describe, expect, it } from 'vitest';
 import { backoffMs, parseRetryAfter, retryDelayMs, RETRY_MAX_MS } from './retry-policy';
 

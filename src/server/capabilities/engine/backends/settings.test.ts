@@ -1,3 +1,4 @@
+// @node-lines same: our parsing of the ENGINE_* settings
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,3 +1,4 @@
+// @node-lines same: our filling of JSON request templates
 import { describe, expect, it } from 'vitest';
 import { fillTemplate } from './templates';
 

@@ -1,4 +1,4 @@
-// @node-lines same: pixel arithmetic on typed arrays; the engine's worker threads and encoders run under both lines in offthread, encode and upscale
+// @node-lines same: pixel arithmetic on typed arrays; the engine's worker threads and encoders run under both lines in src/server/capabilities/engine/builtin/offthread.test.ts, encode.test.ts and upscale.test.ts
 import { describe, expect, it } from 'vitest';
 import { applyMaterial } from './material';
 import { makeInteriorScene, makeSwatch } from '../../../../../test/helpers/engine-scenes';

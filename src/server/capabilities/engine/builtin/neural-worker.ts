@@ -1,6 +1,8 @@
 /**
  * worker_threads entry for the neural upscaler: UpscalerJS esrgan-slim (RDN) models read from
- * node_modules, run with @tensorflow/tfjs on the wasm backend, tile by tile.
+ * node_modules, run with TensorFlow.js on the wasm backend, tile by tile. Only the parts it uses
+ * are installed: tfjs-core (tensors), tfjs-layers (the models are Keras layers models) and the
+ * wasm backend, not the @tensorflow/tfjs bundle with its WebGL backend, converter and data API.
  *
  * Why a worker: a 2048x1536 x2 pass is ~1 min of synchronous wasm; on the main thread it would
  * freeze every request. The thread lowers its own priority (on Linux setpriority(0) applies
@@ -15,7 +17,8 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs-core';
+import { loadLayersModel, type LayersModel } from '@tensorflow/tfjs-layers';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import type { NeuralRequest, NeuralMessage } from './neural-protocol';
 
@@ -74,8 +77,8 @@ function initBackend(): Promise<void> {
   return backendReady;
 }
 
-const models = new Map<number, Promise<{ model: tf.LayersModel; def: ModelDef }>>();
-function getModel(scale: 2 | 4): Promise<{ model: tf.LayersModel; def: ModelDef }> {
+const models = new Map<number, Promise<{ model: LayersModel; def: ModelDef }>>();
+function getModel(scale: 2 | 4): Promise<{ model: LayersModel; def: ModelDef }> {
   let m = models.get(scale);
   if (!m) {
     m = (async () => {
@@ -90,7 +93,7 @@ function getModel(scale: 2 | 4): Promise<{ model: tf.LayersModel; def: ModelDef 
       const parts = json.weightsManifest.flatMap((g) => g.paths).map((p) => readFileSync(path.join(dir, p)));
       const all = Buffer.concat(parts);
       const weightData = all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength);
-      const model = await tf.loadLayersModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData }));
+      const model = await loadLayersModel(tf.io.fromMemory({ modelTopology: json.modelTopology, weightSpecs, weightData }));
       return { model, def };
     })();
     models.set(scale, m);

@@ -1,3 +1,4 @@
+// @node-lines same: the shipped workflow files checked by our validator
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @node-lines same: our letterbox and answer-format arithmetic
 import { describe, expect, it } from 'vitest';
 import { answerFormat, letterboxFor } from './openai-adapter';
 

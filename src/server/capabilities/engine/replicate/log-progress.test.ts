@@ -1,3 +1,4 @@
+// @node-lines same: our reading of progress from log text
 import { describe, expect, it } from 'vitest';
 import { progressFromLogs } from './log-progress';
 

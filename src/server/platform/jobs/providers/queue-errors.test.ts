@@ -1,3 +1,4 @@
+// @node-lines same: our log lines for queue errors (error objects built in the test)
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { describeError, logQueueError, QUEUE_ERROR_INTERVAL_MS } from './queue-errors';
 
