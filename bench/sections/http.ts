@@ -241,7 +241,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
   const baselineEnv = { PORT: String(baselinePort), DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, PUBLIC_BASE_URL: publicBaseUrl, NODE_ENV: 'production' };
   // Settled both ways before going on: a server still starting when the section fails would miss the cleanup.
   const [baselineStart, roomtonesStart] = await Promise.allSettled([
-    registered('baseline server', startChildServer({ name: 'baseline', args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/baseline-server.ts')], port: baselinePort, env: baselineEnv })),
+    registered('baseline server', startChildServer({ name: 'baseline', args: process.env.BENCH_CPU_PROF === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/prof-baseline')}`, '--import', 'tsx', path.join(ROOT, 'bench/baseline-server.ts')] : [require.resolve('tsx/cli'), path.join(ROOT, 'bench/baseline-server.ts')], port: baselinePort, env: baselineEnv })),
     startRoomtones(),
   ]);
   if (baselineStart.status === 'rejected') throw baselineStart.reason;

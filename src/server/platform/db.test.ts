@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUtcTimestamp } from './db';
+import { parseUtcEpochMs, parseUtcTimestamp } from './db';
 
 /** What PostgreSQL sends for a `timestamp(3)` column, from the UTC instant. */
 function pgText(date: Date): string {
@@ -17,6 +17,7 @@ describe('parseUtcTimestamp', () => {
     for (let i = 0; i < 5_000; i++) {
       const instant = new Date(Math.floor(random() * Date.UTC(2200, 0, 1)));
       expect(parseUtcTimestamp(pgText(instant)).getTime()).toBe(instant.getTime());
+      expect(parseUtcEpochMs(pgText(instant))).toBe(instant.getTime());
     }
   });
 
@@ -30,5 +31,11 @@ describe('parseUtcTimestamp', () => {
 
   it('takes the general path for years before 1000', () => {
     expect(parseUtcTimestamp('0099-03-04 05:06:07.5').toISOString()).toBe('0099-03-04T05:06:07.500Z');
+    expect(parseUtcEpochMs('0099-03-04 05:06:07.5')).toBe(Date.parse('0099-03-04T05:06:07.500Z'));
+  });
+
+  it('gives an unreadable value as NaN, as an invalid Date’s time', () => {
+    expect(parseUtcEpochMs('infinity')).toBeNaN();
+    expect(parseUtcTimestamp('infinity').getTime()).toBeNaN();
   });
 });
