@@ -14,12 +14,20 @@ export const GENERATION_VIEW_COLUMNS = [
 ] as const satisfies readonly (keyof Generation)[];
 export type GenerationView = Pick<Generation, (typeof GENERATION_VIEW_COLUMNS)[number]>;
 
+/** What the generation object is made of: the columns the /v1 reads select (GenerationView without the scope and the stage). */
+export const API_GENERATION_COLUMNS = [
+  'id', 'mode', 'type', 'status', 'input', 'metadata', 'outputs', 'costAmount', 'discountPercent', 'amountRefunded',
+  'errorCode', 'errorMessage', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'imagesDeletedAt', 'progress',
+] as const satisfies readonly (typeof GENERATION_VIEW_COLUMNS)[number][];
+type ApiGenerationSource = Pick<GenerationView, (typeof API_GENERATION_COLUMNS)[number]>;
+
 type TimestampColumn = 'createdAt' | 'startedAt' | 'completedAt' | 'expiresAt' | 'imagesDeletedAt';
 /**
- * GenerationView with its timestamps in milliseconds since the epoch: what the /v1 reads select
- * (platform/db.ts's `sql(…, 'epochMs')`), serialized without a Date per timestamp.
+ * The API_GENERATION_COLUMNS of a generation with its timestamps in milliseconds since the
+ * epoch: what the /v1 reads select (platform/db.ts's `sql(…, 'epochMs')`), serialized without a
+ * Date per timestamp.
  */
-export type GenerationViewMs = Omit<GenerationView, TimestampColumn> & { createdAt: number } & { [K in Exclude<TimestampColumn, 'createdAt'>]: number | null };
+export type GenerationViewMs = Omit<ApiGenerationSource, TimestampColumn> & { createdAt: number } & { [K in Exclude<TimestampColumn, 'createdAt'>]: number | null };
 
 export const OUTPUT_URL_TTL_SECONDS = 15 * 60;
 export const IMAGE_RETENTION_MS = 24 * 3600 * 1000;
@@ -48,12 +56,12 @@ export interface ApiGeneration {
  * minutes. expires_at is end + 24 h; while in progress it is provisional (created_at + 24 h,
  * the earliest the images could be deleted) and becomes final when the generation ends.
  */
-export async function toApiGeneration(row: GenerationView | GenerationViewMs): Promise<ApiGeneration> {
+export async function toApiGeneration(row: ApiGenerationSource | GenerationViewMs): Promise<ApiGeneration> {
   return (await toApiGenerations([row]))[0] as ApiGeneration;
 }
 
 /** A page of generations: every output URL of the page signed in one pass. */
-export async function toApiGenerations(rows: readonly (GenerationView | GenerationViewMs)[]): Promise<ApiGeneration[]> {
+export async function toApiGenerations(rows: readonly (ApiGenerationSource | GenerationViewMs)[]): Promise<ApiGeneration[]> {
   const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
   const outputsOf = rows.map((row) => (row.imagesDeletedAt !== null ? [] : storedOutputs(row.outputs)));
   const store = blobStore();
@@ -76,7 +84,7 @@ export async function toApiGenerations(rows: readonly (GenerationView | Generati
 }
 
 /** Queued: nothing done yet (0). Running: what the engine last reported, stored throttled. */
-function progressOf(row: GenerationView | GenerationViewMs): number | null {
+function progressOf(row: ApiGenerationSource | GenerationViewMs): number | null {
   switch (row.status) {
     case 'succeeded':
       return 1;
@@ -92,7 +100,7 @@ function seconds(at: Date | number): number {
   return Math.floor((typeof at === 'number' ? at : at.getTime()) / 1000);
 }
 
-function apiGeneration(row: GenerationView | GenerationViewMs, output: ApiGeneration['output']): ApiGeneration {
+function apiGeneration(row: ApiGenerationSource | GenerationViewMs, output: ApiGeneration['output']): ApiGeneration {
   const createdAt = seconds(row.createdAt);
   return {
     object: 'generation',

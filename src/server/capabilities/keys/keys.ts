@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash as cryptoHash, timingSafeEqual } from 'node:crypto';
 import { sql, type DbTx } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
@@ -17,8 +17,9 @@ import type { KeyGrant } from '@/server/capabilities/access/caller';
  */
 const KEY_PATTERN = /^rt_(test|live)_[0-9A-Za-z]{40}$/;
 
+/** SHA-256 in hex, one-shot (every /v1 request hashes its key: no Hash object per call). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return cryptoHash('sha256', secret, 'hex');
 }
 
 /** A fresh secret of `mode`, with what is stored of it (its hash) and shown again (its prefix). */
