@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseUtcEpochMs, parseUtcTimestamp } from './db';
+import { parseUtcEpochMs, parseUtcTimestamp, sqlTimestamp, sqlTimestampOfMs } from './db';
 
 /** What PostgreSQL sends for a `timestamp(3)` column, from the UTC instant. */
 function pgText(date: Date): string {
@@ -37,5 +37,14 @@ describe('parseUtcTimestamp', () => {
   it('gives an unreadable value as NaN, as an invalid Date’s time', () => {
     expect(parseUtcEpochMs('infinity')).toBeNaN();
     expect(parseUtcTimestamp('infinity').getTime()).toBeNaN();
+  });
+});
+
+describe('sqlTimestampOfMs', () => {
+  it('is sqlTimestamp of the same instant: within a second, across seconds, before 1970', () => {
+    const instants = [Date.UTC(2026, 11, 6, 13, 0, 0, 0), Date.UTC(2026, 11, 6, 13, 0, 0, 7), Date.UTC(2026, 11, 6, 13, 0, 0, 45), Date.UTC(2026, 11, 6, 13, 0, 0, 999), Date.UTC(2026, 11, 6, 13, 0, 1, 0), -1, -1_500, 0];
+    let seed = 7;
+    for (let i = 0; i < 2_000; i++) instants.push(Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * Date.UTC(2200, 0, 1)));
+    for (const ms of instants) expect(sqlTimestampOfMs(ms)).toBe(sqlTimestamp(new Date(ms)));
   });
 });

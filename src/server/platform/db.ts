@@ -178,6 +178,21 @@ export function sqlTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
+/** The last second sqlTimestampOfMs formatted, and its text up to the seconds. */
+let formattedSecond = { second: Number.NaN, text: '' };
+
+/**
+ * sqlTimestamp of milliseconds since the epoch, without a Date per call: the request log
+ * writes one per line, in order, so the text up to the seconds is made once per second.
+ */
+export function sqlTimestampOfMs(epochMs: number): string {
+  const ms = Math.floor(epochMs);
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond.second) formattedSecond = { second, text: sqlTimestamp(new Date(second * 1000)).slice(0, -4) };
+  const milli = ms - second * 1000;
+  return `${formattedSecond.text}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}`;
+}
+
 /** How `sql()` gives a `timestamp` column: a Date (as Prisma), or milliseconds since the epoch. */
 export type SqlTimestamps = 'date' | 'epochMs';
 
