@@ -12,7 +12,8 @@
  *
  * Env: BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (10), BENCH_WARMUP (2, per
  * scenario and target), BENCH_STARTUP_WARMUP (5, once per fresh server), BENCH_REPEATS (3),
- * BENCH_CPU_PROF=1 (CPU profile of the Roomtone server into bench/results/prof), BENCH_HTTP_SCENARIOS
+ * BENCH_CPU_PROF=1 (CPU profile of the Roomtone server into bench/results/prof, and of the http
+ * section's baseline into bench/results/prof-baseline), BENCH_HTTP_SCENARIOS
  * (A or B: one read scenario of the http section),
  * BENCH_SERVER_LOGS=1 (servers' output on stderr), BENCH_SERVER_NODE_FLAGS (extra node flags of the
  * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms),

@@ -3,12 +3,14 @@
  * The generation reads are written in SQL (prepared statements, no Prisma on the hot path).
  * They must return exactly what Prisma returns for the same rows: dates in UTC to the
  * millisecond, JSON parsed, nulls as null, and the same rows in the same order for every
- * combination of filters and cursor, scoped by organization and mode.
+ * combination of filters and cursor, scoped by organization and mode. The /v1 reads, which
+ * read the timestamps as numbers, answer exactly what Prisma's rows serialize to.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
-import { getGeneration, listGenerations, type Scope } from '@/server/capabilities/generations/generations';
-import { GENERATION_VIEW_COLUMNS } from '@/server/capabilities/generation-object/serialize';
+import { getGeneration, listGenerations, readGeneration, readGenerationPage, type Scope } from '@/server/capabilities/generations/generations';
+import { GENERATION_VIEW_COLUMNS, toApiGeneration, toApiGenerations } from '@/server/capabilities/generation-object/serialize';
+import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType } from '@/generated/prisma/enums';
 import { createTestOrg, refusalOf, type TestOrg } from './support';
 import { insertGeneration } from './fixtures';
@@ -57,6 +59,25 @@ describe('SQL generation reads match Prisma', () => {
     }
     expect(await refusalOf(getGeneration({ organizationId: other.id, mode: 'test' }, ids[0]!))).toMatchObject({ status: 404, code: 'resource_not_found' });
     expect(await refusalOf(getGeneration({ organizationId: org.id, mode: 'live' }, ids[0]!))).toMatchObject({ status: 404, code: 'resource_not_found' });
+  });
+
+  it('the /v1 reads answer what Prisma’s rows serialize to: every timestamp the same second', async () => {
+    // One second for both sides: the output URLs are signed for it.
+    const restore = clock.save();
+    clock.set(new Date());
+    try {
+      for (const id of ids) {
+        const expected = await toApiGeneration(await db().generation.findUniqueOrThrow({ where: { id }, select }));
+        expect(await readGeneration(scope, id)).toStrictEqual(expected);
+      }
+      const all = await db().generation.findMany({ where: { organizationId: org.id, mode: 'test' }, orderBy: { seq: 'desc' }, select });
+      const page = await readGenerationPage(scope, { limit: 100 });
+      expect(page).toStrictEqual({ object: 'list', data: await toApiGenerations(all), has_more: false });
+      expect(page.data.map((g) => [g.created_at, g.completed_at, g.expires_at])).toContainEqual([expect.any(Number), expect.any(Number), expect.any(Number)]);
+    } finally {
+      restore();
+    }
+    expect(await refusalOf(readGeneration({ organizationId: other.id, mode: 'test' }, ids[0]!))).toMatchObject({ status: 404, code: 'resource_not_found' });
   });
 
   it.each([

@@ -124,7 +124,7 @@ describe('retention of request-log bodies', () => {
     const later = new Date(created.getTime() + 2 * 24 * 3600_000);
     const line = (id: string, createdAt: Date) => ({
       id, organizationId: org.id, apiKeyId: null, mode: 'test' as const, method: 'GET', path: '/v1/generations', status: 200,
-      errorCode: null, durationMs: 1, ip: null, createdAt, responseBody: text,
+      errorCode: null, durationMs: 1, ip: null, createdAt: createdAt.getTime(), responseBody: text,
     });
     const [first, second] = [newId('req'), newId('req')];
     // Two batches: the second finds the body stored and moves its lastUsedAt to its own line.

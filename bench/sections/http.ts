@@ -189,6 +189,16 @@ async function compareResponses(roomtone: ChildServer, baseline: ChildServer, ke
   return problems;
 }
 
+/**
+ * The baseline's command. With BENCH_CPU_PROF=1 its profile goes to bench/results/prof-baseline:
+ * tsx's loader in the process itself (tsx's CLI would run the server in a child of its own).
+ */
+function baselineArgs(tsxCli: string): string[] {
+  const server = path.join(ROOT, 'bench/baseline-server.ts');
+  if (process.env.BENCH_CPU_PROF !== '1') return [tsxCli, server];
+  return ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/prof-baseline')}`, '--import', 'tsx', server];
+}
+
 /** A server that died mid-run makes every later figure meaningless: stop with its output. */
 function assertAlive(server: ChildServer): void {
   if (!server.alive()) throw new Error(`${server.name} server died during the run\n--- its output ---\n${server.output().slice(-6000)}`);
@@ -242,7 +252,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
   const baselineEnv = { PORT: String(baselinePort), DATABASE_URL: database.url, APP_SECRET: BENCH_APP_SECRET, PUBLIC_BASE_URL: publicBaseUrl, NODE_ENV: 'production' };
   // Settled both ways before going on: a server still starting when the section fails would miss the cleanup.
   const [baselineStart, roomtonesStart] = await Promise.allSettled([
-    registered('baseline server', startChildServer({ name: 'baseline', args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/baseline-server.ts')], port: baselinePort, env: baselineEnv })),
+    registered('baseline server', startChildServer({ name: 'baseline', args: baselineArgs(require.resolve('tsx/cli')), port: baselinePort, env: baselineEnv })),
     startRoomtones(),
   ]);
   if (baselineStart.status === 'rejected') throw baselineStart.reason;

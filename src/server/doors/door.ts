@@ -176,7 +176,7 @@ export function logRequest(
     errorMessage: line.errorMessage ?? null,
     durationMs: Math.round(performance.now() - door.started),
     ip: door.ip,
-    createdAt: clock.now(),
+    createdAt: clock.nowMs(),
     ...loggedBodies(line),
   });
 }

@@ -1,6 +1,6 @@
 // @node-lines same: our parsing of PostgreSQL timestamp text
 import { describe, expect, it } from 'vitest';
-import { parseUtcTimestamp } from './db';
+import { parseUtcEpochMs, parseUtcTimestamp, sqlTimestamp, sqlTimestampOfMs } from './db';
 
 /** What PostgreSQL sends for a `timestamp(3)` column, from the UTC instant. */
 function pgText(date: Date): string {
@@ -18,6 +18,7 @@ describe('parseUtcTimestamp', () => {
     for (let i = 0; i < 5_000; i++) {
       const instant = new Date(Math.floor(random() * Date.UTC(2200, 0, 1)));
       expect(parseUtcTimestamp(pgText(instant)).getTime()).toBe(instant.getTime());
+      expect(parseUtcEpochMs(pgText(instant))).toBe(instant.getTime());
     }
   });
 
@@ -31,5 +32,20 @@ describe('parseUtcTimestamp', () => {
 
   it('takes the general path for years before 1000', () => {
     expect(parseUtcTimestamp('0099-03-04 05:06:07.5').toISOString()).toBe('0099-03-04T05:06:07.500Z');
+    expect(parseUtcEpochMs('0099-03-04 05:06:07.5')).toBe(Date.parse('0099-03-04T05:06:07.500Z'));
+  });
+
+  it('gives an unreadable value as NaN, as an invalid Date’s time', () => {
+    expect(parseUtcEpochMs('infinity')).toBeNaN();
+    expect(parseUtcTimestamp('infinity').getTime()).toBeNaN();
+  });
+});
+
+describe('sqlTimestampOfMs', () => {
+  it('is sqlTimestamp of the same instant: within a second, across seconds, before 1970', () => {
+    const instants = [Date.UTC(2026, 11, 6, 13, 0, 0, 0), Date.UTC(2026, 11, 6, 13, 0, 0, 7), Date.UTC(2026, 11, 6, 13, 0, 0, 45), Date.UTC(2026, 11, 6, 13, 0, 0, 999), Date.UTC(2026, 11, 6, 13, 0, 1, 0), -1, -1_500, 0];
+    let seed = 7;
+    for (let i = 0; i < 2_000; i++) instants.push(Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * Date.UTC(2200, 0, 1)));
+    for (const ms of instants) expect(sqlTimestampOfMs(ms)).toBe(sqlTimestamp(new Date(ms)));
   });
 });

@@ -141,10 +141,11 @@ export function db(): PrismaClient {
 /**
  * UTC, as Prisma writes it: DateTime columns are `timestamp(3)` without zone, sent as
  * `YYYY-MM-DD HH:MM:SS[.fff]`. Read by character codes (no substrings, no Date string parser:
- * measured as a visible share of a list page's CPU). Anything else (years before 1000, BC
- * dates, infinity) takes the general path.
+ * measured as a visible share of a list page's CPU), as milliseconds since the epoch. Anything
+ * else (years before 1000, BC dates, infinity) takes the general path (NaN when unreadable, as
+ * an invalid Date's time).
  */
-export function parseUtcTimestamp(text: string): Date {
+export function parseUtcEpochMs(text: string): number {
   const length = text.length;
   if (length >= 19 && length <= 26 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 32 && text.charCodeAt(0) !== 48) {
     let ms = 0;
@@ -153,11 +154,14 @@ export function parseUtcTimestamp(text: string): Date {
       const fraction = digitsAt(text, 20, length - 20);
       ms = Math.round(fraction / 10 ** (length - 20 - 3));
     }
-    return new Date(
-      Date.UTC(digitsAt(text, 0, 4), digitsAt(text, 5, 2) - 1, digitsAt(text, 8, 2), digitsAt(text, 11, 2), digitsAt(text, 14, 2), digitsAt(text, 17, 2), ms),
-    );
+    return Date.UTC(digitsAt(text, 0, 4), digitsAt(text, 5, 2) - 1, digitsAt(text, 8, 2), digitsAt(text, 11, 2), digitsAt(text, 14, 2), digitsAt(text, 17, 2), ms);
   }
-  return new Date(`${text.replace(' ', 'T')}Z`);
+  return Date.parse(`${text.replace(' ', 'T')}Z`);
+}
+
+/** parseUtcEpochMs as a Date (what Prisma returns for the column). */
+export function parseUtcTimestamp(text: string): Date {
+  return new Date(parseUtcEpochMs(text));
 }
 
 /**
@@ -174,24 +178,71 @@ export function sqlTimestamp(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
-const SQL_TYPES = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === pg.types.builtins.TIMESTAMP) return parseUtcTimestamp;
-    if (oid === pg.types.builtins.INT8) return BigInt;
-    return pg.types.getTypeParser(oid, format);
-  },
-} as pg.CustomTypesConfig;
+/** The last second sqlTimestampOfMs formatted, and its text up to the seconds. */
+let formattedSecond = { second: Number.NaN, text: '' };
+
+/**
+ * sqlTimestamp of milliseconds since the epoch, without a Date per call: the request log
+ * writes one per line, in order, so the text up to the seconds is made once per second.
+ */
+export function sqlTimestampOfMs(epochMs: number): string {
+  const ms = Math.floor(epochMs);
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond.second) formattedSecond = { second, text: sqlTimestamp(new Date(second * 1000)).slice(0, -4) };
+  const milli = ms - second * 1000;
+  return `${formattedSecond.text}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}`;
+}
+
+/** How `sql()` gives a `timestamp` column: a Date (as Prisma), or milliseconds since the epoch. */
+export type SqlTimestamps = 'date' | 'epochMs';
+
+function sqlTypes(timestamp: (text: string) => Date | number): pg.CustomTypesConfig {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === pg.types.builtins.TIMESTAMP) return timestamp;
+      if (oid === pg.types.builtins.INT8) return BigInt;
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+}
+
+const SQL_TYPES: Record<SqlTimestamps, pg.CustomTypesConfig> = { date: sqlTypes(parseUtcTimestamp), epochMs: sqlTypes(parseUtcEpochMs) };
+
+type StatementConfig = Required<Pick<pg.QueryConfig, 'name' | 'text' | 'types'>>;
+const statementConfigs: Record<SqlTimestamps, Map<string, StatementConfig>> = { date: new Map(), epochMs: new Map() };
+
+/**
+ * A query's config for pg: its values on an object whose prototype holds what is the same on
+ * every call of the statement (name, text, type parsers). pg copies the config of every query
+ * with its property descriptors, measured as a visible share of a cached read's CPU: only the
+ * own property is copied this way (the copy keeps the prototype).
+ */
+function queryConfig(text: string, values: readonly unknown[], timestamps: SqlTimestamps): pg.QueryConfig {
+  const configs = statementConfigs[timestamps];
+  let statement = configs.get(text);
+  if (statement === undefined) {
+    statement = { name: statementName(text), text, types: SQL_TYPES[timestamps] };
+    if (configs.size >= 5_000) configs.clear();
+    configs.set(text, statement);
+  }
+  const config = Object.create(statement) as pg.QueryConfig;
+  config.values = values as unknown[];
+  return config;
+}
 
 /**
  * A statement in plain SQL, for the few on every request's path (generation reads, the request
  * log's batch insert): Prisma's per-call query compilation and result mapping cost more CPU
  * than the query itself there (bench/). Values come back as Prisma returns them (Date in UTC,
  * BigInt for int8, parsed JSON), so callers map rows to the Prisma model types. Everything
- * else goes through Prisma.
+ * else goes through Prisma. `timestamps: 'epochMs'` gives timestamps as milliseconds since the
+ * epoch instead, for a read that only turns them into numbers (the /v1 generation reads): in a
+ * process that has loaded Next.js, `Date` is Next's wrapper around the native constructor,
+ * several times the cost of the parse itself per value.
  */
-export async function sql<Row>(text: string, values: readonly unknown[]): Promise<Row[]> {
+export async function sql<Row>(text: string, values: readonly unknown[], timestamps: SqlTimestamps = 'date'): Promise<Row[]> {
   try {
-    const result = await database().pool.query<Row & pg.QueryResultRow>({ name: statementName(text), text, values: values as unknown[], types: SQL_TYPES });
+    const result = await database().pool.query<Row & pg.QueryResultRow>(queryConfig(text, values, timestamps));
     return result.rows;
   } catch (error) {
     throw isPgConnectionError(error) ? new DatabaseUnavailableError(error) : error;

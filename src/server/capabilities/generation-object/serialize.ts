@@ -1,5 +1,5 @@
 import type { Generation } from '@/generated/prisma/client';
-import { clock, toUnixSeconds } from '@/server/platform/clock';
+import { clock } from '@/server/platform/clock';
 import { blobStore, LocalBlobStore } from '@/server/capabilities/storage/storage';
 import { storedInput, storedOutputs } from './stored-json';
 
@@ -13,6 +13,21 @@ export const GENERATION_VIEW_COLUMNS = [
   'progress', 'progressStage',
 ] as const satisfies readonly (keyof Generation)[];
 export type GenerationView = Pick<Generation, (typeof GENERATION_VIEW_COLUMNS)[number]>;
+
+/** What the generation object is made of: the columns the /v1 reads select (GenerationView without the scope and the stage). */
+export const API_GENERATION_COLUMNS = [
+  'id', 'mode', 'type', 'status', 'input', 'metadata', 'outputs', 'costAmount', 'discountPercent', 'amountRefunded',
+  'errorCode', 'errorMessage', 'createdAt', 'startedAt', 'completedAt', 'expiresAt', 'imagesDeletedAt', 'progress',
+] as const satisfies readonly (typeof GENERATION_VIEW_COLUMNS)[number][];
+type ApiGenerationSource = Pick<GenerationView, (typeof API_GENERATION_COLUMNS)[number]>;
+
+type TimestampColumn = 'createdAt' | 'startedAt' | 'completedAt' | 'expiresAt' | 'imagesDeletedAt';
+/**
+ * The API_GENERATION_COLUMNS of a generation with its timestamps in milliseconds since the
+ * epoch: what the /v1 reads select (platform/db.ts's `sql(…, 'epochMs')`), serialized without a
+ * Date per timestamp.
+ */
+export type GenerationViewMs = Omit<ApiGenerationSource, TimestampColumn> & { createdAt: number } & { [K in Exclude<TimestampColumn, 'createdAt'>]: number | null };
 
 export const OUTPUT_URL_TTL_SECONDS = 15 * 60;
 export const IMAGE_RETENTION_MS = 24 * 3600 * 1000;
@@ -41,14 +56,14 @@ export interface ApiGeneration {
  * minutes. expires_at is end + 24 h; while in progress it is provisional (created_at + 24 h,
  * the earliest the images could be deleted) and becomes final when the generation ends.
  */
-export async function toApiGeneration(row: GenerationView): Promise<ApiGeneration> {
+export async function toApiGeneration(row: ApiGenerationSource | GenerationViewMs): Promise<ApiGeneration> {
   return (await toApiGenerations([row]))[0] as ApiGeneration;
 }
 
 /** A page of generations: every output URL of the page signed in one pass. */
-export async function toApiGenerations(rows: readonly GenerationView[]): Promise<ApiGeneration[]> {
+export async function toApiGenerations(rows: readonly (ApiGenerationSource | GenerationViewMs)[]): Promise<ApiGeneration[]> {
   const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
-  const outputsOf = rows.map((row) => (row.imagesDeletedAt ? [] : storedOutputs(row.outputs)));
+  const outputsOf = rows.map((row) => (row.imagesDeletedAt !== null ? [] : storedOutputs(row.outputs)));
   const store = blobStore();
   const keys = outputsOf.flat().map((o) => o.key);
   // The local store signs synchronously: no promise per URL on the read path.
@@ -69,7 +84,7 @@ export async function toApiGenerations(rows: readonly GenerationView[]): Promise
 }
 
 /** Queued: nothing done yet (0). Running: what the engine last reported, stored throttled. */
-function progressOf(row: GenerationView): number | null {
+function progressOf(row: ApiGenerationSource | GenerationViewMs): number | null {
   switch (row.status) {
     case 'succeeded':
       return 1;
@@ -80,8 +95,13 @@ function progressOf(row: GenerationView): number | null {
   }
 }
 
-function apiGeneration(row: GenerationView, output: ApiGeneration['output']): ApiGeneration {
-  const createdAt = toUnixSeconds(row.createdAt);
+/** Unix seconds of a timestamp as either read gives it. */
+function seconds(at: Date | number): number {
+  return Math.floor((typeof at === 'number' ? at : at.getTime()) / 1000);
+}
+
+function apiGeneration(row: ApiGenerationSource | GenerationViewMs, output: ApiGeneration['output']): ApiGeneration {
+  const createdAt = seconds(row.createdAt);
   return {
     object: 'generation',
     id: row.id,
@@ -91,7 +111,7 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
     cancelable: row.status === 'in_progress' && row.startedAt === null,
     livemode: row.mode === 'live',
     created_at: createdAt,
-    completed_at: toUnixSeconds(row.completedAt),
+    completed_at: row.completedAt === null ? null : seconds(row.completedAt),
     input: storedInput(row.input),
     output,
     error: row.errorCode ? { code: row.errorCode, message: row.errorMessage ?? '' } : null,
@@ -104,6 +124,6 @@ function apiGeneration(row: GenerationView, output: ApiGeneration['output']): Ap
     },
     metadata: (row.metadata ?? {}) as Record<string, string>,
     // In seconds, without a Date per row (IMAGE_RETENTION_MS is whole seconds).
-    expires_at: row.expiresAt ? toUnixSeconds(row.expiresAt) : createdAt + IMAGE_RETENTION_MS / 1000,
+    expires_at: row.expiresAt === null ? createdAt + IMAGE_RETENTION_MS / 1000 : seconds(row.expiresAt),
   };
 }

@@ -1,5 +1,5 @@
 import type { Tx } from '@/server/platform/db';
-import { sql, sqlTimestamp, transaction } from '@/server/platform/db';
+import { sql, sqlTimestamp, transaction, type SqlTimestamps } from '@/server/platform/db';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
@@ -11,7 +11,7 @@ import { jobs } from '@/server/platform/jobs/client';
 import { generationCanceled } from './generation-run-job';
 import { log } from '@/server/platform/logger';
 import { storedOutputs } from '@/server/capabilities/generation-object/stored-json';
-import { GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView } from '@/server/capabilities/generation-object/serialize';
+import { API_GENERATION_COLUMNS, GENERATION_VIEW_COLUMNS, IMAGE_RETENTION_MS, toApiGeneration, toApiGenerations, type ApiGeneration, type GenerationView, type GenerationViewMs } from '@/server/capabilities/generation-object/serialize';
 
 /** Who is asking: every query is scoped by organization and mode. */
 export interface Scope {
@@ -36,6 +36,8 @@ const keyProof = (scope: Scope, values: unknown[]): string =>
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
+/** The /v1 reads: only what the generation object is made of. */
+const SELECT_API_GENERATION = `select ${API_GENERATION_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
 
 export async function getGeneration(scope: Scope, id: string): Promise<GenerationView> {
   return selectGeneration(scope, id, SELECT_GENERATION);
@@ -50,18 +52,18 @@ export async function getGenerationWithOrigin(scope: Scope, id: string): Promise
   return selectGeneration(scope, id, SELECT_GENERATION_WITH_ORIGIN);
 }
 
-async function selectGeneration<T>(scope: Scope, id: string, select: string): Promise<T> {
+async function selectGeneration<T>(scope: Scope, id: string, select: string, timestamps: SqlTimestamps = 'date'): Promise<T> {
   const values: unknown[] = [id, scope.organizationId, scope.mode];
   const keyCheck = scope.unrevokedKeyId ? ` and ${keyProof(scope, values)}` : '';
-  const rows = await sql<T>(`${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values);
+  const rows = await sql<T>(`${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values, timestamps);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;
 }
 
-/** A generation as the API returns it (GET /v1/generations/{id}). */
+/** A generation as the API returns it (GET /v1/generations/{id}): getGeneration's query for the object's columns, its timestamps read as numbers. */
 export async function readGeneration(scope: Scope, id: string): Promise<ApiGeneration> {
-  return toApiGeneration(await getGeneration(scope, id));
+  return toApiGeneration(await selectGeneration<GenerationViewMs>(scope, id, SELECT_API_GENERATION, 'epochMs'));
 }
 
 /** The byte size of each output image of a generation, in output order (undefined when not recorded or deleted). */
@@ -90,6 +92,10 @@ export interface ListParams {
  * of filters, so each is planned for the index that serves it.
  */
 export async function listGenerations(scope: Scope, params: ListParams): Promise<{ data: GenerationView[]; hasMore: boolean }> {
+  return selectPage<GenerationView>(scope, params, SELECT_GENERATION, 'date');
+}
+
+async function selectPage<T>(scope: Scope, params: ListParams, select: string, timestamps: SqlTimestamps): Promise<{ data: T[]; hasMore: boolean }> {
   let beforeSeq: bigint | undefined;
   if (params.after !== undefined) {
     const cursor = await sql<{ seq: bigint }>(`select seq from "Generation" where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`, [
@@ -109,13 +115,13 @@ export async function listGenerations(scope: Scope, params: ListParams): Promise
   if (beforeSeq !== undefined) where.push(`seq < $${values.push(beforeSeq)}`);
   if (scope.unrevokedKeyId) where.push(keyProof(scope, values));
   const limit = values.push(params.limit + 1);
-  const rows = await sql<GenerationView>(`${SELECT_GENERATION} where ${where.join(' and ')} order by seq desc limit $${limit}`, values);
+  const rows = await sql<T>(`${select} where ${where.join(' and ')} order by seq desc limit $${limit}`, values, timestamps);
   return { data: rows.slice(0, params.limit), hasMore: rows.length > params.limit };
 }
 
-/** A page of generations as the API returns it (GET /v1/generations). */
+/** A page of generations as the API returns it (GET /v1/generations): listGenerations' query for the object's columns, their timestamps read as numbers. */
 export async function readGenerationPage(scope: Scope, params: ListParams): Promise<{ object: 'list'; data: ApiGeneration[]; has_more: boolean }> {
-  const page = await listGenerations(scope, params);
+  const page = await selectPage<GenerationViewMs>(scope, params, SELECT_API_GENERATION, 'epochMs');
   return { object: 'list', data: await toApiGenerations(page.data), has_more: page.hasMore };
 }
 

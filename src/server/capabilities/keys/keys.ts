@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash as cryptoHash, timingSafeEqual } from 'node:crypto';
 import { sql, type DbTx } from '@/server/platform/db';
 import { DomainError } from '@/server/platform/errors';
 import { newId, randomBase62 } from '@/server/platform/ids';
@@ -17,8 +17,9 @@ import type { KeyGrant } from '@/server/capabilities/access/caller';
  */
 const KEY_PATTERN = /^rt_(test|live)_[0-9A-Za-z]{40}$/;
 
+/** SHA-256 in hex, one-shot (every /v1 request hashes its key: no Hash object per call). */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return cryptoHash('sha256', secret, 'hex');
 }
 
 /** A fresh secret of `mode`, with what is stored of it (its hash) and shown again (its prefix). */
@@ -114,9 +115,9 @@ const KEY_INVALID = 'The API key is unknown or has been revoked.';
  * Why the clock refuses this key now, or null. Checked on every request, so a cached key stops at
  * its expiry too; the secret a roll replaced works until the end of the overlap chosen.
  */
-function timeRefusal(key: Pick<KeyRow, 'expiresAt' | 'previous' | 'previousUntil'>, now: Date): string | null {
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return 'The API key has expired. Create a new key in the console.';
-  if (key.previous && (!key.previousUntil || key.previousUntil.getTime() <= now.getTime())) {
+function timeRefusal(key: Pick<KeyRow, 'expiresAt' | 'previous' | 'previousUntil'>, nowMs: number): string | null {
+  if (key.expiresAt && key.expiresAt.getTime() <= nowMs) return 'The API key has expired. Create a new key in the console.';
+  if (key.previous && (!key.previousUntil || key.previousUntil.getTime() <= nowMs)) {
     return 'This secret was replaced when its key was rolled, and the overlap has ended. Use the key’s new secret.';
   }
   return null;
@@ -148,9 +149,9 @@ export async function authenticateBearer(
   // A cached copy that the clock would refuse (expired, an overlap ended) is not taken either:
   // the key may have been given a new expiry since, and only the barrier makes a refusal as
   // fresh as the change that lifted it.
-  const now = clock.now();
+  const nowMs = clock.nowMs();
   const cached = options.revocationCheckedByCaller ? cachedKeyUnchecked<KeyRow>(hash) : null;
-  const unchecked = cached && cached.allowedIps.length === 0 && timeRefusal(cached, now) === null ? cached : null;
+  const unchecked = cached && cached.allowedIps.length === 0 && timeRefusal(cached, nowMs) === null ? cached : null;
   // One round trip for key and tier (this runs on every /v1 request).
   const key = unchecked ?? await cachedKeyLookup(hash, async () => {
     const rows = await tx.$queryRaw<KeyRow[]>`
@@ -167,12 +168,13 @@ export async function authenticateBearer(
   if (!key || !timingSafeEqual(Buffer.from(key.secretHash), Buffer.from(hash)) || key.revokedAt) {
     throw new DomainError('api_key_invalid', KEY_INVALID);
   }
-  const refusal = timeRefusal(key, now);
+  const refusal = timeRefusal(key, nowMs);
   if (refusal) throw new DomainError('api_key_invalid', refusal);
   // lastUsedAt (and the address it came from) is informative; write it at most once a minute
   // per key to keep reads read-only. A request its allowlist refuses is no use of the key.
   const ip = options.ip ?? null;
-  if ((!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) && ipAllowed(key.allowedIps, ip)) {
+  if ((!key.lastUsedAt || nowMs - key.lastUsedAt.getTime() > 60_000) && ipAllowed(key.allowedIps, ip)) {
+    const now = new Date(nowMs);
     key.lastUsedAt = now; // the cached entry too, so the next minute's requests skip the write
     void tx.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now, lastUsedIp: ip } }).catch(() => undefined);
   }

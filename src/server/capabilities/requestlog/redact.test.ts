@@ -99,4 +99,21 @@ describe('request log redaction', () => {
       expect(loggedAnswerJson('null', null)).toBeNull();
     });
   });
+
+  it('redacts a link seen before with another query as a link seen for the first time', () => {
+    // Each pair: a link, then the same text before its `?` with another query (the second is answered from the first's parse).
+    const links: [string, string, string][] = [
+      ['http://localhost:3000/files/outputs/gen_1/0.webp?expires=17&signature=aa', 'http://localhost:3000/files/outputs/gen_1/0.webp?expires=18&signature=bb', 'http://localhost:3000/files/outputs/gen_1/0.webp?[query redacted]'],
+      ['HTTPS://u:p@Images.Example.COM:443/a/../b%7e c?x=1', 'HTTPS://u:p@Images.Example.COM:443/a/../b%7e c?y=2&z=3', 'https://images.example.com/b%7e%20c?[query redacted]'],
+      ['https://x.example/a?sig=1', 'https://x.example/a? sig=1', 'https://x.example/a?[query redacted]'],
+      ['https://x.example/a?sig=1', 'https://x.example/a?', 'https://x.example/a'],
+      ['https://x.example/a?sig=1', 'https://x.example/a?#frag', 'https://x.example/a'],
+      ['https://x.example/a?sig=1', 'https://x.example/a?\t', 'https://x.example/a'],
+      ['https://exa mple.com/a?sig=1', 'https://exa mple.com/a?sig=2', '[url redacted]'],
+    ];
+    for (const [first, second, expected] of links) {
+      expect(redactForLog(first)).toBe(expected.startsWith('https://x.example/a') ? 'https://x.example/a?[query redacted]' : expected);
+      expect(redactForLog(second)).toBe(expected);
+    }
+  });
 });

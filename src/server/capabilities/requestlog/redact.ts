@@ -21,21 +21,49 @@ function redactString(value: string): string {
   if (value.length <= 200 && !MAY_REDACT_SHORT.has(value.charCodeAt(0))) return value;
   if (value.startsWith('multipart-file:')) return '[uploaded file]';
   if (/^data:/i.test(value)) return '[image data redacted]';
-  if (/^https?:\/\//i.test(value)) {
-    try {
-      const url = new URL(value);
-      if (url.username || url.password) {
-        url.username = '';
-        url.password = '';
-      }
-      const redacted = `${url.origin}${url.pathname}${url.search ? '?[query redacted]' : ''}`;
-      return redacted.length > MAX_STRING ? `${redacted.slice(0, MAX_STRING)}…` : redacted;
-    } catch {
-      return '[url redacted]';
-    }
-  }
+  if (/^https?:\/\//i.test(value)) return redactUrl(value);
   if (value.length > 200 && /^[A-Za-z0-9+/=_-]+$/.test(value)) return `[${value.length} characters of encoded data redacted]`;
   return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}… [${value.length - MAX_STRING} more characters]` : value;
+}
+
+/** An http(s) URL as origin and path, its query replaced by a note; credentials and fragment dropped. */
+function parsedUrlRedacted(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.username || url.password) {
+      url.username = '';
+      url.password = '';
+    }
+    const redacted = `${url.origin}${url.pathname}${url.search ? '?[query redacted]' : ''}`;
+    return redacted.length > MAX_STRING ? `${redacted.slice(0, MAX_STRING)}…` : redacted;
+  } catch {
+    return '[url redacted]';
+  }
+}
+
+/** A query of these characters only: not empty once parsed, and nothing the parser strips or that ends the query. */
+const PLAIN_QUERY = /^[\w.~%&=+-]+$/;
+/** parsedUrlRedacted by what precedes a plain query (bounded: URLs come from clients). */
+const redactedByBase = new Map<string, string>();
+
+/**
+ * parsedUrlRedacted, with the parse made once per link: each read signs its output URLs again,
+ * so the same file link comes back with a new query. With a plain query and no fragment, the
+ * text before the `?` decides the origin, the path and whether the URL parses at all, and the
+ * query is not empty, so the answer for one such URL is the answer for every URL with the
+ * same text before its `?`.
+ */
+function redactUrl(value: string): string {
+  const at = value.indexOf('?');
+  if (at < 0 || value.includes('#') || !PLAIN_QUERY.test(value.slice(at + 1))) return parsedUrlRedacted(value);
+  const base = value.slice(0, at);
+  let redacted = redactedByBase.get(base);
+  if (redacted === undefined) {
+    redacted = parsedUrlRedacted(value);
+    if (redactedByBase.size >= 2_000) redactedByBase.clear();
+    redactedByBase.set(base, redacted);
+  }
+  return redacted;
 }
 
 /** SECRET_NAME's answer per field name: bodies repeat the same few names (bounded: names come from clients). */

@@ -67,10 +67,16 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   // The client IP comes from the socket only (a header of that name from outside is dropped),
   // and repeated Authorization headers are all kept, so an ambiguous credential is refused.
   stampIncomingRequest(req);
-  // An answer sent before the body was read (a refusal): drain the rest so the client gets it.
-  res.once('finish', () => discardRequestBody(req));
-  const requestId = newId('req');
   const method = req.method ?? '';
+  // Set once the target is checked: from then on the request is measured.
+  let pathname: string | null = null;
+  let started = 0;
+  // One listener per request: an answer sent before the body was read (a refusal) drains the rest so the client gets it.
+  res.once('finish', () => {
+    discardRequestBody(req);
+    if (pathname !== null) observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000);
+  });
+  const requestId = newId('req');
   const target = checkTarget(req);
   if (target instanceof ApiError) {
     writeReply(req, res, errorReply(target, requestId));
@@ -79,9 +85,8 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   const origin = fixedOrigin();
   const { path } = target;
   const queryAt = path.indexOf('?');
-  const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
-  const started = performance.now();
-  res.once('finish', () => observeHttp(pathname, method, res.statusCode, (performance.now() - started) / 1000));
+  pathname = queryAt === -1 ? path : path.slice(0, queryAt);
+  started = performance.now();
   const route = findRoute(pathname);
   if (route) {
     // A streaming route learns that its client went away from the request's signal.

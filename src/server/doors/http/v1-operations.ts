@@ -91,7 +91,7 @@ function operationOf(procedurePath: string, def: ProcedureDef): V1Operation {
         if (!result.success) throw apiErrorFromZodIssues(result.error.issues);
         value = result.data;
       }
-      const data = await def.resolver({ ctx: { ...ctx, caller }, input: value, meta, path: procedurePath, type: def.type, signal: undefined });
+      const data = await def.resolver({ ctx: caller === ctx.caller ? ctx : { ...ctx, caller }, input: value, meta, path: procedurePath, type: def.type, signal: undefined });
       if (!output || meta.outputSerialized) return data;
       const pendingOutput = parsed(output, data);
       const checked = pendingOutput instanceof Promise ? await pendingOutput : pendingOutput;
@@ -150,7 +150,17 @@ export function runOperation(found: FoundOperation, ctx: TrpcContext, input: Rec
   const withPath = { ...input, ...pathInput };
   if (!key.revocationUnchecked) return operation.call(ctx, withPath);
   if (!operation.meta.provesKey) throw new Error(`${operation.method} ${operation.path}: the key was taken without its revocation barrier, and this operation does not prove it`);
-  return readProvingKey(key, ip, (unrevokedKeyId) => operation.call(unrevokedKeyId ? { ...ctx, unrevokedKeyId, unrevokedKeySecretHash: key.secretHash } : ctx, withPath), foundSomething);
+  // The request's own context, not a copy per read: a second read (without the proof) starts only after the first ended.
+  return readProvingKey(
+    key,
+    ip,
+    (unrevokedKeyId) => {
+      ctx.unrevokedKeyId = unrevokedKeyId;
+      ctx.unrevokedKeySecretHash = unrevokedKeyId ? key.secretHash : undefined;
+      return operation.call(ctx, withPath);
+    },
+    foundSomething,
+  );
 }
 
 /** An unknown /v1 path or method. */

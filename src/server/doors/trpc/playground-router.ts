@@ -39,7 +39,7 @@ async function create(member: Member, input: { kind: CreationKind; body: unknown
       errorMessage: error?.message ?? null,
       durationMs: Math.round(performance.now() - started),
       ip,
-      createdAt: clock.now(),
+      createdAt: clock.nowMs(),
     });
   try {
     const parsed = SCHEMAS[input.kind].safeParse(input.body);
