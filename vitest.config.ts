@@ -29,7 +29,7 @@ const secondPassExclude = process.env.SECOND_NODE_PASS === '1' ? sameOnEveryNode
  * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
  * Sequence groups run one after the other (groups start at 1: a group 0 of one worker would run
  * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 unit and
- * integration together, three files at a time: integration files mostly wait on the server (a
+ * integration together, four files at a time: integration files mostly wait on the server (a
  * separate process) and the unit files fill the cores they leave idle (`VITEST_MAX_WORKERS=1`
  * runs one at a time), longest first across both projects (test/longest-first-sequencer.mjs: the
  * last run's durations, or an estimate on a clean clone). A file that cannot share the server's database with other files (it moves the
@@ -53,7 +53,7 @@ const integration = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    maxWorkers: 3,
+    maxWorkers: 4,
     sequence: { sequencer: LongestFirstSequencer },
     // Every test that did not run is listed at the end; under CI one skipped without a reason
     // fails the run (scripts/skipped-tests-reporter.ts).
@@ -78,13 +78,13 @@ export default defineConfig({
           // (servers, clocks, stand-ins) a next file must not see.
           isolate: false,
           setupFiles: ['test/unit-file-environment.ts'],
-          maxWorkers: 3,
+          maxWorkers: 4,
           sequence: { groupOrder: 2 },
         },
       },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude], ...integration, maxWorkers: 3, sequence: { groupOrder: 2 } },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude], ...integration, maxWorkers: 4, sequence: { groupOrder: 2 } },
       },
     ],
   },
