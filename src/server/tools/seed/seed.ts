@@ -13,41 +13,46 @@ import { randomBase62 } from '@/server/platform/ids';
  * only reads it: three queries instead of some 180 upserts and a rewrite of every material row.
  */
 export async function seedReferenceData(client: Db): Promise<void> {
-  if (await referenceDataMirrored(client)) return;
-  const { styles: STYLES, categories: EDIT_MATERIAL_CATEGORIES, materials: EDIT_MATERIALS } = catalog();
+  const rows = referenceRows();
+  if (await referenceDataMirrored(client, rows)) return;
   await client.$transaction(async (tx) => {
-    for (const s of STYLES) {
-      await tx.style.upsert({ where: { id: s.id }, create: { id: s.id, name: s.name, description: s.description, sort: s.sort }, update: { name: s.name, description: s.description, sort: s.sort } });
-    }
-    for (const c of EDIT_MATERIAL_CATEGORIES) {
-      await tx.editMaterialCategory.upsert({ where: { id: c.id }, create: { id: c.id, name: c.name, description: c.description, sort: c.sort }, update: { name: c.name, description: c.description, sort: c.sort } });
-    }
+    for (const { id, ...data } of rows.styles) await tx.style.upsert({ where: { id }, create: { id, ...data }, update: data });
+    for (const { id, ...data } of rows.categories) await tx.editMaterialCategory.upsert({ where: { id }, create: { id, ...data }, update: data });
     // Free the sort slots first so reordering the catalogue never trips the unique index.
     await tx.$executeRaw`update "EditMaterial" set sort = -sort - 1000000 where sort >= 0`;
-    for (const [index, m] of EDIT_MATERIALS.entries()) {
-      const data = { categoryId: m.categoryId, name: m.name, description: m.description, withdrawn: m.withdrawn, texture: m.texture as object, sort: index };
-      await tx.editMaterial.upsert({ where: { id: m.id }, create: { id: m.id, ...data }, update: data });
+    for (const { id, ...data } of rows.materials) {
+      const row = { ...data, texture: data.texture as object };
+      await tx.editMaterial.upsert({ where: { id }, create: { id, ...row }, update: row });
     }
   }, { timeout: 60_000 });
 }
 
-/** Whether the tables hold what seedReferenceData would write: the catalogue's rows, equal, and no other material in a listed place. */
-export async function referenceDataMirrored(client: Db): Promise<boolean> {
+/** The catalogue as the rows seedReferenceData writes (a material's sort is its place in the catalogue). */
+function referenceRows() {
   const { styles, categories, materials } = catalog();
+  return {
+    styles: styles.map((s) => ({ id: s.id, name: s.name, description: s.description, sort: s.sort })),
+    categories: categories.map((c) => ({ id: c.id, name: c.name, description: c.description, sort: c.sort })),
+    materials: materials.map((m, index) => ({ id: m.id, categoryId: m.categoryId, name: m.name, description: m.description, withdrawn: m.withdrawn, texture: m.texture, sort: index })),
+  };
+}
+
+/** Whether the tables hold what seedReferenceData would write: the catalogue's rows, equal, and no other material in a listed place. */
+export async function referenceDataMirrored(client: Db, rows = referenceRows()): Promise<boolean> {
   const [styleRows, categoryRows, materialRows] = await Promise.all([
     client.style.findMany({ select: { id: true, name: true, description: true, sort: true } }),
     client.editMaterialCategory.findMany({ select: { id: true, name: true, description: true, sort: true } }),
     client.editMaterial.findMany({ select: { id: true, categoryId: true, name: true, description: true, withdrawn: true, texture: true, sort: true } }),
   ]);
-  const same = (rows: { id: string }[], wanted: { id: string }[]) => {
-    const byId = new Map(rows.map((row) => [row.id, row]));
+  const same = (found: { id: string }[], wanted: { id: string }[]) => {
+    const byId = new Map(found.map((row) => [row.id, row]));
     return wanted.every((want) => isDeepStrictEqual(byId.get(want.id), want));
   };
-  const listed = new Set<string>(materials.map((m) => m.id));
+  const listed = new Set<string>(rows.materials.map((m) => m.id));
   return (
-    same(styleRows, styles.map((s) => ({ id: s.id, name: s.name, description: s.description, sort: s.sort }))) &&
-    same(categoryRows, categories.map((c) => ({ id: c.id, name: c.name, description: c.description, sort: c.sort }))) &&
-    same(materialRows, materials.map((m, index) => ({ id: m.id, categoryId: m.categoryId, name: m.name, description: m.description, withdrawn: m.withdrawn, texture: m.texture, sort: index }))) &&
+    same(styleRows, rows.styles) &&
+    same(categoryRows, rows.categories) &&
+    same(materialRows, rows.materials) &&
     materialRows.every((row) => listed.has(row.id) || row.sort < 0)
   );
 }
