@@ -161,7 +161,7 @@ test('request log: the detail shows parameters and answer; a request that create
   await expect(table.getByRole('row').filter({ hasText: '/v1/upscales' })).toHaveCount(0);
 });
 
-test('generations show thumbnails; a screen shows its loading state until it is there', async ({ page, demo }) => {
+test('generations show thumbnails; a click on a screen whose prefetch is on its way shows the bar, then the screen from that one render', async ({ page, demo }) => {
   const form = new FormData();
   const sharp = (await import('sharp')).default;
   const jpeg = await sharp({ create: { width: 160, height: 120, channels: 3, background: { r: 90, g: 140, b: 120 } } }).jpeg().toBuffer();
@@ -196,30 +196,32 @@ test('generations show thumbnails; a screen shows its loading state until it is 
   await expect(thumbnail).toBeVisible();
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
-  // The next screen's server render is held: the loading state (top bar and skeleton) shows meanwhile.
+  // The next screen's server render is held: a click meanwhile shows the navigation bar at once
+  // and keeps the screen it leaves until the new one is there (no blank, no skeleton flash).
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/usage(\?|$)/, async (route) => {
-    // The route's tree passes (it brings the loading state); the screen's render waits.
+    // The route's tree passes; the screen's render waits.
     if (route.request().headers()['next-router-prefetch']) return route.continue();
     await held;
     await route.continue();
   });
   // Pointing at the link prefetches its screen, whole, and only that screen: the sidebar's other
-  // links are not asked for on sight. The click comes once the route's tree has arrived and while
-  // the screen's render is still on its way: the loading state shows, and the click waits for
-  // the render the pointer asked for rather than asking again.
+  // links are not asked for on sight. The click comes once the route's tree has arrived, while
+  // the screen's render is still on its way: it waits for the render the pointer asked for
+  // rather than asking again.
   const usage = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' });
   await usage.hover();
   await expect.poll(() => usageTree, { message: 'the route tree of Usage has arrived' }).toBe(true);
   await expect.poll(() => usageRenders, { message: 'pointing at Usage asks for the whole screen' }).toBe(1);
   expect([...new Set(prefetched)]).toEqual([`${base}/usage`]);
   await usage.click();
-  await expect(page.getByTestId('page-loading')).toBeVisible();
-  await expect(page.getByRole('status', { name: 'Loading the page' })).toBeVisible();
-  await bothThemes(page, 'page loading state');
+  const bar = page.getByRole('status', { name: 'Opening the page' });
+  await expect(bar).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Generations', level: 1 })).toBeVisible();
   release();
   await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+  await expect(bar).toHaveCount(0);
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
   expect(usageRenders, 'the click used the render the pointer asked for').toBe(1);
 });

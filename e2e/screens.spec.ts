@@ -4,8 +4,9 @@
  * then the theme is switched in place (the system's colour scheme, which next-themes follows
  * live) and the page resized, rather than loading it again: the theme swaps CSS variables under
  * the `dark` class and no component renders differently by theme (the server's HTML is the same
- * in both), and the shell's phone layout is CSS alone (no component reads the window's width),
- * so a resized page is the page a phone loads. On each screen, the checks of both concerns:
+ * in both), and the shell's phone layout is CSS alone (no component reads the window's width;
+ * the usage charts measure their box and follow a resize), so a resized page is the page a
+ * phone loads. On each screen, the checks of both concerns:
  * - Fit: the page is never wider than the viewport (`document.documentElement.scrollWidth`),
  *   whatever the data (long tables scroll inside their card, code inside its box) and in the
  *   playground's every state. On the phone the shell collapses into a menu button and a drawer,
@@ -65,8 +66,14 @@ async function theme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${scheme}\\b`));
 }
 
+/**
+ * The page at another size. The usage charts measure their box (ResizeObserver) and lay out
+ * again a frame or two after the resize: wait up to 10 s for the page to fit, then the checks
+ * that follow assert it (a page that still does not fit fails there, with what sticks out).
+ */
 async function resize(page: Page, viewport: Viewport): Promise<void> {
   await page.setViewportSize({ width: viewport.width, height: viewport.height });
+  await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 10_000 }).catch(() => undefined);
 }
 
 /**
@@ -119,7 +126,7 @@ test.beforeAll(async ({ demo }) => {
 
 test('every screen in light and dark: fits 1360×900 and 390×844, is accessible and logs no console error', async ({ page, browser, demo }) => {
   await resize(page, LAPTOP);
-  await theme(page, 'light');
+  await page.emulateMedia({ colorScheme: 'light' });
   const consoleErrors = collectConsoleErrors(page);
   const base = `/o/${demo.organizationId}/test`;
 
@@ -141,7 +148,7 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
   for (const screen of SCREENS) {
     // Loaded on the laptop in light.
     await resize(page, LAPTOP);
-    await theme(page, 'light');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.goto(`${base}/${screen}`);
     await settled(page);
     await expect(page.locator('html')).toHaveClass(/\blight\b/);
@@ -185,9 +192,10 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
   // Loaded in dark on the phone from here on: the live endpoint list and page, a generation's
   // detail, the log's detail, a dialog, each fitting both sizes.
   await resize(page, PHONE);
-  await theme(page, 'dark');
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto(`${live}/webhooks`);
   await loaded(page);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await fitsBoth(page, 'the live endpoint list');
   await page.getByRole('link', { name: new RegExp(receiver) }).click();
   await loaded(page);
