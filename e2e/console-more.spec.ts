@@ -161,7 +161,7 @@ test('request log: the detail shows parameters and answer; a request that create
   await expect(table.getByRole('row').filter({ hasText: '/v1/upscales' })).toHaveCount(0);
 });
 
-test('generations show thumbnails; a screen shows its loading state until it is there', async ({ page, demo }) => {
+test('generations show thumbnails; a click on a screen whose prefetch is on its way shows the bar, then the screen from that one render', async ({ page, demo }) => {
   const form = new FormData();
   const sharp = (await import('sharp')).default;
   const jpeg = await sharp({ create: { width: 160, height: 120, channels: 3, background: { r: 90, g: 140, b: 120 } } }).jpeg().toBuffer();
@@ -171,18 +171,22 @@ test('generations show thumbnails; a screen shows its loading state until it is 
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   const id = created.body.id as string;
 
-  // Prefetches (Next's router marks them), from the page load on. A route's prefetch is its tree
-  // (`next-router-segment-prefetch: /_tree`), then a request for the rest; the router ends each
-  // once it has read it (so it may count as failed: aborted).
+  // Prefetches (Next's router marks them), from the page load on. The intent's prefetch of a
+  // route is its tree (`next-router-segment-prefetch: /_tree`), then the whole screen in one
+  // request that is not marked (a full prefetch asks what a navigation asks: docs/console.md,
+  // "Prefetch on intent").
   const base = `/o/${demo.organizationId}/test`;
   const prefetched: string[] = [];
-  let usagePrefetched = false;
+  let usageTree = false;
+  let usageRenders = 0;
   page.on('request', (request) => {
-    if (request.headers()['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+    const headers = request.headers();
+    if (headers['next-router-prefetch']) prefetched.push(new URL(request.url()).pathname);
+    else if (new URL(request.url()).pathname === `${base}/usage` && headers['rsc']) usageRenders += 1;
   });
   const ended = (request: Request) => {
     const headers = request.headers();
-    if (new URL(request.url()).pathname === `${base}/usage` && headers['next-router-prefetch'] && !headers['next-router-segment-prefetch']) usagePrefetched = true;
+    if (new URL(request.url()).pathname === `${base}/usage` && headers['next-router-segment-prefetch'] === '/_tree') usageTree = true;
   };
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
@@ -192,29 +196,34 @@ test('generations show thumbnails; a screen shows its loading state until it is 
   await expect(thumbnail).toBeVisible();
   await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
-  // The next screen's server render is held: the loading state (top bar and skeleton) shows meanwhile.
+  // The next screen's server render is held: a click meanwhile shows the navigation bar at once
+  // and keeps the screen it leaves until the new one is there (no blank, no skeleton flash).
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/usage(\?|$)/, async (route) => {
-    // Prefetches pass (they bring the loading state itself); the navigation's render waits.
+    // The route's tree passes; the screen's render waits.
     if (route.request().headers()['next-router-prefetch']) return route.continue();
     await held;
     await route.continue();
   });
-  // Pointing at the link prefetches its screen (the loading state with it), and only that screen:
-  // the sidebar's other links are not asked for on sight (docs/console.md, "Prefetch on intent").
-  // The click comes once that prefetch has arrived, as a member's does after a moment on the link.
+  // Pointing at the link prefetches its screen, whole, and only that screen: the sidebar's other
+  // links are not asked for on sight. The click comes once the route's tree has arrived, while
+  // the screen's render is still on its way: it waits for the render the pointer asked for
+  // rather than asking again.
   const usage = page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Usage' });
   await usage.hover();
-  await expect.poll(() => usagePrefetched, { message: 'the prefetch of Usage has ended' }).toBe(true);
+  await expect.poll(() => usageTree, { message: 'the route tree of Usage has arrived' }).toBe(true);
+  await expect.poll(() => usageRenders, { message: 'pointing at Usage asks for the whole screen' }).toBe(1);
   expect([...new Set(prefetched)]).toEqual([`${base}/usage`]);
   await usage.click();
-  await expect(page.getByTestId('page-loading')).toBeVisible();
-  await expect(page.getByRole('status', { name: 'Loading the page' })).toBeVisible();
-  await bothThemes(page, 'page loading state');
+  const bar = page.getByRole('status', { name: 'Opening the page' });
+  await expect(bar).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Generations', level: 1 })).toBeVisible();
   release();
   await expect(page.getByRole('heading', { name: 'Usage', level: 1 })).toBeVisible();
+  await expect(bar).toHaveCount(0);
   await expect(page.getByTestId('page-loading')).toHaveCount(0);
+  expect(usageRenders, 'the click used the render the pointer asked for').toBe(1);
 });
 
 /**

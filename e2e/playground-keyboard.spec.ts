@@ -43,11 +43,15 @@ test('a two-colour mask painted by keyboard only: rectangles by arrow keys, swat
   await expect(kinds.getByRole('radio', { name: 'Render', exact: true })).toHaveAttribute('tabindex', '-1');
 
   // The image by keyboard: the file input takes the focus and opens the chooser with Space.
+  // Waiting for the chooser is what turns on Playwright's interception of it, and that request
+  // goes to the browser without being awaited: sent just before the key press, the press could
+  // reach the page first, and the chooser then opened unintercepted (no event; CI saw it once).
+  // Asked for before the focus, the interception is on by the time the focus has been checked
+  // (each a round trip to the page behind it).
+  const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
   const fileInput = page.getByLabel('Image file');
   await fileInput.focus();
   await expect(fileInput).toBeFocused();
-  // Bounded: once in CI the chooser never opened and the test waited out its 5 minutes.
-  const chooser = page.waitForEvent('filechooser', { timeout: 15_000 });
   await page.keyboard.press('Space');
   await (await chooser).setFiles(ROOM);
   await expect(page.getByTestId('image-source')).toContainText('room.jpg (960×640)');

@@ -1,18 +1,26 @@
 /**
- * Every screen, visited once per theme: light on a 1360×900 laptop, dark on a 390×844 phone.
- * On each visit, the checks of both concerns:
+ * Every screen, visited once, seen in both themes and at both sizes: light on a 1360×900 laptop,
+ * dark on a 390×844 phone. A screen is loaded once (on the laptop, in light) and checked there;
+ * then the theme is switched in place (the system's colour scheme, which next-themes follows
+ * live) and the page resized, rather than loading it again: the theme swaps CSS variables under
+ * the `dark` class and no component renders differently by theme (the server's HTML is the same
+ * in both), and the shell's phone layout is CSS alone (no component reads the window's width;
+ * the usage charts measure their box and follow a resize), so a resized page is the page a
+ * phone loads. On each screen, the checks of both concerns:
  * - Fit: the page is never wider than the viewport (`document.documentElement.scrollWidth`),
  *   whatever the data (long tables scroll inside their card, code inside its box) and in the
  *   playground's every state. On the phone the shell collapses into a menu button and a drawer,
  *   and the test-mode switch and the user menu stay on screen.
  * - Accessibility: no serious or critical axe violation, every rule in light; in dark the rules a
  *   theme can change (fixtures.ts, THEME_RULES: a theme swaps colours only), scanned at the
- *   laptop's width (the phone's page is resized for the scan and back), so each theme is scanned
- *   where the desktop console shows its tables and sidebar. With E2E_SCREENSHOTS=1 a full-page
- *   screenshot of each in e2e/screenshots/ for a person to look at.
+ *   laptop's width, so each theme is scanned where the desktop console shows its tables and
+ *   sidebar. With E2E_SCREENSHOTS=1 a full-page screenshot of each in e2e/screenshots/ for a
+ *   person to look at.
  * - No screen logs a console error or an uncaught exception (hydration mismatches, failed loads).
  * Signed-out pages and signing in, too. Visiting a screen costs a page load and a hydration;
- * the checks on a loaded page are cheap next to it: one visit carries them all.
+ * the checks on a loaded page are cheap next to it: one visit carries them all. The pages after
+ * the screens' loop (details, dialogs, the drawer, the playground, the signed-out pages) are
+ * loaded in dark on the phone, so the console is also hydrated in dark at a phone's width.
  */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -25,11 +33,7 @@ import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expe
 const LAPTOP = { name: 'laptop', width: 1360, height: 900 } as const;
 const PHONE = { name: 'phone', width: 390, height: 844 } as const;
 
-/** Each theme with the viewport it is visited at. */
-const PASSES = [
-  { theme: 'light', viewport: LAPTOP },
-  { theme: 'dark', viewport: PHONE },
-] as const;
+type Viewport = typeof LAPTOP | typeof PHONE;
 
 const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
 
@@ -56,16 +60,42 @@ async function settled(page: Page): Promise<void> {
   await expect(page.locator('[role="status"][data-state="loading"], [role="status"][aria-label^="Loading"]')).toHaveCount(0);
 }
 
+/** The system's colour scheme, and the console following it (next-themes sets the class live). */
+async function theme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await expect(page.locator('html')).toHaveClass(new RegExp(`\\b${scheme}\\b`));
+}
+
 /**
- * No serious or critical axe violation on the page as it is: every rule in light; in dark the
- * colour rules, at the laptop's width (the page is resized for the scan, then back).
+ * The page at another size. The usage charts measure their box (ResizeObserver) and lay out
+ * again a frame or two after the resize: wait up to 10 s for the page to fit, then the checks
+ * that follow assert it (a page that still does not fit fails there, with what sticks out).
  */
-async function scan(page: Page, theme: 'light' | 'dark', what: string): Promise<void> {
-  if (theme === 'light') return expectAccessible(page, `${what} (light)`, 'all');
-  const size = page.viewportSize()!;
-  if (size.width !== LAPTOP.width) await page.setViewportSize({ width: LAPTOP.width, height: LAPTOP.height });
+async function resize(page: Page, viewport: Viewport): Promise<void> {
+  await page.setViewportSize({ width: viewport.width, height: viewport.height });
+  await page.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth, undefined, { timeout: 10_000 }).catch(() => undefined);
+}
+
+/**
+ * The page as it is, in both themes: every axe rule in light, the colour rules in dark, both at
+ * the laptop's width; the page is left in dark on the phone.
+ */
+async function scanBoth(page: Page, what: string): Promise<void> {
+  await resize(page, LAPTOP);
+  await theme(page, 'light');
+  await expectAccessible(page, `${what} (light)`, 'all');
+  await theme(page, 'dark');
   await expectAccessible(page, `${what} (dark, ${LAPTOP.width} px)`, 'colours');
-  if (size.width !== LAPTOP.width) await page.setViewportSize(size);
+  await resize(page, PHONE);
+}
+
+/** Fits the phone and the laptop (the page resized, not loaded again); left on the phone. */
+async function fitsBoth(page: Page, what: string): Promise<void> {
+  for (const viewport of [PHONE, LAPTOP]) {
+    await resize(page, viewport);
+    await expectFitsWidth(page, `${what} at ${viewport.width} px`);
+  }
+  await resize(page, PHONE);
 }
 
 /** Within the viewport horizontally and visible. */
@@ -94,188 +124,216 @@ test.beforeAll(async ({ demo }) => {
   await v1(demo.baseUrl, demo.testKey, '/v1/edit-materials?limit=1000');
 });
 
-for (const { theme, viewport } of PASSES) {
-  test(`every screen in ${theme}: fits ${viewport.width}×${viewport.height}, is accessible and logs no console error`, async ({ page, browser, demo }) => {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await page.emulateMedia({ colorScheme: theme });
-    const consoleErrors = collectConsoleErrors(page);
-    const base = `/o/${demo.organizationId}/test`;
+test('every screen in light and dark: fits 1360×900 and 390×844, is accessible and logs no console error', async ({ page, browser, demo }) => {
+  await resize(page, LAPTOP);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const consoleErrors = collectConsoleErrors(page);
+  const base = `/o/${demo.organizationId}/test`;
 
-    // An endpoint with a long URL (accepted without resolving DNS: delivery checks it). In live
-    // mode: the webhooks e2e starts from an empty test-mode list.
-    const live = `/o/${demo.organizationId}/live`;
-    await page.goto(`${live}/webhooks`);
-    await loaded(page);
-    await page.getByRole('button', { name: 'Add endpoint' }).first().click();
-    const add = page.getByRole('dialog');
-    // A URL of this attempt: a retry must find one endpoint of its own, not its failed attempt's too.
-    const receiver = `a-rather-long-path-to-the-receiver/${viewport.name}-${test.info().retry}`;
-    await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`https://hooks.example.com/receivers/roomtone/${receiver}`);
-    await add.getByRole('button', { name: 'Add endpoint' }).click();
-    await expect(add.getByTestId('new-signing-secret')).toBeVisible();
-    await expectFitsWidth(page, 'the endpoint secret dialog');
-    await add.getByRole('button', { name: 'Done' }).click();
+  // An endpoint with a long URL (accepted without resolving DNS: delivery checks it). In live
+  // mode: the webhooks e2e starts from an empty test-mode list.
+  const live = `/o/${demo.organizationId}/live`;
+  await page.goto(`${live}/webhooks`);
+  await loaded(page);
+  await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+  const add = page.getByRole('dialog');
+  // A URL of this attempt: a retry must find one endpoint of its own, not its failed attempt's too.
+  const receiver = `a-rather-long-path-to-the-receiver/${test.info().retry}`;
+  await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`https://hooks.example.com/receivers/roomtone/${receiver}`);
+  await add.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(add.getByTestId('new-signing-secret')).toBeVisible();
+  await fitsBoth(page, 'the endpoint secret dialog');
+  await add.getByRole('button', { name: 'Done' }).click();
 
-    for (const screen of SCREENS) {
-      await page.goto(`${base}/${screen}`);
-      await settled(page);
-      await expect(page.locator('html')).toHaveClass(new RegExp(theme));
-      await expectFitsWidth(page, `${screen} at ${viewport.width} px`);
-      await scan(page, theme, screen);
-      await screenshot(page, `${screen}-${theme}`);
-      consoleErrors.expectNone(`on ${screen} (${theme})`);
-      if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
-      if (screen === 'logs') {
-        // On the phone the filters wait behind the Filter control.
-        if (viewport.name === 'phone') await page.getByRole('button', { name: /^Filter/ }).click();
-        await expectApart(page, '#filter-from', '#filter-to', 'log filters');
-        await expectFitsWidth(page, `the log filters at ${viewport.width} px`);
-      }
-      if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
-      if (viewport.name === 'laptop') {
-        // The organization's name is whole in the sidebar, not cut with room to spare.
-        const name = page.getByRole('complementary').getByTestId('organization-name');
-        await expect(name).toHaveText('Demo organization');
-        expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
-      }
-      if (screen === 'keys' && viewport.name === 'laptop') {
-        // The keys table fits its card on a laptop: the Actions menu is not clipped behind a scroll.
-        const frame = page.getByRole('table', { name: 'API keys' }).locator('xpath=..');
-        expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
-      }
-      if (viewport.name === 'phone') {
-        await onScreen(page, page.getByRole('switch', { name: 'Test mode' }), viewport.width, `${screen}: the test-mode switch`);
-        await onScreen(page, page.getByRole('button', { name: /^Account: / }), viewport.width, `${screen}: the user menu`);
-      }
+  for (const screen of SCREENS) {
+    // Loaded on the laptop in light.
+    await resize(page, LAPTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${base}/${screen}`);
+    await settled(page);
+    await expect(page.locator('html')).toHaveClass(/\blight\b/);
+    await expectFitsWidth(page, `${screen} at ${LAPTOP.width} px`);
+    await expectAccessible(page, `${screen} (light)`, 'all');
+    await screenshot(page, `${screen}-light`);
+    if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters');
+    if (screen === 'logs') {
+      await expectApart(page, '#filter-from', '#filter-to', 'log filters');
+      await expectFitsWidth(page, `the log filters at ${LAPTOP.width} px`);
+    }
+    if (screen === 'billing') await expect(page.getByText(/coming with/)).toHaveCount(0); // no internal note
+    // The organization's name is whole in the sidebar, not cut with room to spare.
+    const name = page.getByRole('complementary').getByTestId('organization-name');
+    await expect(name).toHaveText('Demo organization');
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight)).toBe(true);
+    if (screen === 'keys') {
+      // The keys table fits its card on a laptop: the Actions menu is not clipped behind a scroll.
+      const frame = page.getByRole('table', { name: 'API keys' }).locator('xpath=..');
+      expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
     }
 
-    // The live endpoint list and page, a generation's detail, the log's detail, a dialog.
-    await page.goto(`${live}/webhooks`);
-    await loaded(page);
-    await expectFitsWidth(page, 'the live endpoint list');
-    await page.getByRole('link', { name: new RegExp(receiver) }).click();
-    await loaded(page);
-    await expectFitsWidth(page, 'an endpoint page');
-    await page.goto(`${base}/generations`);
-    await loaded(page);
-    // Near the row's start: its middle may be the id's copy button, which copies instead of opening.
-    await page.getByRole('row').nth(1).click({ position: { x: 8, y: 8 } });
-    await expect(page.getByTestId('generation-detail')).toBeVisible();
-    await expectFitsWidth(page, 'a generation detail');
-    await page.goto(`${base}/logs`);
-    await loaded(page);
-    // On the phone a request is a card (a button), on the laptop a table row.
-    await (viewport.name === 'phone' ? page.getByRole('list', { name: 'Requests' }).getByRole('button').first() : page.getByRole('row').nth(1)).click();
-    await expect(page.getByTestId('request-detail')).toBeVisible();
-    await expectFitsWidth(page, 'a request-log detail');
-    await page.goto(`${base}/keys`);
-    await loaded(page);
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await expect(page.getByRole('dialog')).toBeVisible();
-    await expectFitsWidth(page, 'the create-key dialog');
-    await scan(page, theme, 'the create-key dialog');
-    await screenshot(page, `keys-create-${theme}`);
-    consoleErrors.expectNone(`with the create key dialog (${theme})`);
-    await page.keyboard.press('Escape');
-
-    // On the phone the sidebar is a drawer behind a menu button.
-    if (viewport.name === 'phone') {
-      await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
-      await page.getByRole('button', { name: 'Open the console menu' }).click();
-      const drawer = page.getByRole('dialog', { name: 'Roomtone console' });
-      await expect(drawer.getByRole('navigation', { name: 'Console' })).toBeVisible();
-      await expectFitsWidth(page, 'the navigation drawer');
-      await expectAccessible(page, 'the navigation drawer on a phone');
-      await drawer.getByRole('link', { name: 'Usage' }).click();
-      await page.waitForURL(`**${base}/usage`);
-      await expect(drawer).toBeHidden();
-    } else {
-      await expect(page.getByRole('button', { name: 'Open the console menu' })).toBeHidden();
-      await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+    // The same page in dark: its colours at the laptop's width, then on the phone.
+    await theme(page, 'dark');
+    await expectAccessible(page, `${screen} (dark, ${LAPTOP.width} px)`, 'colours');
+    await resize(page, PHONE);
+    await expectFitsWidth(page, `${screen} at ${PHONE.width} px`);
+    await screenshot(page, `${screen}-dark`);
+    if (screen === 'generations') await expectApart(page, '#gen-from', '#gen-to', 'generation filters on a phone');
+    if (screen === 'logs') {
+      // On the phone the filters wait behind the Filter control.
+      await page.getByRole('button', { name: /^Filter/ }).click();
+      await expectApart(page, '#filter-from', '#filter-to', 'log filters on a phone');
+      await expectFitsWidth(page, `the log filters at ${PHONE.width} px`);
     }
+    await onScreen(page, page.getByRole('switch', { name: 'Test mode' }), PHONE.width, `${screen}: the test-mode switch`);
+    await onScreen(page, page.getByRole('button', { name: /^Account: / }), PHONE.width, `${screen}: the user menu`);
+    consoleErrors.expectNone(`on ${screen}`);
+  }
 
-    // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
-    // The painted mask makes the next page load ask first (beforeunload): leave.
-    page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
-    await page.goto(`${base}/playground`);
-    await loaded(page);
-    await expectFitsWidth(page, 'the playground on load');
-    const kinds = page.getByRole('radiogroup', { name: 'Kind of creation' });
-    await expect(async () => {
-      await kinds.getByRole('radio', { name: 'Edit', exact: true }).click();
-      await expect(kinds.getByRole('radio', { name: 'Edit', exact: true })).toBeChecked({ timeout: 1_000 });
-    }).toPass({ timeout: 30_000 });
-    await page.getByLabel('Image file').setInputFiles(await roomPhoto());
-    await expect(page.getByTestId('image-source')).toContainText('(1200×800)');
-    await page.getByRole('textbox', { name: 'Instruction' }).fill('Paint the walls a warm sage green and keep everything else exactly as it is, '.repeat(4));
-    await expectFitsWidth(page, 'the playground with a prompt');
-    await page.getByRole('radio', { name: 'By painted areas (mask and layers)' }).check();
-    const canvas = page.getByTestId('mask-canvas');
-    await expect(canvas).toBeVisible();
-    for (const [colour, y] of [
-      ['#FF0000', 0.2],
-      ['#0066FF', 0.8],
-    ] as const) {
-      await page.getByRole('radio', { name: `Colour ${colour}` }).click();
-      const box = (await canvas.boundingBox())!;
-      await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * y);
-      await page.mouse.down();
-      await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * y, { steps: 6 });
-      await page.mouse.up();
-      await page.getByRole('button', { name: `Add a layer for ${colour}` }).click();
-    }
-    await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
-    await expectFitsWidth(page, 'the playground with two mask layers');
+  // Loaded in dark on the phone from here on: the live endpoint list and page, a generation's
+  // detail, the log's detail, a dialog, each fitting both sizes.
+  await resize(page, PHONE);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${live}/webhooks`);
+  await loaded(page);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await fitsBoth(page, 'the live endpoint list');
+  await page.getByRole('link', { name: new RegExp(receiver) }).click();
+  await loaded(page);
+  await fitsBoth(page, 'an endpoint page');
+  await page.goto(`${base}/generations`);
+  await loaded(page);
+  // Near the row's start: its middle may be the id's copy button, which copies instead of opening.
+  await page.getByRole('row').nth(1).click({ position: { x: 8, y: 8 } });
+  await expect(page.getByTestId('generation-detail')).toBeVisible();
+  await fitsBoth(page, 'a generation detail');
+  await page.goto(`${base}/logs`);
+  await loaded(page);
+  // On the phone a request is a card (a button), on the laptop a table row: opened from each.
+  await page.getByRole('list', { name: 'Requests' }).getByRole('button').first().click();
+  await expect(page.getByTestId('request-detail')).toBeVisible();
+  await expectFitsWidth(page, `a request-log detail at ${PHONE.width} px`);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('request-detail')).toBeHidden();
+  await resize(page, LAPTOP);
+  await page.getByRole('row').nth(1).click();
+  await expect(page.getByTestId('request-detail')).toBeVisible();
+  await expectFitsWidth(page, `a request-log detail at ${LAPTOP.width} px`);
+  await resize(page, PHONE);
+  await page.goto(`${base}/keys`);
+  await loaded(page);
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await fitsBoth(page, 'the create-key dialog');
+  await scanBoth(page, 'the create-key dialog');
+  await screenshot(page, 'keys-create-dark');
+  consoleErrors.expectNone('with the create key dialog');
+  await page.keyboard.press('Escape');
+
+  // On the phone the sidebar is a drawer behind a menu button; on the laptop it is on screen.
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeHidden();
+  await page.getByRole('button', { name: 'Open the console menu' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Roomtone console' });
+  await expect(drawer.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  await expectFitsWidth(page, 'the navigation drawer');
+  await expectAccessible(page, 'the navigation drawer on a phone');
+  await drawer.getByRole('link', { name: 'Usage' }).click();
+  await page.waitForURL(`**${base}/usage`);
+  await expect(drawer).toBeHidden();
+  await resize(page, LAPTOP);
+  await expect(page.getByRole('button', { name: 'Open the console menu' })).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
+  await resize(page, PHONE);
+
+  // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
+  // The painted mask makes the next page load ask first (beforeunload): leave.
+  page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
+  await page.goto(`${base}/playground`);
+  await loaded(page);
+  await fitsBoth(page, 'the playground on load');
+  const kinds = page.getByRole('radiogroup', { name: 'Kind of creation' });
+  await expect(async () => {
+    await kinds.getByRole('radio', { name: 'Edit', exact: true }).click();
+    await expect(kinds.getByRole('radio', { name: 'Edit', exact: true })).toBeChecked({ timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+  await page.getByLabel('Image file').setInputFiles(await roomPhoto());
+  await expect(page.getByTestId('image-source')).toContainText('(1200×800)');
+  await page.getByRole('textbox', { name: 'Instruction' }).fill('Paint the walls a warm sage green and keep everything else exactly as it is, '.repeat(4));
+  await fitsBoth(page, 'the playground with a prompt');
+  await page.getByRole('radio', { name: 'By painted areas (mask and layers)' }).check();
+  const canvas = page.getByTestId('mask-canvas');
+  await expect(canvas).toBeVisible();
+  for (const [colour, y] of [
+    ['#FF0000', 0.2],
+    ['#0066FF', 0.8],
+  ] as const) {
+    await page.getByRole('radio', { name: `Colour ${colour}` }).click();
+    const box = (await canvas.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * y, { steps: 6 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: `Add a layer for ${colour}` }).click();
+  }
+  await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
+  for (const viewport of [PHONE, LAPTOP]) {
+    await resize(page, viewport);
+    await expectFitsWidth(page, `the playground with two mask layers at ${viewport.width} px`);
     // The copy button sits above the code, never over it.
-    await expectApart(page, '[data-testid="code-curl"]', 'button:has-text("Copy curl")', 'the copy button and the code');
-    await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
-    await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
-    await page.getByTestId('run').click();
-    await expect(page.getByTestId('generation-status')).toHaveText('Succeeded', { timeout: 180_000 });
-    await expect(page.getByTestId('result-image')).toBeVisible();
-    await expectFitsWidth(page, 'the playground with a result');
+    await expectApart(page, '[data-testid="code-curl"]', 'button:has-text("Copy curl")', `the copy button and the code at ${viewport.width} px`);
+  }
+  await resize(page, PHONE);
+  await page.getByRole('radio', { name: 'By instruction (prompt)' }).check();
+  await page.getByRole('radiogroup', { name: 'Kind of creation' }).getByRole('radio', { name: 'Upscale', exact: true }).click();
+  await page.getByTestId('run').click();
+  await expect(page.getByTestId('generation-status')).toHaveText('Succeeded', { timeout: 180_000 });
+  await expect(page.getByTestId('result-image')).toBeVisible();
+  await fitsBoth(page, 'the playground with a result');
 
-    // Signed-out pages, and the page of a user without an organization.
-    const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, colorScheme: theme, viewport: { width: viewport.width, height: viewport.height } });
-    const signedOut = await visitor.newPage();
-    const visitorErrors = collectConsoleErrors(signedOut);
-    await signedOut.goto('/');
-    await signedOut.waitForURL('**/sign-in');
-    for (const [name, pathname] of [
-      ['sign-in', '/sign-in'],
-      ['sign-up', '/sign-up'],
-      ['reset-password', '/reset-password'],
-      ['verify-email', '/verify-email?token=0123456789abcdef'],
-    ] as const) {
-      await signedOut.goto(pathname);
-      await loaded(signedOut);
-      await expectFitsWidth(signedOut, pathname);
-      await scan(signedOut, theme, pathname);
-      await screenshot(signedOut, `${name}-${theme}`);
-    }
-    // A favicon (no failed /favicon.ico load), and no invisible tab stop on the sign-in form.
-    const icon = await signedOut.locator('link[rel="icon"]').first().getAttribute('href');
-    expect(icon).toBeTruthy();
-    const served = await signedOut.request.get(icon!);
-    expect(served.status()).toBe(200);
-    expect(served.headers()['content-type']).toContain('image/svg+xml');
-    await signedOut.goto('/sign-in');
+  // Signed-out pages, and the page of a user without an organization: loaded in dark on the
+  // phone, scanned in both themes.
+  const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, colorScheme: 'dark', viewport: { width: PHONE.width, height: PHONE.height } });
+  const signedOut = await visitor.newPage();
+  const visitorErrors = collectConsoleErrors(signedOut);
+  await signedOut.goto('/');
+  await signedOut.waitForURL('**/sign-in');
+  for (const [name, pathname] of [
+    ['sign-in', '/sign-in'],
+    ['sign-up', '/sign-up'],
+    ['reset-password', '/reset-password'],
+    ['verify-email', '/verify-email?token=0123456789abcdef'],
+  ] as const) {
+    await signedOut.goto(pathname);
+    await loaded(signedOut);
+    await expect(signedOut.locator('html')).toHaveClass(/\bdark\b/);
+    await screenshot(signedOut, `${name}-dark`);
+    await fitsBoth(signedOut, pathname);
+    await scanBoth(signedOut, pathname);
+  }
+  // A favicon (no failed /favicon.ico load), and no invisible tab stop on the sign-in form.
+  const icon = await signedOut.locator('link[rel="icon"]').first().getAttribute('href');
+  expect(icon).toBeTruthy();
+  const served = await signedOut.request.get(icon!);
+  expect(served.status()).toBe(200);
+  expect(served.headers()['content-type']).toContain('image/svg+xml');
+  await signedOut.goto('/sign-in');
+  for (const viewport of [PHONE, LAPTOP]) {
+    await resize(signedOut, viewport);
     await signedOut.getByRole('tab', { name: 'Password' }).focus();
     await signedOut.keyboard.press('Tab');
-    await expect(signedOut.getByRole('textbox', { name: 'E-mail', exact: true })).toBeFocused();
-    // Signing in logs nothing either (no refused session probe on the way).
-    await signedOut.goto('/sign-in');
-    await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
-    await signedOut.getByRole('textbox', { name: 'Password', exact: true }).fill(demo.password);
-    await signedOut.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await signedOut.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
-    await loaded(signedOut);
-    await visitor.close();
+    await expect(signedOut.getByRole('textbox', { name: 'E-mail', exact: true }), `the tab after Password at ${viewport.width} px`).toBeFocused();
+  }
+  // Signing in logs nothing either (no refused session probe on the way).
+  await signedOut.goto('/sign-in');
+  await signedOut.getByRole('textbox', { name: 'E-mail', exact: true }).fill(demo.email);
+  await signedOut.getByRole('textbox', { name: 'Password', exact: true }).fill(demo.password);
+  await signedOut.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await signedOut.waitForURL(/\/o\/org_[^/]+\/test\/overview/);
+  await loaded(signedOut);
+  await visitor.close();
 
-    visitorErrors.expectNone(`of signed-out pages and signing in (${theme})`);
-    consoleErrors.expectNone(`of the console screens (${theme})`);
-  });
-}
+  visitorErrors.expectNone('of signed-out pages and signing in');
+  consoleErrors.expectNone('of the console screens');
+});
 
 /** One line of text: not wrapped, so no word of it is broken across lines. */
 async function expectOneLine(locator: ReturnType<Page['locator']>, what: string): Promise<void> {
