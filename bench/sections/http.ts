@@ -16,7 +16,8 @@
  * answer, PostgreSQL CPU per request over POSTGRES_CPU_CEILING × the baseline's, or (with
  * BENCH_READ_FLOOR) a ratio under THROUGHPUT_FLOOR fails the run, the last two once
  * CHECK_CONFIRM_ROUNDS more rounds confirm them. The servers stop
- * when the section ends: their job workers must not take part in later sections.
+ * when the section ends (their job workers must not take part in later sections), but for the
+ * postgres-store one when the admission section comes next: it is handed over (ctx.handedOver).
  */
 import path from 'node:path';
 import { createRequire } from 'node:module';
