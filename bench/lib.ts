@@ -15,6 +15,8 @@ export const BENCH_DATA_DIR = path.join(ROOT, '.data', 'bench');
 /** Fixed so the bench process and the servers it starts sign URLs with the same key. */
 export const BENCH_APP_SECRET = 'roomtone-bench-secret-0123456789abcdefghijklmnop';
 export const BENCH_DATABASE = 'roomtone_bench';
+/** The migrated, empty database the others are copied from. */
+const BENCH_TEMPLATE = `${BENCH_DATABASE}_template`;
 
 // ---------------------------------------------------------------------------------------
 // Context handed to sections
@@ -42,6 +44,15 @@ export interface BenchContext {
   /** The embedded PostgreSQL and the migrated `roomtone_bench` database, started on first use. */
   database(): Promise<BenchDatabase>;
   log(message: string): void;
+  /** The section that runs after the current one, if any. */
+  nextSection: string | undefined;
+  /**
+   * A Roomtone server the section before left running for this one, on the same database (the
+   * http section hands one of its servers to the admission section that follows it): a server
+   * start fewer. A section that uses it sets this back to null and stops it; one that does not
+   * leaves it to the run, which stops it when the section ends.
+   */
+  handedOver: ChildServer | null;
 }
 
 export interface SectionOutput {
@@ -161,8 +172,11 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
   }
   const adminUrl = cluster.url;
   const url = adminUrl.replace(/\/postgres$/, `/${BENCH_DATABASE}`);
-  await recreateDatabase(adminUrl, BENCH_DATABASE);
-  await migrateDatabase(url);
+  // Migrated once, into a template every section's database is copied from (sectionDatabase):
+  // a copy is a file copy, a migration runs the schema engine.
+  await recreateDatabase(adminUrl, BENCH_TEMPLATE);
+  await migrateDatabase(adminUrl.replace(/\/postgres$/, `/${BENCH_TEMPLATE}`));
+  await recreateDatabase(adminUrl, BENCH_DATABASE, { template: BENCH_TEMPLATE });
   setEnv('DATABASE_URL', url);
   process.env.DATA_DIR = BENCH_DATA_DIR;
   setEnv('APP_SECRET', BENCH_APP_SECRET);
@@ -182,12 +196,10 @@ export async function startBenchDatabase(cleanup: Cleanup): Promise<BenchDatabas
 export async function sectionDatabase(ctx: BenchContext, name: string): Promise<string> {
   const cluster = await ctx.database();
   const { recreateDatabase } = await import('../src/server/platform/embedded-postgres');
-  const { migrateDatabase } = await import('../src/server/tools/migrations/migrate-database');
   const { closeDb } = await import('../src/server/platform/db');
   const database = `${BENCH_DATABASE}_${name}`;
-  await recreateDatabase(cluster.adminUrl, database);
+  await recreateDatabase(cluster.adminUrl, database, { template: BENCH_TEMPLATE });
   const url = cluster.adminUrl.replace(/\/postgres$/, `/${database}`);
-  await migrateDatabase(url);
   await closeDb();
   setEnv('DATABASE_URL', url);
   return url;

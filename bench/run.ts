@@ -104,6 +104,8 @@ async function main(): Promise<number> {
     cleanup,
     database: () => (database ??= startBenchDatabase(cleanup)),
     log,
+    nextSection: undefined,
+    handedOver: null,
   };
 
   const outputs: Record<string, unknown> = {};
@@ -111,12 +113,19 @@ async function main(): Promise<number> {
   const glance: GlanceRow[] = [];
   const failures: string[] = [];
   try {
-    for (const name of names) {
+    for (const [i, name] of names.entries()) {
       const section = SECTIONS[name];
       if (!section) continue;
       log(`section ${name}`);
       const started = performance.now();
+      const handedOver = ctx.handedOver;
+      ctx.nextSection = names[i + 1];
       const out = await section(ctx);
+      // A server handed to this section and left unused: its workers must not run during the next.
+      if (handedOver && ctx.handedOver === handedOver) {
+        ctx.handedOver = null;
+        await handedOver.stop();
+      }
       log(`section ${name} took ${fmt((performance.now() - started) / 1000, 1)} s`);
       outputs[name] = out.raw;
       markdown.push(out.markdown);

@@ -49,10 +49,13 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
   const port = await freePort();
   const require = createRequire(import.meta.url);
   const baselinePort = await freePort();
-  // Both servers start, and the upload is made, at once.
+  // The http section's server when it ran just before (same database, Lanczos, its cleanup
+  // registered there); otherwise one of our own. Both servers start, and the upload is made, at once.
+  const handedOver = ctx.handedOver;
+  ctx.handedOver = null;
   const [started, baselineStarted, jpeg] = await Promise.allSettled([
     // Lanczos keeps the background work predictable while admissions are measured.
-    startRoomtoneServer({ port, databaseUrl: database.url, env: { UPSCALE_METHOD: 'lanczos3' }, nodeFlags: serverNodeFlags(ctx) }),
+    handedOver ? Promise.resolve(handedOver) : startRoomtoneServer({ port, databaseUrl: database.url, env: { UPSCALE_METHOD: 'lanczos3' }, nodeFlags: serverNodeFlags(ctx) }),
     startChildServer({
       name: 'admission baseline',
       args: [require.resolve('tsx/cli'), path.join(ROOT, 'bench/admission-baseline-server.ts')],
@@ -61,7 +64,7 @@ export async function admissionSection(ctx: BenchContext): Promise<SectionOutput
     }),
     twoMegabyteJpeg(),
   ]);
-  if (started.status === 'fulfilled') ctx.cleanup.add('roomtone server (admission)', () => started.value.stop());
+  if (started.status === 'fulfilled' && !handedOver) ctx.cleanup.add('roomtone server (admission)', () => started.value.stop());
   if (baselineStarted.status === 'fulfilled') ctx.cleanup.add('admission baseline', () => baselineStarted.value.stop());
   for (const result of [started, baselineStarted, jpeg]) if (result.status === 'rejected') throw result.reason;
   const server = (started as PromiseFulfilledResult<ChildServer>).value;

@@ -16,7 +16,8 @@
  * answer, PostgreSQL CPU per request over POSTGRES_CPU_CEILING × the baseline's, or (with
  * BENCH_READ_FLOOR) a ratio under THROUGHPUT_FLOOR fails the run, the last two once
  * CHECK_CONFIRM_ROUNDS more rounds confirm them. The servers stop
- * when the section ends: their job workers must not take part in later sections.
+ * when the section ends (their job workers must not take part in later sections), but for the
+ * postgres-store one when the admission section comes next: it is handed over (ctx.handedOver).
  */
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -242,7 +243,8 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
   const startRoomtones = async (): Promise<Map<Store, ChildServer>> => {
     const servers = new Map<Store, ChildServer>();
     for (const [i, store] of stores.entries()) {
-      const env = { RATE_LIMIT_STORE: store, PUBLIC_BASE_URL: publicBaseUrl };
+      // Lanczos: the upscaler of the admission section, which may be handed one of these servers.
+      const env = { RATE_LIMIT_STORE: store, PUBLIC_BASE_URL: publicBaseUrl, UPSCALE_METHOD: 'lanczos3' };
       const server = await registered(`roomtone server (${store})`, startRoomtoneServer({ port: roomtonePorts[i] as number, databaseUrl: database.url, env, nodeFlags: serverNodeFlags(ctx) }));
       servers.set(store, server);
       ctx.log(`roomtone (${store} rate-limit store) ${server.url}, pid ${server.pid}`);
@@ -397,8 +399,13 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
     });
   }
 
-  // Their job workers (webhook deliveries included) must not run during later sections.
-  for (const [, server] of servers) await server.stop();
+  // Their job workers (webhook deliveries included) must not run during later sections. The
+  // admission section, when it comes next, measures on the same database with the server a
+  // database URL gets by default (the postgres store): it takes that one rather than starting
+  // its own.
+  const handOver = ctx.nextSection === 'admission' ? (roomtones.get('postgres') ?? null) : null;
+  for (const [, server] of servers) if (server !== handOver) await server.stop();
+  ctx.handedOver = handOver;
 
   return {
     markdown: render(results, settings, fixtures, ctx.check),
