@@ -62,7 +62,7 @@ export interface StartOptions {
  * benchmarks run `npm start`'s flags alone. `--liftoff-only`: WebAssembly stays on V8's baseline
  * compiler. Prisma's query compiler and the migrations' schema engine are wasm, and optimising
  * their hot functions on background threads costs more CPU than it saves in a process that
- * serves a test file or a run of them (docs/testing.md, "Servers the tests start").
+ * serves a test file or a run of them (docs/testing.md, "Shared resources").
  */
 export const TEST_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
 
