@@ -15,7 +15,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
 import { freePort } from '@/server/platform/ports';
-import { startProcess, type StartedProcess } from './start-server';
+import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
 import { startReceivers, type Receivers } from './webhook-receiver';
 import { freshDatabase, waitFor, type TestDatabase } from './server-processes';
 import { startLocalS3, type LocalS3 } from './s3-server';
@@ -61,7 +61,7 @@ function roomtone(dataDir: string, args: string[], extra: Record<string, string>
 }
 
 async function service(name: string, dataDir: string, env: Record<string, string> = {}): Promise<StartedProcess> {
-  const started = await startProcess({ name, port: await freePort(), processes: 1, echoEnv: 'TEST_SERVER_LOGS', unsetEnv: NOT_INHERITED, env: { ...SETTINGS, DATA_DIR: dataDir, ...env } });
+  const started = await startProcess({ name, port: await freePort(), processes: 1, nodeFlags: TEST_NODE_FLAGS, echoEnv: 'TEST_SERVER_LOGS', unsetEnv: NOT_INHERITED, env: { ...SETTINGS, DATA_DIR: dataDir, ...env } });
   processes.push(started);
   return started;
 }

@@ -19,7 +19,7 @@ import { setEnv } from '@/server/platform/config';
 import { timeoutSignal } from '@/server/platform/deadline';
 import { freePort } from '@/server/platform/ports';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
-import { startProcess, type StartedProcess } from './start-server';
+import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
 import { waitFor } from './server-processes';
 
 const ip = testIp();
@@ -73,7 +73,7 @@ beforeAll(async () => {
     DATABASE_URL: '', // the embedded one
     LOG_LEVEL: 'info',
   };
-  server = await startProcess({ name: 'server (embedded database)', port: await freePort(), processes: 2, echoEnv: 'TEST_SERVER_LOGS', env, stopTimeoutMs: 30_000 });
+  server = await startProcess({ name: 'server (embedded database)', port: await freePort(), processes: 2, nodeFlags: TEST_NODE_FLAGS, echoEnv: 'TEST_SERVER_LOGS', env, stopTimeoutMs: 30_000 });
   record = JSON.parse(fs.readFileSync(path.join(dataDir, 'postgres.json'), 'utf8')) as typeof record & { user: string; password: string };
   const { user, password } = record as unknown as { user: string; password: string };
   setEnv('DATABASE_URL', `postgresql://${user}:${encodeURIComponent(password)}@127.0.0.1:${record.port}/roomtone`);

@@ -15,7 +15,7 @@ import { ensureProductionBuild } from '../src/server/platform/build';
 import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
-import { startProcess } from './start-server';
+import { startProcess, TEST_NODE_FLAGS } from './start-server';
 import { setEnv } from '@/server/platform/config';
 import { closeDb, databaseUrl as databaseUrlOf, db } from '@/server/platform/db';
 import { seedReferenceData } from '@/server/tools/seed/seed';
@@ -101,6 +101,7 @@ async function startHarness(): Promise<Harness> {
       // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
       // both (rate-limit tests send over 100 parallel connections, spread over the two).
       processes: 2,
+      nodeFlags: TEST_NODE_FLAGS,
       echoEnv: 'TEST_SERVER_LOGS',
       env: {
         DATABASE_URL: databaseUrl,

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { freePort } from '@/server/platform/ports';
-import { roomtoneIsUp, startCommandArgs, startProcess, type StartedProcess } from './start-server';
+import { roomtoneIsUp, startCommandArgs, startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 const isRoot = process.getuid?.() === 0;
@@ -48,7 +48,7 @@ describe('npm start as root from a 0700 directory', () => {
       name: 'server (root, 0700 checkout)',
       cwd: checkout,
       // npm start's own command, pointed at the copy's files.
-      args: startCommandArgs().map((arg) => (arg.startsWith(`${root}/`) ? path.join(checkout, path.relative(root, arg)) : arg)),
+      args: startCommandArgs(TEST_NODE_FLAGS).map((arg) => (arg.startsWith(`${root}/`) ? path.join(checkout, path.relative(root, arg)) : arg)),
       ready: roomtoneIsUp,
       port: await freePort(),
       processes: 1,

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postgres';
 import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { freePort } from '@/server/platform/ports';
-import { startProcess, type StartedProcess } from './start-server';
+import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
 
 export interface TestDatabase {
   url: string;
@@ -75,6 +75,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
     port: await freePort(),
     echoEnv: 'TEST_SERVER_LOGS',
     processes: 1,
+    nodeFlags: TEST_NODE_FLAGS,
     env: { ...commonEnv(databaseUrl), SKIP_BUILD: '1', ...env },
   });
 }
@@ -83,7 +84,7 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
 export async function startWorker(databaseUrl: string, env: Record<string, string> = {}): Promise<TestProcess> {
   return startProcess({
     name: 'roomtone worker',
-    args: ['bin/roomtone.mjs', 'worker', '--json'],
+    args: [...TEST_NODE_FLAGS, 'bin/roomtone.mjs', 'worker', '--json'],
     echoEnv: 'TEST_SERVER_LOGS',
     ready: (output) => output.includes('"status":"running"'),
     env: { ...commonEnv(databaseUrl), ...env },

@@ -30,7 +30,7 @@ export interface StartOptions {
   name: string;
   /** Arguments to node; default: `npm start`'s (scripts/start.mjs), with `nodeFlags` first. */
   args?: string[];
-  nodeFlags?: string[];
+  nodeFlags?: readonly string[];
   /** Working directory (default: this checkout). */
   cwd?: string;
   /** On top of this process's environment and of what `port` and `processes` set (so it can override PUBLIC_BASE_URL). */
@@ -56,11 +56,21 @@ export interface StartOptions {
   stopTimeoutMs?: number;
 }
 
+/**
+ * V8 flags of every Roomtone process the vitest files start (the shared test server, the servers
+ * and workers files start for themselves), on top of `npm start`'s own; the e2e and the
+ * benchmarks run `npm start`'s flags alone. `--liftoff-only`: WebAssembly stays on V8's baseline
+ * compiler. Prisma's query compiler and the migrations' schema engine are wasm, and optimising
+ * their hot functions on background threads costs more CPU than it saves in a process that
+ * serves a test file or a run of them (docs/testing.md, "Shared resources").
+ */
+export const TEST_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
+
 /** Banner line the launcher writes once every web process listens and the workers run. */
 export const roomtoneIsUp = (output: string) => /Roomtone is up[^\n]*\n/.test(output);
 
 /** `npm start`'s node arguments (package.json holds the production node flags), `extraFlags` first. */
-export function startCommandArgs(extraFlags: string[] = []): string[] {
+export function startCommandArgs(extraFlags: readonly string[] = []): string[] {
   const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
   const [command, ...args] = (scripts.start ?? '').split(/\s+/).filter(Boolean);
   if (command !== 'node') throw new Error(`package.json "start" must be a plain node command, not: ${scripts.start}`);

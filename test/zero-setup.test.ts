@@ -6,18 +6,18 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@/server/platform/ports';
-import { startCommandArgs } from './start-server';
+import { startCommandArgs, TEST_NODE_FLAGS } from './start-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 
-/** `npm start` as a new user runs it: no DATABASE_URL, an empty DATA_DIR. */
+/** `npm start` as a new user runs it (with the tests' V8 flags, TEST_NODE_FLAGS): no DATABASE_URL, an empty DATA_DIR. */
 async function startService(dataDir: string, port: number, extraEnv: Record<string, string> = {}) {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SKIP_BUILD: '1', LOG_LEVEL: 'warn', ...extraEnv };
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.PUBLIC_BASE_URL;
-  const child = spawn(process.execPath, startCommandArgs(), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startCommandArgs(TEST_NODE_FLAGS), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -14,7 +14,7 @@ import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { freePort } from '@/server/platform/ports';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
 import { makeTestCertificates, type TestCertificates } from '../tls';
-import { startProcess, type StartedProcess } from '../start-server';
+import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from '../start-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -92,7 +92,7 @@ export async function startRoomtone(env: BackendTestEnv, extra: Record<string, s
       processes: 1,
       timeoutMs: 120_000,
       ...(options.stopTimeoutMs ? { stopTimeoutMs: options.stopTimeoutMs } : {}),
-      ...(options.nodeFlags ? { nodeFlags: options.nodeFlags } : {}),
+      nodeFlags: [...TEST_NODE_FLAGS, ...(options.nodeFlags ?? [])],
       echoEnv: 'TEST_SERVER_LOGS',
       env: {
         PUBLIC_BASE_URL: baseUrl,
