@@ -29,7 +29,7 @@ function estimate(spec) {
   }
   // Larger files first among equals: a thousand characters count as a tenth of a second.
   const bySize = text.length / 10;
-  if (spec.project.config.isolate === false) return ESTIMATE_MS.unit + bySize;
+  if (spec.project.name === 'unit') return ESTIMATE_MS.unit + bySize;
   return (OWN_PROCESSES.test(text) ? ESTIMATE_MS.ownProcesses : ESTIMATE_MS.integration) + bySize;
 }
 
