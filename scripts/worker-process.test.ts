@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import config from '../vitest.config';
+import { gatherSharedProcesses } from '../test/longest-first-sequencer.mjs';
 import { sharedWorkerFiles, workerProcessDeclaration, workerProcessDeclarations } from './worker-process.mjs';
 
 type Project = { test?: { name?: string; include?: string[]; exclude?: string[]; isolate?: boolean; setupFiles?: string[] } };
@@ -41,5 +42,20 @@ describe(`${TAG} declarations`, () => {
     const integration = project('integration');
     expect(integration?.isolate).not.toBe(false);
     for (const file of shared) expect(integration?.exclude).toContain(file);
+  });
+
+  it('the sequencer keeps the files of a project that shares its processes together, at the place of its first', () => {
+    // vitest reuses a shared process only for a next file of the same project.
+    const spec = (id: string, project: string, isolate: boolean) => ({ id, project: { name: project, config: { isolate } } });
+    const sorted = [
+      spec('own-processes', 'integration', true),
+      spec('shared-long', 'integration-shared', false),
+      spec('isolated', 'integration', true),
+      spec('shared-short', 'integration-shared', false),
+      spec('unit-long', 'unit', false),
+      spec('isolated-short', 'integration', true),
+      spec('unit-short', 'unit', false),
+    ];
+    expect(gatherSharedProcesses(sorted).map((s) => s.id)).toEqual(['own-processes', 'shared-long', 'shared-short', 'isolated', 'unit-long', 'unit-short', 'isolated-short']);
   });
 });
