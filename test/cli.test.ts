@@ -1,5 +1,4 @@
 // @node-lines same: the CLI's commands and output; the worker process and its signals run under both lines in test/worker.test.ts
-// @worker-process shared: runs the CLI to its end (spawnSync) on the shared database; it starts no server and sets no environment
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
