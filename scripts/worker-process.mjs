@@ -15,14 +15,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testFiles } from './node-lines.mjs';
+import { headDeclaration, testFiles } from './node-lines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-/** Where a declaration may stand: the file's head, before the code. */
-const HEAD_LINES = 40;
-const TAG = /@worker-process\b(.*)$/m;
-const SHARED = /^\s+shared:\s*(\S.{9,})$/;
 
 /**
  * The declaration of one file's text: `own` when it has none, `shared` with its reason, or an
@@ -30,12 +25,10 @@ const SHARED = /^\s+shared:\s*(\S.{9,})$/;
  * @returns {{ kind: 'own' } | { kind: 'shared', reason: string } | { kind: 'invalid', error: string }}
  */
 export function workerProcessDeclaration(text) {
-  const head = text.split('\n').slice(0, HEAD_LINES).join('\n');
-  const tag = TAG.exec(head);
-  if (!tag) return { kind: 'own' };
-  const shared = SHARED.exec(tag[1].replace(/\s*\*\/\s*$/, ''));
-  if (!shared) return { kind: 'invalid', error: `"@worker-process${tag[1]}" must read "@worker-process shared: <reason of ten characters or more>"` };
-  return { kind: 'shared', reason: shared[1].trim() };
+  const declared = headDeclaration(text, 'worker-process', 'shared');
+  if (!declared) return { kind: 'own' };
+  if ('error' in declared) return { kind: 'invalid', error: declared.error };
+  return { kind: 'shared', reason: declared.reason };
 }
 
 /** Each test file with its declaration; one outside test/ (not an integration file) is invalid. */
