@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 import { sameOnEveryNodeLine } from './scripts/node-lines.mjs';
+import { sharedWorkerFiles } from './scripts/worker-process.mjs';
 import LongestFirstSequencer from './test/longest-first-sequencer.mjs';
 
 // `server-only` throws outside React's server condition; tests (like tsx, through tsconfig.json's
@@ -20,17 +21,25 @@ const MACHINE_ALONE: Record<string, string> = {
  */
 const secondPassExclude = process.env.SECOND_NODE_PASS === '1' ? sameOnEveryNodeLine() : [];
 
+/** Integration files whose header says `@worker-process shared: <why>` (scripts/worker-process.mjs). */
+const SHARED_WORKER = sharedWorkerFiles();
+
 /**
- * Three vitest projects, one `npm test` (docs/testing.md):
+ * Four vitest projects, one `npm test` (docs/testing.md):
  * - unit: pure modules next to their code (src/**), the SDK's own (sdk/test/**), the bench's (bench/**) and the
  *   scripts' (scripts/**), no server and no shared database;
  * - integration: test/** against the real production server and PostgreSQL that
- *   test/global-setup.ts starts (once per run, whichever of the integration projects run);
+ *   test/global-setup.ts starts (once per run, whichever of the integration projects run), each
+ *   file in a worker process of its own;
+ * - integration-shared: the integration files that declare `@worker-process shared`, run one
+ *   after the other in shared worker processes (`isolate: false`): what a file imports is
+ *   loaded once per process, not once per file; test/shared-worker-guard.ts fails a file that
+ *   leaves its process other than it found it;
  * - machine-alone: the MACHINE_ALONE files, with nothing beside them.
  * Sequence groups run one after the other (groups start at 1: a group 0 of one worker would run
  * last, vitest puts such projects after all others): 1 machine-alone, one file; 2 unit and
- * integration together, four files at a time: integration files mostly wait on the server (a
- * separate process) and the unit files fill the cores they leave idle (`VITEST_MAX_WORKERS=1`
+ * both integration projects together, four files at a time: integration files mostly wait on the
+ * server (a separate process) and the unit files fill the cores they leave idle (`VITEST_MAX_WORKERS=1`
  * runs one at a time), longest first across both projects (test/longest-first-sequencer.mjs: the
  * last run's durations, or an estimate on a clean clone). A file that cannot share the server's database with other files (it moves the
  * clock over every row, or deletes what it finds) takes a database and server of its own
@@ -84,7 +93,21 @@ export default defineConfig({
       },
       {
         resolve: { alias },
-        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude], ...integration, maxWorkers: 4, sequence: { groupOrder: 2 } },
+        test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...SHARED_WORKER, ...secondPassExclude], ...integration, maxWorkers: 4, sequence: { groupOrder: 2 } },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'integration-shared',
+          // An empty list would mean vitest's default globs: a pattern that matches nothing instead.
+          include: SHARED_WORKER.length > 0 ? SHARED_WORKER : ['test/no-shared-worker-files'],
+          exclude: ['**/node_modules/**', ...Object.keys(MACHINE_ALONE), ...secondPassExclude],
+          ...integration,
+          isolate: false,
+          setupFiles: ['test/shared-worker-guard.ts'],
+          maxWorkers: 4,
+          sequence: { groupOrder: 2 },
+        },
       },
     ],
   },

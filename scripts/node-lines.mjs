@@ -26,8 +26,21 @@ export const TEST_ROOTS = ['src', 'scripts', 'bench', 'sdk/test', 'test'];
 
 /** Where a declaration may stand: the file's head, before the code. */
 const HEAD_LINES = 40;
-const TAG = /@node-lines\b(.*)$/m;
-const SAME = /^\s+same:\s*(\S.{9,})$/;
+
+/**
+ * A file's head declaration `@<tag> <word>: <reason>`: absent (null), its reason, or an error for
+ * a malformed one (another word, or a reason under ten characters). Shared by the tags of test
+ * files (`@node-lines same`, `@worker-process shared`).
+ * @returns {null | { reason: string } | { error: string }}
+ */
+export function headDeclaration(text, tag, word) {
+  const head = text.split('\n').slice(0, HEAD_LINES).join('\n');
+  const found = new RegExp(`@${tag}\\b(.*)$`, 'm').exec(head);
+  if (!found) return null;
+  const declared = new RegExp(`^\\s+${word}:\\s*(\\S.{9,})$`).exec(found[1].replace(/\s*\*\/\s*$/, ''));
+  if (!declared) return { error: `"@${tag}${found[1]}" must read "@${tag} ${word}: <reason of ten characters or more>"` };
+  return { reason: declared[1].trim() };
+}
 
 /**
  * The declaration of one file's text: `both` when it has none, `same` with its reason, or an
@@ -35,12 +48,10 @@ const SAME = /^\s+same:\s*(\S.{9,})$/;
  * @returns {{ kind: 'both' } | { kind: 'same', reason: string } | { kind: 'invalid', error: string }}
  */
 export function nodeLinesDeclaration(text) {
-  const head = text.split('\n').slice(0, HEAD_LINES).join('\n');
-  const tag = TAG.exec(head);
-  if (!tag) return { kind: 'both' };
-  const same = SAME.exec(tag[1].replace(/\s*\*\/\s*$/, ''));
-  if (!same) return { kind: 'invalid', error: `"@node-lines${tag[1]}" must read "@node-lines same: <reason of ten characters or more>"` };
-  return { kind: 'same', reason: same[1].trim() };
+  const declared = headDeclaration(text, 'node-lines', 'same');
+  if (!declared) return { kind: 'both' };
+  if ('error' in declared) return { kind: 'invalid', error: declared.error };
+  return { kind: 'same', reason: declared.reason };
 }
 
 /** Every vitest test file under TEST_ROOTS, relative to the root, sorted. */

@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * The scripted abuse pass: what an attacker tried against the console, replayed through the real
  * server's /api/trpc and /api/auth on every CI run, each step expected to be refused. The

@@ -1,3 +1,4 @@
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 import { describe, expect, it } from 'vitest';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { db } from '@/server/platform/db';

@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Where a signed-in user lands without a way in: `/` is decided on the server (signed out →
  * sign-in; a member → their first organization; nobody's member → /no-organization, never

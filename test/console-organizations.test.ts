@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Organizations and invitations from the console: a user creates another organization; a
  * pending invitation is resent (new link, the old one ends) or its link copied. The copied link

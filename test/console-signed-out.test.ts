@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * A console page requested without a session is redirected by the server (307 to sign-in, with
  * the page as `callbackUrl`, which the sign-in page follows after signing in), before any of the

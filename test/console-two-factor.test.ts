@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Two-factor sign-in (TOTP + recovery codes), the organization requirement and the sessions
  * list, over real HTTP (/api/auth and /api/trpc) against the production server. Each case has

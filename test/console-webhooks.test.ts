@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * The console's webhook procedures over /api/trpc against the running server: owners and
  * admins only, every endpoint and delivery scoped by the session's organization and mode (the

@@ -1,4 +1,5 @@
 // @node-lines same: our input-image rules; downloads over TLS run under both lines in src/server/capabilities/net/safe-http.test.ts and src/server/capabilities/images/intake.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Spec "Input images": every rule of the table (formats, size, dimensions, JSON and multipart
  * bodies, URL shape, download rules), with the exact status, code and param, through the real

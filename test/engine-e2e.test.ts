@@ -1,4 +1,5 @@
 // @node-lines same: the built-in engine's results through the route; its worker threads run under both lines in src/server/capabilities/engine/builtin
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * The built-in engine through the real route: every mask-mode operation and finish via
  * POST /v1/edits (multipart, test mode, synchronous), every upscale via /v1/upscales, checked

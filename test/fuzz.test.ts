@@ -1,4 +1,5 @@
 // @node-lines same: a seeded corpus through every route: our answers; raw HTTP parsing runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * As a rule: a seeded corpus of hostile requests over every route — odd methods,
  * Host headers, request targets, paths, query strings, headers, malformed JSON and multipart,

@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process, sets no environment, and gives the clock it freezes back
 /**
  * The generation reads are written in SQL (prepared statements, no Prisma on the hot path).
  * They must return exactly what Prisma returns for the same rows: dates in UTC to the

@@ -1,3 +1,4 @@
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Case by case: requests a hostile client sends that a server could answer with a 500, a
  * plain text body, a foreign redirect or no answer at all. Each gets the envelope, a request-id and

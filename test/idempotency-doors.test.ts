@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Idempotency keys per door (spec, Endpoints: "The same key value used on /v1 and on MCP gives
  * 409 idempotency_key_reused"): the console playground is a door of its own, so a key first used

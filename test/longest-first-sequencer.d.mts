@@ -1,2 +1,3 @@
 import { BaseSequencer } from 'vitest/node';
 export default class LongestFirstSequencer extends BaseSequencer {}
+export function gatherSharedProcesses<T extends { project: { name: string; config: { isolate?: boolean } } }>(sorted: T[]): T[];

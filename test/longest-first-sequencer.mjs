@@ -7,7 +7,8 @@
  * A file's length is its last run's duration when vitest has one (node_modules/.vite/vitest);
  * otherwise an estimate from the file: one that starts processes or a database of its own takes
  * tens of seconds, another integration file seconds, a unit file less. A file that failed last
- * time runs first, as in vitest's own order.
+ * time runs first, as in vitest's own order. The files of a project that shares its worker
+ * processes stay together (gatherSharedProcesses).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,7 +30,7 @@ function estimate(spec) {
   }
   // Larger files first among equals: a thousand characters count as a tenth of a second.
   const bySize = text.length / 10;
-  if (spec.project.config.isolate === false) return ESTIMATE_MS.unit + bySize;
+  if (spec.project.name === 'unit') return ESTIMATE_MS.unit + bySize;
   return (OWN_PROCESSES.test(text) ? ESTIMATE_MS.ownProcesses : ESTIMATE_MS.integration) + bySize;
 }
 
@@ -43,7 +44,7 @@ export default class LongestFirstSequencer extends BaseSequencer {
         return [spec, { failed: last?.failed ?? false, ms: last?.duration ?? estimate(spec) }];
       }),
     );
-    return [...files].sort((a, b) => {
+    const sorted = [...files].sort((a, b) => {
       const group = a.project.config.sequence.groupOrder - b.project.config.sequence.groupOrder;
       if (group !== 0) return group;
       const ka = /** @type {{ failed: boolean, ms: number }} */ (known.get(a));
@@ -51,5 +52,23 @@ export default class LongestFirstSequencer extends BaseSequencer {
       if (ka.failed !== kb.failed) return ka.failed ? -1 : 1;
       return kb.ms - ka.ms || a.moduleId.localeCompare(b.moduleId);
     });
+    return gatherSharedProcesses(sorted);
   }
+}
+
+/**
+ * The files of a project without isolation (`isolate: false`) moved together, at the place of
+ * its first: vitest keeps a worker process for the next file only when the next file waiting is
+ * of the same project, so one file of another project between two of them costs a new process.
+ * @param {import('vitest/node').TestSpecification[]} sorted
+ */
+export function gatherSharedProcesses(sorted) {
+  const shared = (spec) => spec.project.config.isolate === false;
+  const placed = new Set();
+  return sorted.flatMap((spec) => {
+    if (!shared(spec)) return [spec];
+    if (placed.has(spec.project.name)) return [];
+    placed.add(spec.project.name);
+    return sorted.filter((other) => shared(other) && other.project.name === spec.project.name);
+  });
 }

@@ -1,3 +1,4 @@
+// @worker-process shared: the MCP SDK client and requests to the shared server; it starts no server or process, sets no environment, and lifts the holds it places
 /**
  * The MCP endpoint through the official SDK client (Client + StreamableHTTPClientTransport)
  * against the real server: tools, rules, errors, idempotency across doors, shared quota,

@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 defaults for minimal requests; the HTTP edge runs under both lines in test/hostile-input.test.ts, the engine's threads and encoders in src/server/capabilities/engine/builtin/offthread.test.ts and src/server/capabilities/engine/builtin/encode.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * A request with only the fields the spec shows succeeds; the fields it leaves
  * "not shown" take the documented defaults (docs/operations.md, "Hardening and scale-out").

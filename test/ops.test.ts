@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /** /readyz and /metrics (merged over both web processes and the primary). */
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, testIp } from './support';

@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: console requests to the shared server; it starts no server or process, sets no environment, and lifts the holds it places
 /**
  * The playground's reads beside a run, over /api/trpc on the production server:
  * `playground.create` with `waitMs` answers at the end like a synchronous /v1 creation;

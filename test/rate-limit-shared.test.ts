@@ -1,4 +1,5 @@
 // @node-lines same: our leases of the rate allowance in PostgreSQL; child processes run under both lines in test/worker.test.ts, IPC in src/server/capabilities/limits/request-rate.test.ts
+// @worker-process shared: two child processes it waits for, on the shared database; it starts no server and sets no environment
 /**
  * With RATE_LIMIT_STORE=postgres, instances (separate processes, separate pools) on one
  * database lease slices of each window's allowance: never more than the limit between them,

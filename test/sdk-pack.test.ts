@@ -1,4 +1,5 @@
 // @node-lines same: npm's packing of the SDK
+// @worker-process shared: npm pack and tsc run to their end (execFile) against the shared server; it starts no server and sets no environment
 /**
  * @roomtone/sdk as an outside app gets it before it is published: `npm pack` in sdk/ (its
  * `prepack` builds), then `npm install ./roomtone-sdk-0.1.0.tgz` in an empty project outside the

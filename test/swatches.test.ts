@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { baseUrl } from './support';

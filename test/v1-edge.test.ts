@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 authentication, browser refusal, envelopes and rate limits; raw HTTP runs under both lines in test/hostile-input.test.ts, request bodies read off the socket in src/server/doors/http/request-body.test.ts and test/mcp.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 import { describe, expect, it } from 'vitest';
 import { api, baseUrl, createTestOrg, expectErrorShape, testIp } from './support';
 import { db } from '@/server/platform/db';

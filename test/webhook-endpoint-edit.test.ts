@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: requests to the shared server and rows through the service layer; it starts no server or process and sets no environment
 /**
  * Editing a webhook endpoint from the console (`webhooks.update`): URL, description and events
  * under the creation's rules, the secret kept, the change in the audit log with before and

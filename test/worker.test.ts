@@ -1,3 +1,4 @@
+// @worker-process shared: a roomtone worker it stops and waits for (SIGTERM, exit 0) beside the shared server; it sets no environment
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
