@@ -1,4 +1,4 @@
-// @node-lines same: arithmetic on prom-client's own objects, no Node API; test/ops.test.ts scrapes /metrics under both lines
+// @node-lines same: arithmetic on prom-client’s own objects, nothing that differs between Node lines
 import { describe, expect, it } from 'vitest';
 import client from 'prom-client';
 import { httpMetrics, routeLabel } from './metrics';
