@@ -79,7 +79,8 @@ export class HttpSeriesRecorder {
     const buckets = this.buckets;
     for (let i = 0; i < buckets.length; i++) {
       if (seconds <= (buckets[i] as number)) {
-        histogram.bucketValues[this.bucketKeys[i] as string] += 1;
+        const bucket = this.bucketKeys[i] as string;
+        histogram.bucketValues[bucket] = (histogram.bucketValues[bucket] as number) + 1;
         break;
       }
     }
