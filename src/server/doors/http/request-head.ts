@@ -55,6 +55,15 @@ const PLAIN_PATH = /^\/[\w/-]*$/;
 /** What a door reads of a request's URL. */
 export type RequestTarget = Pick<URL, 'pathname' | 'search' | 'searchParams'>;
 
+/** A plain path without a query, as a RequestTarget. */
+class PlainTarget implements RequestTarget {
+  readonly search = '';
+  constructor(readonly pathname: string) {}
+  get searchParams(): URLSearchParams {
+    return new URLSearchParams();
+  }
+}
+
 /**
  * The path and query of a request's absolute URL, as `new URL(url)` gives them. A plain path
  * without a query (a /v1 read by id) is taken as it is, without the parse: measured, a visible
@@ -65,15 +74,7 @@ export function requestTarget(url: string): RequestTarget {
   const pathAt = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
   if (pathAt !== -1) {
     const pathname = url.slice(pathAt);
-    if (PLAIN_PATH.test(pathname)) {
-      return {
-        pathname,
-        search: '',
-        get searchParams() {
-          return new URLSearchParams();
-        },
-      };
-    }
+    if (PLAIN_PATH.test(pathname)) return new PlainTarget(pathname);
   }
   return new URL(url);
 }
