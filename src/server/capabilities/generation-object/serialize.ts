@@ -65,7 +65,8 @@ export async function toApiGenerations(rows: readonly (ApiGenerationSource | Gen
   const urlExpiresAt = clock.nowSeconds() + OUTPUT_URL_TTL_SECONDS;
   const outputsOf = rows.map((row) => (row.imagesDeletedAt !== null ? [] : storedOutputs(row.outputs)));
   const store = blobStore();
-  const keys = outputsOf.flat().map((o) => o.key);
+  const keys: string[] = [];
+  for (const outputs of outputsOf) for (const output of outputs) keys.push(output.key);
   // The local store signs synchronously: no promise per URL on the read path.
   const urls = store instanceof LocalBlobStore ? keys.map((key) => store.signUrl(key, urlExpiresAt)) : await Promise.all(keys.map((key) => store.signedUrl(key, urlExpiresAt)));
   let nextUrl = 0;

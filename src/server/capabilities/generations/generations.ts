@@ -52,10 +52,36 @@ export async function getGenerationWithOrigin(scope: Scope, id: string): Promise
   return selectGeneration(scope, id, SELECT_GENERATION_WITH_ORIGIN);
 }
 
+/**
+ * selectGeneration's statement for `select`: without the key proof, with it, and with it and the
+ * secret's hash (parameters 4 and 5). Made once: a text made per call is copied and hashed
+ * again to find its prepared statement (platform/db.ts).
+ */
+const generationStatements = new Map<string, [string, string, string]>();
+
+function generationStatement(select: string, proof: 0 | 1 | 2): string {
+  let texts = generationStatements.get(select);
+  if (texts === undefined) {
+    const where = `${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`;
+    texts = [where, `${where} and ${keyUnrevoked(4)}`, `${where} and ${keyUnrevoked(4, 5)}`];
+    generationStatements.set(select, texts);
+  }
+  return texts[proof];
+}
+
 async function selectGeneration<T>(scope: Scope, id: string, select: string, timestamps: SqlTimestamps = 'date'): Promise<T> {
   const values: unknown[] = [id, scope.organizationId, scope.mode];
-  const keyCheck = scope.unrevokedKeyId ? ` and ${keyProof(scope, values)}` : '';
-  const rows = await sql<T>(`${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"${keyCheck}`, values, timestamps);
+  let proof: 0 | 1 | 2 = 0;
+  if (scope.unrevokedKeyId) {
+    // keyProof's parameters, in its order.
+    values.push(scope.unrevokedKeyId);
+    proof = 1;
+    if (scope.unrevokedKeySecretHash !== undefined) {
+      values.push(scope.unrevokedKeySecretHash);
+      proof = 2;
+    }
+  }
+  const rows = await sql<T>(generationStatement(select, proof), values, timestamps);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;

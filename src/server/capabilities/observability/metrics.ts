@@ -9,6 +9,7 @@ import cluster from 'node:cluster';
 import { poolStats } from '@/server/platform/db';
 import { embeddedDatabaseState } from '@/server/platform/embedded-database-state';
 import { askPrimary, askWebProcesses } from '@/server/platform/primary-ipc';
+import { HttpSeriesRecorder } from './http-series';
 
 const CREATION_ROUTES = new Set(['/v1/renders', '/v1/edits', '/v1/decorations', '/v1/upscales']);
 const EXACT_ROUTES = new Set([
@@ -17,14 +18,35 @@ const EXACT_ROUTES = new Set([
 ]);
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+const GENERATION_PATH = '/v1/generations/';
+
 /** A bounded route label: templates for paths with ids, "other" for anything unknown. */
 export function routeLabel(pathname: string): string {
   if (EXACT_ROUTES.has(pathname)) return pathname;
-  if (/^\/v1\/generations\/[^/]+\/cancel$/.test(pathname)) return '/v1/generations/{id}/cancel';
-  if (/^\/v1\/generations\/[^/]+$/.test(pathname)) return '/v1/generations/{id}';
+  // `/v1/generations/{id}` and `/v1/generations/{id}/cancel`, an id being one or more characters but `/`.
+  if (pathname.length > GENERATION_PATH.length && pathname.startsWith(GENERATION_PATH)) {
+    const slash = pathname.indexOf('/', GENERATION_PATH.length);
+    if (slash === -1) return '/v1/generations/{id}';
+    if (slash > GENERATION_PATH.length && pathname.length === slash + '/cancel'.length && pathname.endsWith('/cancel')) return '/v1/generations/{id}/cancel';
+  }
   if (pathname.startsWith('/files/')) return '/files/{key}';
   if (pathname.startsWith('/swatches/')) return '/swatches/{id}';
   return pathname.startsWith('/v1/') || pathname === '/v1' ? '/v1/other' : 'other';
+}
+
+const HTTP_DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+/** The counter and the histogram every request adds to (`registers`: where they export). */
+export function httpMetrics(registers: client.Registry[]) {
+  const requests = new client.Counter({ name: 'roomtone_http_requests_total', help: 'HTTP requests by route, method and status.', labelNames: ['route', 'method', 'status'] as const, registers });
+  const duration = new client.Histogram({
+    name: 'roomtone_http_request_duration_seconds',
+    help: 'HTTP request duration by route, method and status.',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: HTTP_DURATION_BUCKETS,
+    registers,
+  });
+  return { requests, duration, recorder: new HttpSeriesRecorder(requests, duration, HTTP_DURATION_BUCKETS) };
 }
 
 function build() {
@@ -33,14 +55,7 @@ function build() {
   const registers = [registry];
   return {
     registry,
-    httpRequests: new client.Counter({ name: 'roomtone_http_requests_total', help: 'HTTP requests by route, method and status.', labelNames: ['route', 'method', 'status'], registers }),
-    httpDuration: new client.Histogram({
-      name: 'roomtone_http_request_duration_seconds',
-      help: 'HTTP request duration by route, method and status.',
-      labelNames: ['route', 'method', 'status'],
-      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
-      registers,
-    }),
+    http: httpMetrics(registers),
     admissionRefusals: new client.Counter({ name: 'roomtone_admission_refusals_total', help: 'Creation requests refused, by route and error code.', labelNames: ['route', 'code'], registers }),
     generations: new client.Counter({ name: 'roomtone_generations_total', help: 'Generations ended by this process, by type and final status.', labelNames: ['type', 'status'], registers }),
     engineSeconds: new client.Histogram({
@@ -94,10 +109,7 @@ function metrics(): ReturnType<typeof build> {
 }
 
 export function observeHttp(pathname: string, method: string, status: number, seconds: number): void {
-  const labels = { route: routeLabel(pathname), method: KNOWN_METHODS.has(method) ? method : 'other', status: String(status) };
-  const m = metrics();
-  m.httpRequests.inc(labels);
-  m.httpDuration.observe(labels, seconds);
+  metrics().http.recorder.observe(routeLabel(pathname), KNOWN_METHODS.has(method) ? method : 'other', status, seconds);
 }
 
 export function observeV1Reply(method: string, pathname: string, status: number, errorCode: string | null): void {

@@ -61,3 +61,22 @@ describe('LocalBlobStore.signUrl', () => {
     expect(verifyFileSignature(key, expiresAt, first, expiresAt + 1)).toBe(false);
   });
 });
+
+describe('LocalBlobStore.signUrl', () => {
+  const store = new LocalBlobStore(root, 'http://localhost:3000');
+
+  it('puts a key in the path as each segment encoded, and parses it back', () => {
+    const keys = ['outputs/gen_1AbC/0.webp', 'uploads/file_a-b/file', 'a.png', '_x/y.z/w-v_9', `k/${'a'.repeat(250)}`];
+    for (const key of keys) {
+      const url = store.signUrl(key, 2_000_000_000);
+      expect(url.startsWith(`http://localhost:3000/files/${key.split('/').map(encodeURIComponent).join('/')}?expires=2000000000&signature=`), key).toBe(true);
+      expect(store.parseSignedUrl(url, 1_999_999_999), key).toBe(key);
+    }
+  });
+
+  it('refuses a key that is not safe as it is', () => {
+    for (const key of ['a b', 'a%2Fb', 'a?b', 'a#b', '../a', 'a/../b', '/abs', 'é', 'a\nb', '']) {
+      expect(() => store.signUrl(key, 2_000_000_000), key).toThrow(/unsafe storage key/);
+    }
+  });
+});

@@ -96,9 +96,10 @@ export class LocalBlobStore implements BlobStore {
 
   /** signedUrl without the promise: a page of generations signs many (generation-object/serialize.ts). */
   signUrl(key: string, expiresAt: number): string {
+    // A safe key's characters (letters, digits, `_`, `.`, `-`, `/`) are its own encoding: the
+    // key goes into the path as it is, each segment what encodeURIComponent gives.
     assertSafeKey(key);
-    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
-    return `${this.baseUrl}/files/${encodedKey}?expires=${expiresAt}&signature=${signature(key, expiresAt)}`;
+    return `${this.baseUrl}/files/${key}?expires=${expiresAt}&signature=${signature(key, expiresAt)}`;
   }
 
   /** Is `url` one of ours (chaining without leaving the process)? Returns the key if valid. */

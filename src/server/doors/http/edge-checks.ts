@@ -58,11 +58,15 @@ export function checkTarget(req: http.IncomingMessage): { path: string } | ApiEr
   }
   if (path.startsWith('//')) return new ApiError('parameter_invalid', 'The request path must not start with //.');
   const end = path.search(/[?#]/);
-  try {
-    decodeURIComponent(end === -1 ? path : path.slice(0, end));
-  } catch {
-    // /files and /swatches answer their own refusal (an invalid file URL, an unknown swatch).
-    if (!/^\/(files|swatches)\//.test(path)) return new ApiError('parameter_invalid', 'The request path is not valid percent-encoding.');
+  const pathOnly = end === -1 ? path : path.slice(0, end);
+  // Only a `%` can make the path invalid percent-encoding.
+  if (pathOnly.includes('%')) {
+    try {
+      decodeURIComponent(pathOnly);
+    } catch {
+      // /files and /swatches answer their own refusal (an invalid file URL, an unknown swatch).
+      if (!/^\/(files|swatches)\//.test(path)) return new ApiError('parameter_invalid', 'The request path is not valid percent-encoding.');
+    }
   }
   return { path };
 }

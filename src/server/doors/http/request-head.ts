@@ -48,3 +48,33 @@ export function headOfIncoming(req: http.IncomingMessage, url: string, signal?: 
     request: () => (request ??= toWebRequest(req, url, signal)),
   };
 }
+
+/** A path `new URL` gives back as it is: letters, digits, `_`, `-` and `/` (no dot segment, no escape, no query). */
+const PLAIN_PATH = /^\/[\w/-]*$/;
+
+/** What a door reads of a request's URL. */
+export type RequestTarget = Pick<URL, 'pathname' | 'search' | 'searchParams'>;
+
+/** A plain path without a query, as a RequestTarget. */
+class PlainTarget implements RequestTarget {
+  readonly search = '';
+  constructor(readonly pathname: string) {}
+  get searchParams(): URLSearchParams {
+    return new URLSearchParams();
+  }
+}
+
+/**
+ * The path and query of a request's absolute URL, as `new URL(url)` gives them. A plain path
+ * without a query (a /v1 read by id) is taken as it is, without the parse: measured, a visible
+ * share of such a read's CPU.
+ */
+export function requestTarget(url: string): RequestTarget {
+  const scheme = url.indexOf('://');
+  const pathAt = scheme === -1 ? -1 : url.indexOf('/', scheme + 3);
+  if (pathAt !== -1) {
+    const pathname = url.slice(pathAt);
+    if (PLAIN_PATH.test(pathname)) return new PlainTarget(pathname);
+  }
+  return new URL(url);
+}

@@ -8,7 +8,7 @@ import { callerFromKey, type TrpcContext } from '@/server/doors/trpc/context';
 import { parseJsonObject, readBodyText } from '@/server/doors/body';
 import { authenticate, beginRequest, errorReply, finishReply, jsonReply, limitIp, logRequest, refuseBrowsers, textOf, type DoorReply, type DoorRequest } from '@/server/doors/door';
 import { openApiDocument } from './openapi';
-import type { IncomingHead } from './request-head';
+import { requestTarget, type IncomingHead, type RequestTarget } from './request-head';
 import { findOperation, queryInput, routeNotFound, runOperation, type FoundOperation } from './v1-operations';
 import { parseMultipart } from './multipart';
 import { randomBase62 } from '@/server/platform/ids';
@@ -66,7 +66,7 @@ export function multipartToInput(fields: Record<string, string>, files: Record<s
  */
 export async function serveV1(req: IncomingHead, requestId?: string): Promise<DoorReply> {
   const door = beginRequest(clientIp(req), requestId);
-  const url = new URL(req.url);
+  const url = requestTarget(req.url);
   let response: DoorReply;
   // What the request asked, for the log (redacted there): its query and parsed body.
   const asked: { params: Record<string, unknown> | null } = { params: url.search ? { query: Object.fromEntries(url.searchParams) } : null };
@@ -107,7 +107,7 @@ export async function serveV1(req: IncomingHead, requestId?: string): Promise<Do
 
 async function dispatch(
   head: IncomingHead,
-  url: URL,
+  url: RequestTarget,
   found: FoundOperation | null,
   key: AuthenticatedKey,
   door: DoorRequest,
