@@ -19,8 +19,9 @@
  * - No screen logs a console error or an uncaught exception (hydration mismatches, failed loads).
  * Signed-out pages and signing in, too. Visiting a screen costs a page load and a hydration;
  * the checks on a loaded page are cheap next to it: one visit carries them all. The pages after
- * the screens' loop (details, dialogs, the drawer, the playground, the signed-out pages) are
- * loaded in dark on the phone, so the console is also hydrated in dark at a phone's width.
+ * the screens (details, dialogs, the drawer, the playground, the signed-out pages) are loaded in
+ * dark on the phone, so the console is also hydrated in dark at a phone's width. The screens are
+ * shared among a few tests that run in parallel, each screen in one of them (below).
  */
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
@@ -28,6 +29,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { docScreen } from './doc-screens';
+import type { E2EState } from './global-setup';
 import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, screenshot, SIGNED_OUT, test, v1 } from './fixtures';
 
 const LAPTOP = { name: 'laptop', width: 1360, height: 900 } as const;
@@ -36,6 +38,7 @@ const PHONE = { name: 'phone', width: 390, height: 844 } as const;
 type Viewport = typeof LAPTOP | typeof PHONE;
 
 const SCREENS = ['overview', 'keys', 'logs', 'generations', 'playground', 'billing', 'usage', 'members', 'webhooks', 'audit', 'settings', 'account'] as const;
+type Screen = (typeof SCREENS)[number];
 
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-layout-'));
 const ROOM = path.join(workDir, 'room-with-a-rather-long-file-name-that-could-push-the-layout.jpg');
@@ -115,37 +118,35 @@ async function expectApart(page: Page, a: string, b: string, context: string): P
   expect(overlap, `${context}: ${a} and ${b} overlap`).toBe(false);
 }
 
-test.describe.configure({ mode: 'default' });
+/**
+ * The file's tests run in parallel (each its own group of Playwright's queue): this file is one
+ * of the suite's longest, and as one test it kept one worker busy at the end of the run while
+ * the other had nothing left (docs/testing.md, "The e2e's tail"). Each screen is still loaded
+ * once, in one of the tests below; no test depends on another's data (no beforeAll: in a
+ * parallel file Playwright would pack the tests sharing such a hook into one group a worker).
+ * Longest first: the queue hands them out in this order.
+ */
+test.describe.configure({ mode: 'parallel' });
 
-/** Data that makes tables wide: a long-named key, failed requests with long paths, generations, an endpoint with a long URL. */
-test.beforeAll(async ({ demo }) => {
+/** Data that makes tables wide: failed requests with long paths, a generation. */
+async function wideData(demo: E2EState): Promise<void> {
   await backgroundUpscale(demo.baseUrl, demo.testKey);
-  await v1(demo.baseUrl, demo.testKey, '/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table');
+  await longPathRequest(demo);
   await v1(demo.baseUrl, demo.testKey, '/v1/edit-materials?limit=1000');
-});
+}
 
-test('every screen in light and dark: fits 1360×900 and 390×844, is accessible and logs no console error', async ({ page, browser, demo }) => {
-  await resize(page, LAPTOP);
-  await page.emulateMedia({ colorScheme: 'light' });
-  const consoleErrors = collectConsoleErrors(page);
-  const base = `/o/${demo.organizationId}/test`;
+const LONG_PATH = '/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table';
 
-  // An endpoint with a long URL (accepted without resolving DNS: delivery checks it). In live
-  // mode: the webhooks e2e starts from an empty test-mode list.
-  const live = `/o/${demo.organizationId}/live`;
-  await page.goto(`${live}/webhooks`);
-  await loaded(page);
-  await page.getByRole('button', { name: 'Add endpoint' }).first().click();
-  const add = page.getByRole('dialog');
-  // A URL of this attempt: a retry must find one endpoint of its own, not its failed attempt's too.
-  const receiver = `a-rather-long-path-to-the-receiver/${test.info().retry}`;
-  await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`https://hooks.example.com/receivers/roomtone/${receiver}`);
-  await add.getByRole('button', { name: 'Add endpoint' }).click();
-  await expect(add.getByTestId('new-signing-secret')).toBeVisible();
-  await fitsBoth(page, 'the endpoint secret dialog');
-  await add.getByRole('button', { name: 'Done' }).click();
+async function longPathRequest(demo: E2EState): Promise<void> {
+  expect((await v1(demo.baseUrl, demo.testKey, LONG_PATH)).status).toBe(404);
+}
 
-  for (const screen of SCREENS) {
+/**
+ * Each screen loaded on the laptop in light and checked there, then in dark at the laptop's
+ * width and on the phone (the page switched and resized in place); left in dark on the phone.
+ */
+async function checkScreens(page: Page, base: string, screens: readonly Screen[], consoleErrors: ReturnType<typeof collectConsoleErrors>): Promise<void> {
+  for (const screen of screens) {
     // Loaded on the laptop in light.
     await resize(page, LAPTOP);
     await page.emulateMedia({ colorScheme: 'light' });
@@ -188,20 +189,25 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
     await onScreen(page, page.getByRole('button', { name: /^Account: / }), PHONE.width, `${screen}: the user menu`);
     consoleErrors.expectNone(`on ${screen}`);
   }
+}
 
-  // Loaded in dark on the phone from here on: the live endpoint list and page, a generation's
-  // detail, the log's detail, a dialog, each fitting both sizes.
+/** Loaded in dark on the phone from here on (a test's pages after its screens). */
+async function darkPhone(page: Page): Promise<void> {
   await resize(page, PHONE);
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.goto(`${live}/webhooks`);
-  await loaded(page);
-  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
-  await fitsBoth(page, 'the live endpoint list');
-  await page.getByRole('link', { name: new RegExp(receiver) }).click();
-  await loaded(page);
-  await fitsBoth(page, 'an endpoint page');
+}
+
+test('the screens from overview to billing in light and dark at both sizes; a generation, a request, the create-key dialog and the drawer on the phone', async ({ page, demo }) => {
+  await wideData(demo);
+  const consoleErrors = collectConsoleErrors(page);
+  const base = `/o/${demo.organizationId}/test`;
+  await checkScreens(page, base, SCREENS.slice(0, SCREENS.indexOf('usage')), consoleErrors);
+
+  // A generation's detail, the log's detail, a dialog, each fitting both sizes.
+  await darkPhone(page);
   await page.goto(`${base}/generations`);
   await loaded(page);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   // Near the row's start: its middle may be the id's copy button, which copies instead of opening.
   await page.getByRole('row').nth(1).click({ position: { x: 8, y: 8 } });
   await expect(page.getByTestId('generation-detail')).toBeVisible();
@@ -242,13 +248,52 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
   await resize(page, LAPTOP);
   await expect(page.getByRole('button', { name: 'Open the console menu' })).toBeHidden();
   await expect(page.getByRole('navigation', { name: 'Console' })).toBeVisible();
-  await resize(page, PHONE);
+  consoleErrors.expectNone('of the console screens');
+});
 
-  // The playground in its states: on load, a long prompt, an edit with a painted mask and two layers, a result.
+test('the screens from usage to account in light and dark at both sizes; a live endpoint with a long URL, its list and page on the phone', async ({ page, demo }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  const base = `/o/${demo.organizationId}/test`;
+
+  // An endpoint with a long URL (accepted without resolving DNS: delivery checks it). In live
+  // mode: the webhooks e2e starts from an empty test-mode list.
+  await resize(page, LAPTOP);
+  await page.emulateMedia({ colorScheme: 'light' });
+  const live = `/o/${demo.organizationId}/live`;
+  await page.goto(`${live}/webhooks`);
+  await loaded(page);
+  await page.getByRole('button', { name: 'Add endpoint' }).first().click();
+  const add = page.getByRole('dialog');
+  // A URL of this attempt: a retry must find one endpoint of its own, not its failed attempt's too.
+  const receiver = `a-rather-long-path-to-the-receiver/${test.info().retry}`;
+  await add.getByRole('textbox', { name: 'Endpoint URL' }).fill(`https://hooks.example.com/receivers/roomtone/${receiver}`);
+  await add.getByRole('button', { name: 'Add endpoint' }).click();
+  await expect(add.getByTestId('new-signing-secret')).toBeVisible();
+  await fitsBoth(page, 'the endpoint secret dialog');
+  await add.getByRole('button', { name: 'Done' }).click();
+
+  await checkScreens(page, base, SCREENS.slice(SCREENS.indexOf('usage')), consoleErrors);
+
+  await darkPhone(page);
+  await page.goto(`${live}/webhooks`);
+  await loaded(page);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await fitsBoth(page, 'the live endpoint list');
+  await page.getByRole('link', { name: new RegExp(receiver) }).click();
+  await loaded(page);
+  await fitsBoth(page, 'an endpoint page');
+  consoleErrors.expectNone('of the console screens');
+});
+
+test('the playground in its states fits the phone and the laptop: on load, a long prompt, a painted mask with two layers, a result', async ({ page, demo }) => {
+  const consoleErrors = collectConsoleErrors(page);
+  const base = `/o/${demo.organizationId}/test`;
+  await darkPhone(page);
   // The painted mask makes the next page load ask first (beforeunload): leave.
   page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
   await page.goto(`${base}/playground`);
   await loaded(page);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   await fitsBoth(page, 'the playground on load');
   const kinds = page.getByRole('radiogroup', { name: 'Kind of creation' });
   await expect(async () => {
@@ -289,8 +334,11 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
   await expect(page.getByTestId('result-image')).toBeVisible();
   await fitsBoth(page, 'the playground with a result');
 
-  // Signed-out pages, and the page of a user without an organization: loaded in dark on the
-  // phone, scanned in both themes.
+  consoleErrors.expectNone('of the playground');
+});
+
+test('signed-out pages and signing in: loaded in dark on the phone, fit both sizes, accessible in both themes, no console error', async ({ browser, demo }) => {
+  // A context of its own: signed out, in dark on the phone.
   const visitor = await browser.newContext({ baseURL: demo.baseUrl, storageState: SIGNED_OUT, colorScheme: 'dark', viewport: { width: PHONE.width, height: PHONE.height } });
   const signedOut = await visitor.newPage();
   const visitorErrors = collectConsoleErrors(signedOut);
@@ -332,7 +380,6 @@ test('every screen in light and dark: fits 1360×900 and 390×844, is accessible
   await visitor.close();
 
   visitorErrors.expectNone('of signed-out pages and signing in');
-  consoleErrors.expectNone('of the console screens');
 });
 
 /** One line of text: not wrapped, so no word of it is broken across lines. */
@@ -346,6 +393,7 @@ async function expectOneLine(locator: ReturnType<Page['locator']>, what: string)
 
 test('the request log and keys on a phone: filters behind one control, requests as cards; on a laptop ids truncate', async ({ page, demo }) => {
   const base = `/o/${demo.organizationId}/test`;
+  await longPathRequest(demo);
   const failed = await v1(demo.baseUrl, demo.testKey, `/v1/generations/gen_layout_phone_${test.info().retry}`);
   expect(failed.status).toBe(404);
   await page.setViewportSize({ width: 390, height: 844 });
@@ -419,8 +467,8 @@ test('the request log and keys on a phone: filters behind one control, requests 
   await page.goto(`${base}/logs`);
   await loaded(page);
   await docScreen(page, 'request-log-1360');
-  // A long path (beforeAll's) is cut on one line, whole on hover.
-  await expectOneLine(page.getByRole('table', { name: 'Requests' }).getByTitle('/v1/generations/gen_does_not_exist_with_a_long_identifier_for_the_log_table').first(), 'a long path');
+  // A long path is cut on one line, whole on hover.
+  await expectOneLine(page.getByRole('table', { name: 'Requests' }).getByTitle(LONG_PATH).first(), 'a long path');
   await page.goto(`${base}/generations`);
   await loaded(page);
   const cost = page.getByRole('table').getByText(/^€\d+\.\d\d$/).first();
