@@ -1,4 +1,5 @@
 /** Console helpers for integration tests: Auth.js sign-in over HTTP, then tRPC calls with the session cookie. */
+import { expect } from 'vitest';
 import { db } from '@/server/platform/db';
 import { createUser } from '@/server/capabilities/orgs/orgs';
 import type { MemberRole } from '@/generated/prisma/enums';
@@ -83,13 +84,20 @@ async function parse<T>(res: Response): Promise<TrpcResult<T>> {
 /**
  * The client address of this file's console calls unless a call names its own: per-IP limits
  * (sign-in and sign-up attempts, which creating an organization also counts) then count one
- * file's calls, not those of every file running beside it.
+ * file's calls, not those of every file running beside it or before it in the same worker
+ * process (@worker-process shared: this module then outlives the file).
  */
-const FILE_IP = testIp();
+const fileIps = new Map<string, string>();
+function fileIp(): string {
+  const file = expect.getState().testPath ?? '';
+  let ip = fileIps.get(file);
+  if (ip === undefined) fileIps.set(file, (ip = testIp()));
+  return ip;
+}
 
 export async function query<T = unknown>(path: string, input: unknown, cookie: string | null, headers: Record<string, string> = {}): Promise<TrpcResult<T>> {
   const qs = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
-  const res = await fetch(`${baseUrl}/api/trpc/${path}${qs}`, { headers: { 'x-forwarded-for': FILE_IP, ...(cookie ? { cookie } : {}), ...headers } });
+  const res = await fetch(`${baseUrl}/api/trpc/${path}${qs}`, { headers: { 'x-forwarded-for': fileIp(), ...(cookie ? { cookie } : {}), ...headers } });
   return parse<T>(res);
 }
 
@@ -103,7 +111,7 @@ export async function mutate<T = unknown>(
   const origin = options.origin === undefined ? base : options.origin;
   const res = await fetch(`${base}/api/trpc/${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': FILE_IP, ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}), ...options.headers },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': fileIp(), ...(cookie ? { cookie } : {}), ...(origin ? { origin } : {}), ...options.headers },
     body: JSON.stringify(input),
   });
   return parse<T>(res);
