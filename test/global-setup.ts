@@ -15,7 +15,7 @@ import { ensureProductionBuild } from '../src/server/platform/build';
 import { ensureSdkBuild } from './sdk-build';
 import { startImageServer } from './image-server';
 import { freePort } from '../src/server/platform/ports';
-import { startProcess, TEST_NODE_FLAGS } from './start-server';
+import { startProcess } from './start-server';
 import { setEnv } from '@/server/platform/config';
 import { closeDb, databaseUrl as databaseUrlOf, db } from '@/server/platform/db';
 import { seedReferenceData } from '@/server/tools/seed/seed';
@@ -101,7 +101,8 @@ async function startHarness(): Promise<Harness> {
       // Two web processes under a primary, as `npm start` runs on 2 cores: the tests go through
       // both (rate-limit tests send over 100 parallel connections, spread over the two).
       processes: 2,
-      nodeFlags: TEST_NODE_FLAGS,
+      // `npm start`'s flags alone, not TEST_NODE_FLAGS: this server lives for the whole run and
+      // serves thousands of queries, where V8's optimised Prisma wasm pays for itself.
       echoEnv: 'TEST_SERVER_LOGS',
       env: {
         DATABASE_URL: databaseUrl,

@@ -57,12 +57,12 @@ export interface StartOptions {
 }
 
 /**
- * V8 flags of every Roomtone process the vitest files start (the shared test server, the servers
- * and workers files start for themselves), on top of `npm start`'s own; the e2e and the
- * benchmarks run `npm start`'s flags alone. `--liftoff-only`: WebAssembly stays on V8's baseline
- * compiler. Prisma's query compiler and the migrations' schema engine are wasm, and optimising
- * their hot functions on background threads costs more CPU than it saves in a process that
- * serves a test file or a run of them (docs/testing.md, "Shared resources").
+ * V8 flags of the short-lived Roomtone processes the vitest files start (the servers and workers
+ * files start for themselves), on top of `npm start`'s own; the shared test server, the e2e and
+ * the benchmarks run `npm start`'s flags alone. `--liftoff-only`: WebAssembly stays on V8's
+ * baseline compiler. Prisma's query compiler and the migrations' schema engine are wasm, and
+ * optimising their hot functions on background threads costs more CPU than it saves in a process
+ * that serves one test file (docs/testing.md, "Shared resources").
  */
 export const TEST_NODE_FLAGS: readonly string[] = ['--liftoff-only'];
 
