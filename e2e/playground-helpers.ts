@@ -73,7 +73,11 @@ export async function runToSuccess(page: Page): Promise<ShownGeneration> {
 }
 
 export async function paint(page: Page, from: [number, number], to: [number, number]): Promise<void> {
-  const box = await page.getByTestId('mask-canvas').boundingBox();
+  // page.mouse does not scroll: on a phone the canvas can sit below the fold, where a stroke
+  // at its coordinates reaches nothing.
+  const canvas = page.getByTestId('mask-canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
   if (!box) throw new Error('no mask canvas');
   await page.mouse.move(box.x + box.width * from[0], box.y + box.height * from[1]);
   await page.mouse.down();

@@ -31,6 +31,7 @@ import path from 'node:path';
 import { docScreen } from './doc-screens';
 import type { E2EState } from './global-setup';
 import { backgroundUpscale, collectConsoleErrors, expect, expectAccessible, expectFitsWidth, screenshot, SIGNED_OUT, test, v1 } from './fixtures';
+import { paint } from './playground-helpers';
 
 const LAPTOP = { name: 'laptop', width: 1360, height: 900 } as const;
 const PHONE = { name: 'phone', width: 390, height: 844 } as const;
@@ -312,12 +313,8 @@ test('the playground in its states fits the phone and the laptop: on load, a lon
     ['#0066FF', 0.8],
   ] as const) {
     await page.getByRole('radio', { name: `Colour ${colour}` }).click();
-    const box = (await canvas.boundingBox())!;
-    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * y);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * y, { steps: 6 });
-    await page.mouse.up();
-    await page.getByRole('button', { name: `Add a layer for ${colour}` }).click();
+    await paint(page, [0.1, y], [0.6, y]);
+    await page.getByRole('button', { name: `Add a layer for ${colour}` }).click({ timeout: 30_000 });
   }
   await expect(page.getByTestId('code-curl')).toContainText("-F 'mask=@mask.png'");
   for (const viewport of [PHONE, LAPTOP]) {
