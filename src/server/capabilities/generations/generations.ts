@@ -31,8 +31,18 @@ export interface Scope {
 /** The condition of Scope.unrevokedKeyId (and its secret's hash, when given), on parameters `param` and `hashParam`. */
 const keyUnrevoked = (param: number, hashParam?: number) =>
   `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0${hashParam === undefined ? '' : ` and ($${hashParam} in ("secretHash", "previousSecretHash"))`})`;
-const keyProof = (scope: Scope, values: unknown[]): string =>
-  keyUnrevoked(values.push(scope.unrevokedKeyId), scope.unrevokedKeySecretHash === undefined ? undefined : values.push(scope.unrevokedKeySecretHash));
+/** Adds the key proof's parameters to `values` (the key id, then the secret's hash if the scope holds one): how many. */
+function pushKeyProofValues(scope: Scope, values: unknown[]): 0 | 1 | 2 {
+  if (!scope.unrevokedKeyId) return 0;
+  values.push(scope.unrevokedKeyId);
+  if (scope.unrevokedKeySecretHash === undefined) return 1;
+  values.push(scope.unrevokedKeySecretHash);
+  return 2;
+}
+const keyProof = (scope: Scope, values: unknown[]): string => {
+  const first = values.length + 1;
+  return keyUnrevoked(first, pushKeyProofValues(scope, values) === 2 ? first + 1 : undefined);
+};
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
 const SELECT_GENERATION = `select ${GENERATION_VIEW_COLUMNS.map((c) => `"${c}"`).join(', ')} from "Generation"`;
@@ -71,17 +81,7 @@ function generationStatement(select: string, proof: 0 | 1 | 2): string {
 
 async function selectGeneration<T>(scope: Scope, id: string, select: string, timestamps: SqlTimestamps = 'date'): Promise<T> {
   const values: unknown[] = [id, scope.organizationId, scope.mode];
-  let proof: 0 | 1 | 2 = 0;
-  if (scope.unrevokedKeyId) {
-    // keyProof's parameters, in its order.
-    values.push(scope.unrevokedKeyId);
-    proof = 1;
-    if (scope.unrevokedKeySecretHash !== undefined) {
-      values.push(scope.unrevokedKeySecretHash);
-      proof = 2;
-    }
-  }
-  const rows = await sql<T>(generationStatement(select, proof), values, timestamps);
+  const rows = await sql<T>(generationStatement(select, pushKeyProofValues(scope, values)), values, timestamps);
   const row = rows[0];
   if (!row) throw notFound(`No such generation: '${id.slice(0, 100)}'.`, 'id');
   return row;
