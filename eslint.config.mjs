@@ -15,6 +15,12 @@ const DOOR_ERRORS = { name: '@/server/doors/errors', message: 'ApiError is for t
  * component or hook cannot land where those rules do not look.
  */
 const WITHOUT_REACT = ['src/server/**', 'src/cli/**', 'src/shared/**', 'test/**', 'bench/**', 'scripts/**', 'sdk/**', 'e2e/**'];
+// One module graph per process (docs/architecture.md): state lives in its module, never in a
+// registry on globalThis that would paper over a second copy of the module.
+const NO_GLOBAL_REGISTRY = {
+  selector: "TSAsExpression[expression.type='TSAsExpression'][expression.expression.name='globalThis']",
+  message: 'Keep the state in its module: the server is one module graph per process (docs/architecture.md).',
+};
 const REACT_RULES = /^(react|react-hooks|jsx-a11y)\//;
 const reactRulesOff = Object.fromEntries(
   nextVitals.flatMap((c) => Object.keys(c.rules ?? {})).filter((rule) => REACT_RULES.test(rule)).map((rule) => [rule, 'off']),
@@ -26,6 +32,7 @@ export default [
   ...nextTs,
   {
     rules: {
+      'no-restricted-syntax': ['error', NO_GLOBAL_REGISTRY],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'import/no-anonymous-default-export': 'off',
@@ -100,6 +107,7 @@ export default [
       ...reactRulesOff,
       'no-restricted-syntax': [
         'error',
+        NO_GLOBAL_REGISTRY,
         {
           selector: 'ImportDeclaration[source.value=/^react(-dom)?($|\\/)/], ImportExpression[source.value=/^react(-dom)?($|\\/)/]',
           message: 'No React outside the console (app/, src/components, src/console-client, src/console-server): React\'s lint rules do not run here (eslint.config.mjs).',

@@ -195,7 +195,7 @@ export const STORAGE_RETRY_AFTER_SECONDS = 10;
 let lastStorageWarning = 0;
 
 function isStorageUnavailable(error: unknown): boolean {
-  return error instanceof StorageUnavailableError || (error instanceof Error && error.name === 'StorageUnavailableError');
+  return error instanceof StorageUnavailableError;
 }
 
 /** One line every 10 s at most, like the database's. */

@@ -1,7 +1,6 @@
 /**
  * What the supervisor of the embedded PostgreSQL reports (/readyz, /metrics), in the process
- * that started the cluster. On globalThis: the launcher and the doors may load this module
- * from different bundles.
+ * that started the cluster.
  */
 export interface EmbeddedDatabaseState {
   /** `external`: it exited and another process started it again; watched, not ours to stop. */
@@ -12,17 +11,16 @@ export interface EmbeddedDatabaseState {
   lastExit: string | null;
 }
 
-const shared = globalThis as unknown as { roomtoneEmbeddedDatabase?: EmbeddedDatabaseState };
+let supervised: EmbeddedDatabaseState | null = null;
 
 /** The supervisor's live record (it updates the object it is handed back). */
 export function superviseState(): EmbeddedDatabaseState {
   const state: EmbeddedDatabaseState = { state: 'running', restarts: 0, lastExit: null };
-  shared.roomtoneEmbeddedDatabase = state;
+  supervised = state;
   return state;
 }
 
 /** The state of the embedded PostgreSQL this process supervises; null when it supervises none. */
 export function embeddedDatabaseState(): EmbeddedDatabaseState | null {
-  const state = shared.roomtoneEmbeddedDatabase;
-  return state ? { ...state } : null;
+  return supervised ? { ...supervised } : null;
 }

@@ -32,14 +32,14 @@ export class StorageUnavailableError extends Error {
 }
 
 /** The last store failure of this process (readiness probes again after one). */
-const lastFailure = globalThis as unknown as { roomtoneStorageFailedAt?: number };
+let lastFailureAt = 0;
 
 export function storageFailure(operation: string, key: string, cause: unknown): StorageUnavailableError {
-  lastFailure.roomtoneStorageFailedAt = Date.now();
+  lastFailureAt = Date.now();
   return new StorageUnavailableError(operation, key, cause);
 }
 
 /** When the store last failed in this process (ms since the epoch), or 0. */
 export function lastStorageFailureAt(): number {
-  return lastFailure.roomtoneStorageFailedAt ?? 0;
+  return lastFailureAt;
 }
