@@ -184,11 +184,7 @@ export async function updateMemberKeyFences(
     throw invalidParam('monthlySpendCapCents', `A key's monthly spend cap must be below the organization's monthly limit (${orgLimit} cents).`);
   }
   return transaction(async (tx) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      select id from "ApiKey" where id = ${keyId} and "organizationId" = ${member.organizationId} and mode = ${member.mode}::"Mode" for update`;
-    if (rows.length === 0) throw notFound(`No API key ${keyId}.`, 'keyId');
-    const key = await tx.apiKey.findUniqueOrThrow({ where: { id: keyId } });
-    if (key.revokedAt) throw new DomainError('parameter_invalid', 'A revoked key cannot be changed.', { param: 'keyId' });
+    const key = await lockManagedKey(tx, member, keyId, 'change the fences of');
     const before: KeyFences = { allowedIps: key.allowedIps, requestsPerMinute: key.requestsPerMinute, monthlySpendCapCents: key.monthlySpendCapCents };
     const after: KeyFences = { allowedIps, requestsPerMinute: input.requestsPerMinute, monthlySpendCapCents: input.monthlySpendCapCents };
     await tx.apiKey.update({ where: { id: keyId }, data: after });
