@@ -90,7 +90,7 @@ export function unpublishable(opts: { failures: number; check: boolean; allSecti
 }
 
 /** Why this run of the soak may not be published to its block, or null when it may. */
-export function soakUnpublishable(opts: { failures: number; check: boolean; sections: string[]; commit: string; env: NodeJS.ProcessEnv }): string | null {
+export function soakUnpublishable(opts: { failures: number; check: boolean; sections: string[]; commit: string; env: Record<string, string | undefined> }): string | null {
   if (opts.failures > 0) return 'the run is invalid';
   if (opts.check) return 'a bench:check run';
   if (opts.sections.join(',') !== 'soak') return 'not the soak alone (--only soak)';
