@@ -7,8 +7,9 @@
  * Each section is a function in bench/sections/<name>.ts; add new ones to SECTIONS. The
  * markdown goes to stdout, progress to stderr, raw figures to bench/results/latest.json (and a
  * copy named by date and commit). A full run of a clean tree also rewrites the latest-run block
- * of docs/performance.md and the README's table at a glance (bench/publish.ts). Children and
- * PostgreSQL are stopped even on failure.
+ * of docs/performance.md and the README's table at a glance, and a whole `--only soak` with the
+ * soak's default settings the soak block (bench/publish.ts). Children and PostgreSQL are
+ * stopped even on failure.
  *
  * Env: BENCH_DURATION (s per run, default 10), BENCH_CONNECTIONS (10), BENCH_WARMUP (2, per
  * scenario and target), BENCH_STARTUP_WARMUP (5, once per fresh server), BENCH_REPEATS (3),
@@ -22,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Cleanup, ROOT, envNumber, fmt, log, startBenchDatabase, type BenchContext, type BenchDatabase, type GlanceRow, type Section } from './lib';
-import { gitCommit, machine, publishFullRun, runHeader, unpublishable, PERFORMANCE_DOC } from './publish';
+import { gitCommit, machine, publishFullRun, publishSoakRun, runHeader, soakUnpublishable, unpublishable, PERFORMANCE_DOC } from './publish';
 import { httpSection } from './sections/http';
 import { validationSection } from './sections/validation';
 import { admissionSection } from './sections/admission';
@@ -138,7 +139,8 @@ async function main(): Promise<number> {
 
   const on = machine();
   const commit = gitCommit(ROOT);
-  const header = runHeader(check ? 'bench:check' : 'npm run bench', commit, on);
+  const only = process.argv.some((a) => a === '--only' || a.startsWith('--only='));
+  const header = runHeader(check ? 'bench:check' : only ? `npm run bench -- --only ${names.join(',')}` : 'npm run bench', commit, on);
   process.stdout.write(`\n${header}\n\n${markdown.join('\n\n')}\n`);
 
   const resultsDir = path.join(ROOT, 'bench', 'results');
@@ -150,8 +152,15 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(resultsDir, `${at.replace(/[:.]/g, '-')}-${commit}${check ? '-check' : ''}.json`), raw);
   log(`raw figures: ${path.relative(ROOT, file)} (and a copy named by date and commit)`);
 
-  const refused = failures.length > 0 ? 'the run is invalid' : unpublishable({ check, allSections: !process.argv.some((a) => a === '--only' || a.startsWith('--only=')), commit });
-  if (refused === null) {
+  // A run with the soak writes the soak's block or nothing; any other, the latest full run.
+  const soak = names.includes('soak');
+  const refused = soak
+    ? soakUnpublishable({ failures: failures.length, check, sections: names, commit, env: process.env })
+    : unpublishable({ failures: failures.length, check, allSections: !only, commit });
+  if (refused === null && soak) {
+    publishSoakRun(ROOT, { header, markdown });
+    log(`published: ${PERFORMANCE_DOC}'s soak block (commit it)`);
+  } else if (refused === null) {
     publishFullRun(ROOT, { header, markdown, glance });
     log(`published: ${PERFORMANCE_DOC}'s latest run and the README's table at a glance (commit them)`);
   } else if (!check) {

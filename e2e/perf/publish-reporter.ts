@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
-import { gitCommit, machine, PERFORMANCE_DOC, publishConsoleRun, runHeader } from '../../bench/publish';
+import { gitCommit, machine, PERFORMANCE_DOC, publishConsoleRun, runHeader, uncommitted } from '../../bench/publish';
 import { CONSOLE_SPECS, consoleMarkdown, FIGURES, SETTINGS, type ConsoleFigures } from './console-figures';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -42,8 +42,6 @@ export default class PublishReporter implements Reporter {
     if (missing.length > 0) return `not every spec ran and passed (${missing.join(', ')})`;
     const set = SETTINGS.filter((name) => process.env[name] !== undefined);
     if (set.length > 0) return `not the default settings (${set.join(', ')})`;
-    const commit = gitCommit(ROOT);
-    if (commit.endsWith('+dirty') || commit === 'unknown') return 'the tree has uncommitted changes';
-    return null;
+    return uncommitted(gitCommit(ROOT));
   }
 }
