@@ -18,6 +18,7 @@
  * (A or B: one read scenario of the http section),
  * BENCH_SERVER_LOGS=1 (servers' output on stderr), BENCH_SERVER_NODE_FLAGS (extra node flags of the
  * Roomtone server, e.g. --trace-gc), BENCH_SLOW_LOG=1 (each paced request over 50 ms),
+ * BENCH_READ_FLOOR (0.6: bench:check's read throughput floor; 0 reports it without gating),
  * SOAK_MINUTES (10), SOAK_LOAD_SHARE (0.5), SOAK_CREATIONS_PER_MINUTE (30) for the soak section.
  */
 import fs from 'node:fs';

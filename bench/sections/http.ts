@@ -13,12 +13,13 @@
  * throughput, with autocannon's overallRate and with an evenly paced open-loop client (see
  * runPaced for why both). With `ctx.check` (bench:check) only the throughput rounds run and
  * each store is judged on its best run against the baseline's best (checkFigures): a non-2xx
- * answer, PostgreSQL CPU per request over POSTGRES_CPU_CEILING × the baseline's, or (with
- * BENCH_READ_FLOOR) a ratio under THROUGHPUT_FLOOR fails the run, the last two once
+ * answer, PostgreSQL CPU per request over POSTGRES_CPU_CEILING × the baseline's, or a ratio
+ * under THROUGHPUT_FLOOR (BENCH_READ_FLOOR, 0: reported only) fails the run, the last two once
  * CHECK_CONFIRM_ROUNDS more rounds confirm them. The servers stop
  * when the section ends (their job workers must not take part in later sections), but for the
  * postgres-store one when the admission section comes next: it is handed over (ctx.handedOver).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { ensureProductionBuild } from '@/server/platform/build';
@@ -51,13 +52,13 @@ const CPU_GOAL = 1.5;
 const P99_GOAL_MS = 50;
 /**
  * bench:check's throughput floor: well under the goal, above the regression it must catch
- * (0.15–0.5×). Reported in every check; it fails the run only with BENCH_READ_FLOOR set (e.g.
- * BENCH_READ_FLOOR=0.6): on this 2-core machine shared by other work the best-run ratio of
- * today's code varied from 0.04× to 0.7× with the load, so as a gate it failed CI by the load
- * alone. Gated always: no non-2xx answer, and the PostgreSQL CPU ceiling below.
+ * (0.15–0.5×); gated. Alone on the machine (as `.ci/run` runs it) the best-run ratio of today's
+ * code is 0.85–1.38×; a machine busy with other work (load average 13–43) can push it to 0.04×,
+ * so there a developer sets BENCH_READ_FLOOR=0 to report it without gating (the failure names
+ * the load average). Gated always: no non-2xx answer, and the PostgreSQL CPU ceiling below.
  */
 const THROUGHPUT_FLOOR = envNumber('BENCH_READ_FLOOR', 0.6);
-const THROUGHPUT_FLOOR_GATED = process.env.BENCH_READ_FLOOR !== undefined;
+const THROUGHPUT_FLOOR_GATED = THROUGHPUT_FLOOR > 0;
 /**
  * bench:check's ceiling on PostgreSQL CPU per request over the baseline's (least against
  * least): the reads are the same queries, so only work added per request (a counter row
@@ -363,7 +364,7 @@ export async function httpSection(ctx: BenchContext): Promise<SectionOutput> {
         result.ratio = f.ratio;
         result.postgresRatio = f.postgresRatio;
         if (THROUGHPUT_FLOOR_GATED && f.ratio < THROUGHPUT_FLOOR) {
-          failures.push(`${scenario.key} ${name}: best run ${fmt(f.ratio, 2)}× the baseline's best req/s, under the floor of ${THROUGHPUT_FLOOR}× (${storeRuns.length} runs each)`);
+          failures.push(`${scenario.key} ${name}: best run ${fmt(f.ratio, 2)}× the baseline's best req/s, under the floor of ${THROUGHPUT_FLOOR}× (${storeRuns.length} runs each; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}: on a machine busy with other work BENCH_READ_FLOOR=0 reports it without gating)`);
         }
         if (f.postgresRatio > POSTGRES_CPU_CEILING) {
           failures.push(`${scenario.key} ${name}: PostgreSQL CPU per request ${fmt(f.postgresRatio, 2)}× the baseline's, over the ceiling of ${POSTGRES_CPU_CEILING}× (work added per request)`);
