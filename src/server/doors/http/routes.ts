@@ -42,13 +42,6 @@ const ROUTE_TABLE: readonly RouteRow[] = [
   { path: '/metrics',                  methods: ANY,      handler: async () => web((await import('./ops')).serveMetrics) },
 ];
 
-/**
- * The route files under app/, outside the table: the API reference (an HTML page and its 4 MB
- * script, for browsers), which Next.js serves with the console's security headers (proxy.ts)
- * and its compression.
- */
-export const PAGE_ROUTE_FILES: readonly string[] = ['/docs', '/docs/reference.js'];
-
 /** A route's handler: the request's head at once, its web Request (the body) on demand. */
 export type RouteHandler = (req: IncomingHead, requestId: string) => Promise<DoorReply>;
 
