@@ -78,12 +78,12 @@ export interface Route {
   handler(): Promise<RouteHandler>;
   /** The handler if it is already loaded (the hot path skips a promise). */
   readonly loaded: RouteHandler | null;
+  /** The 405 for a method the route does not serve, or null. */
+  refuse(method: string): ApiError | null;
 }
 
 interface TableRoute extends Route {
   matches(pathname: string): boolean;
-  /** The 405 for a method the route does not serve, or null. */
-  refuse(method: string): ApiError | null;
 }
 
 /** `/x/**`: /x and anything under it; `/x/*`: at least one segment under /x; else that path. */
@@ -140,7 +140,7 @@ export async function preloadRoutes(): Promise<void> {
  */
 export async function serveRoute(route: Route, req: IncomingHead, requestId: string): Promise<DoorReply> {
   try {
-    const refusal = (route as TableRoute).refuse(req.method);
+    const refusal = route.refuse(req.method);
     if (refusal) throw refusal;
     const handler = route.loaded ?? (await route.handler());
     const reply = await handler(req, requestId);
