@@ -16,9 +16,16 @@ const DOOR_ERRORS = { name: '@/server/doors/errors', message: 'ApiError is for t
  */
 const WITHOUT_REACT = ['src/server/**', 'src/cli/**', 'src/shared/**', 'test/**', 'bench/**', 'scripts/**', 'sdk/**', 'e2e/**'];
 // One module graph per process (docs/architecture.md): state lives in its module, never in a
-// registry on globalThis that would paper over a second copy of the module.
+// registry on globalThis that would paper over a second copy of the module: no `globalThis as
+// unknown as`, no property set on globalThis (directly or through a cast), no Symbol.for key.
+// Reading globalThis (is there a `window`?) stays allowed.
 const NO_GLOBAL_REGISTRY = {
-  selector: "TSAsExpression[expression.type='TSAsExpression'][expression.expression.name='globalThis']",
+  selector: [
+    "TSAsExpression[expression.type='TSAsExpression'][expression.expression.name='globalThis']",
+    "AssignmentExpression > MemberExpression.left[object.name='globalThis']",
+    "AssignmentExpression > MemberExpression.left[object.type='TSAsExpression'][object.expression.name='globalThis']",
+    "CallExpression[callee.object.name='Symbol'][callee.property.name='for']",
+  ].join(', '),
   message: 'Keep the state in its module: the server is one module graph per process (docs/architecture.md).',
 };
 const REACT_RULES = /^(react|react-hooks|jsx-a11y)\//;

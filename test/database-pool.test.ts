@@ -1,9 +1,9 @@
 // @node-lines same: node-postgres's pool settings against PostgreSQL; the database client runs under both lines in every integration file of that pass
 /**
  * The connection pool keeps idle connections for DATABASE_POOL_IDLE_MS (default 5 minutes), not
- * node-postgres's 10 s: with 10 s, traffic after a lull of 10 s opened its connections again
- * (a backend fork and an authentication each, in the requests' path), which was the whole tail
- * of the bench's evenly paced reads. A fake clock moves the pool's idle timers.
+ * node-postgres's 10 s: with 10 s, traffic after a lull of 10 s opens its connections again
+ * (a backend fork and an authentication each, in the requests' path), and that is the whole
+ * tail of the bench's evenly paced reads. A fake clock moves the pool's idle timers.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeDb, poolStats, sql } from '@/server/platform/db';

@@ -122,9 +122,8 @@ async function forkWebProcesses(count: number): Promise<WebFleet> {
 /**
  * Web processes when WEB_PROCESSES is 0: one per core but one, at least one, at most 4. The
  * core left is the primary's (job workers, the rate-limit store) and PostgreSQL's. Measured on
- * 2 cores (bench/, docs/performance.md): one web process served the /v1 reads at the
- * framework-free baseline's rate for 1.35× its CPU per request; two spent 1.7–2.1× on the same
- * requests (four busy processes on two cores: fewer requests per wake-up, more switches).
+ * 2 cores with the http bench section: two web processes spent about 1.25–1.55 times the CPU per
+ * /v1 read of one (four busy processes on two cores: fewer requests per wake-up, more switches).
  */
 function defaultWebProcesses(): number {
   return Math.max(1, Math.min(4, os.availableParallelism() - 1));

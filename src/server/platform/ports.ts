@@ -8,8 +8,8 @@ import path from 'node:path';
  * and the test and bench servers, which start a database, migrate and load Next first.
  *
  * A port the kernel picked (`listen(0)`) and released is free only for an instant: the next
- * `listen(0)` anywhere on the machine may be handed the same port, and CI once failed on exactly
- * that (`EADDRINUSE` for a test server, seconds after its port was picked). So the port comes from
+ * `listen(0)` anywhere on the machine may be handed the same port, so a server that binds seconds
+ * after its port was picked can meet `EADDRINUSE`. So the port comes from
  * the band just below the kernel's ephemeral range, which the kernel never hands out by itself,
  * and a lock file in the temp directory keeps two Roomtone processes from choosing the same one.
  * A lock is stale once its process has exited; the port is checked free by binding it.

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { db, transaction, type Tx } from '@/server/platform/db';
 import { clock, toUnixSeconds } from '@/server/platform/clock';
 import { config } from '@/server/platform/config';
-import { DomainError } from '@/server/platform/errors';
+import { DomainError, notFound } from '@/server/platform/errors';
 import { newId } from '@/server/platform/ids';
 import { log } from '@/server/platform/logger';
 import { pageOf, type Page, type PageParams } from '@/server/platform/pages';
@@ -176,15 +176,13 @@ async function refresh(purchase: CreditPurchase, provider: PaymentProvider): Pro
   return db().creditPurchase.findUniqueOrThrow({ where: { id: purchase.id } });
 }
 
-const notFound = (id: string) => new DomainError('resource_not_found', `No credit purchase ${id}.`, { param: 'purchase' });
-
 /**
  * The browser is back from the provider's page: ask the provider now (the webhook may still be
  * on its way). Scoped by organization: another organization's purchase id is not found.
  */
 export async function confirmCreditPurchase(organizationId: string, purchaseId: string, provider: PaymentProvider = paymentProvider()): Promise<PurchaseView> {
   const purchase = await db().creditPurchase.findFirst({ where: { id: purchaseId, organizationId } });
-  if (!purchase) throw notFound(purchaseId);
+  if (!purchase) throw notFound(`No credit purchase ${purchaseId}.`, 'purchase');
   try {
     return purchaseView(await refresh(purchase, provider));
   } catch (error) {

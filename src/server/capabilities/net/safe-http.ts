@@ -1,5 +1,6 @@
 /**
- * The one SSRF-safe outbound HTTP client: image downloads (now) and webhook deliveries (later).
+ * The one SSRF-safe outbound HTTP client: image downloads (a creation's inputs, a generative
+ * backend's outputs) and webhook deliveries.
  *
  * Every request, and every redirect hop, goes through the same steps:
  *   1. URL shape: https only, port 443 only, at most 2048 characters, no credentials.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import client from 'prom-client';
 import { httpMetrics, routeLabel } from './metrics';
 
-/** The same observations through prom-client's own API, the way observeHttp made them before its fast path. */
+/** The same observations through prom-client's own API (`inc`, `observe`): what observeHttp's direct series must export exactly. */
 function reference(registers: client.Registry[]) {
   const labelNames = ['route', 'method', 'status'] as const;
   const requests = new client.Counter({ name: 'roomtone_http_requests_total', help: 'HTTP requests by route, method and status.', labelNames, registers });

@@ -6,7 +6,8 @@ import { OutboundError, safeRequest, UnsafeUrlError } from '@/server/capabilitie
 import { decryptSecret } from './signing-secret';
 import { signatureHeader } from './sign';
 import { renderEventBodies, type EventSource } from './event-body';
-import { nextAttemptAt, parseRetryAfter, RETRY_WINDOW_MS } from './retry-schedule';
+import { nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule';
+import { retryAfterMs } from '@/server/capabilities/net/retry-after';
 import { disableEndpointTx, mailEndpointDisabled, type DisabledReason } from './endpoint-status';
 
 /** Spec: the receiver answers 2xx within 10 seconds. */
@@ -221,7 +222,7 @@ export async function attemptDelivery(prepared: PreparedDelivery, step: Step, op
         nextAttempt: number + 1,
         nowMs: finished.getTime(),
         eventCreatedMs: row.eventCreatedAt.getTime(),
-        retryAfterMs: parseRetryAfter(sent.retryAfter, finished.getTime()),
+        retryAfterMs: retryAfterMs(sent.retryAfter, finished.getTime()),
       })
     : null;
   const status: AttemptResult['status'] = succeeded ? 'succeeded' : next !== null ? 'pending' : 'failed';

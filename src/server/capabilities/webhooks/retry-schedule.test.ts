@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { baseDelayMs, nextAttemptAt, parseRetryAfter, RETRY_WINDOW_MS } from './retry-schedule';
+import { baseDelayMs, nextAttemptAt, RETRY_WINDOW_MS } from './retry-schedule';
+import { retryAfterMs } from '@/server/capabilities/net/retry-after';
 import { signatureHeader } from './sign';
 import { newSigningSecret } from './signing-secret';
 
@@ -36,11 +37,10 @@ describe('retry schedule', () => {
   });
 
   it('honours Retry-After (seconds or HTTP date) up to 12 hours, never coming back sooner than asked', () => {
-    expect(parseRetryAfter('120', 0)).toBe(120 * S);
-    expect(parseRetryAfter('999999', 0)).toBe(12 * H);
-    expect(parseRetryAfter(new Date(90 * S).toUTCString(), 0)).toBe(90 * S);
-    expect(parseRetryAfter('soon', 0)).toBeNull();
-    expect(parseRetryAfter(undefined, 0)).toBeNull();
+    expect(nextAttemptAt({ nextAttempt: 2, nowMs: 0, eventCreatedMs: 0, retryAfterMs: retryAfterMs(new Date(90 * S).toUTCString(), 0), random: () => 0.5 })).toBe(90 * S);
+    // An answer asking for days is held to 12 hours.
+    expect(nextAttemptAt({ nextAttempt: 2, nowMs: 0, eventCreatedMs: 0, retryAfterMs: retryAfterMs('999999', 0), random: () => 0.5 })).toBe(12 * H);
+    expect(nextAttemptAt({ nextAttempt: 2, nowMs: 0, eventCreatedMs: 0, retryAfterMs: retryAfterMs('soon', 0), random: () => 0.5 })).toBe(30 * S);
     expect(nextAttemptAt({ nextAttempt: 2, nowMs: 0, eventCreatedMs: 0, retryAfterMs: 600 * S, random: () => 0.5 })).toBe(600 * S);
     // A shorter Retry-After does not make us retry faster than the schedule.
     expect(nextAttemptAt({ nextAttempt: 5, nowMs: 0, eventCreatedMs: 0, retryAfterMs: 5 * S, random: () => 0.5 })).toBe(240 * S);

@@ -16,25 +16,9 @@ export function baseDelayMs(attempt: number): number {
 }
 
 /**
- * Retry-After as seconds or an HTTP date → milliseconds from `nowMs`, capped at 12 h; null if
- * absent or unreadable.
- */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const text = value.trim();
-  let ms: number;
-  if (/^\d+$/.test(text)) ms = Number(text) * 1000;
-  else {
-    const at = Date.parse(text);
-    if (Number.isNaN(at)) return null;
-    ms = at - nowMs;
-  }
-  return Math.min(Math.max(ms, 0), MAX_DELAY_MS);
-}
-
-/**
  * When attempt `nextAttempt` happens, or null when it would fall beyond the 72 h window.
- * A Retry-After longer than the jittered delay wins (we never come back sooner than asked).
+ * A Retry-After longer than the jittered delay wins (we never come back sooner than asked), up
+ * to 12 h (`retryAfterMs`: the endpoint's Retry-After read by `net/retry-after.ts`).
  */
 export function nextAttemptAt(input: {
   nextAttempt: number;
@@ -45,7 +29,7 @@ export function nextAttemptAt(input: {
 }): number | null {
   const random = input.random ?? Math.random;
   const jittered = baseDelayMs(input.nextAttempt) * (1 + (random() * 2 - 1) * JITTER);
-  const delay = Math.max(jittered, input.retryAfterMs ?? 0);
+  const delay = Math.max(jittered, Math.min(input.retryAfterMs ?? 0, MAX_DELAY_MS));
   const at = Math.round(input.nowMs + delay);
   return at > input.eventCreatedMs + RETRY_WINDOW_MS ? null : at;
 }

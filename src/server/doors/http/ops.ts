@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { ApiError } from '@/server/doors/errors';
+import { ApiError, httpStatusOf } from '@/server/doors/errors';
 import { config } from '@/server/platform/config';
 import { METRICS_CONTENT_TYPE, metricsText } from '@/server/capabilities/observability/metrics';
 import { jobs } from '@/server/platform/jobs/client';
@@ -26,7 +26,7 @@ export async function serveReadiness(): Promise<DoorReply> {
   const embedded = state.embeddedDatabase
     ? { embedded_database: { state: state.embeddedDatabase.state, restarts: state.embeddedDatabase.restarts, last_exit: state.embeddedDatabase.lastExit } }
     : {};
-  return { status: state.ready ? 200 : 503, headers: NO_STORE, body: JSON.stringify({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks, ...embedded }) };
+  return { status: state.ready ? 200 : httpStatusOf('service_unavailable'), headers: NO_STORE, body: JSON.stringify({ status: state.ready ? 'ready' : 'not_ready', checks: state.checks, ...embedded }) };
 }
 
 /** Off (404, like any unknown route) unless METRICS_TOKEN is set; then `Authorization: Bearer <token>`. */

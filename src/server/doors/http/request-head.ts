@@ -5,8 +5,8 @@ import type { RequestHead } from '@/server/doors/request-head';
 /**
  * A request as the route table's handlers receive it: the head at once, the web `Request`
  * (the body, for adapters that take one) built only when a handler asks. Measured, building
- * Node's `Request` and `Headers` for every request was a visible share of a /v1 read's CPU;
- * the reads never need them.
+ * Node's `Request` and `Headers` for every request is a visible share of a /v1 read's CPU,
+ * and the reads never need them.
  */
 export interface IncomingHead extends RequestHead {
   request(): Request;

@@ -1,15 +1,26 @@
 // @node-lines same: our route table and the console proxy's matchers
 /** The route table (routes.ts): what each path takes, and the console's proxy never sees one of its paths. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findRoute, PAGE_ROUTE_FILES, ROUTES, serveRoute } from './routes';
+import { findRoute, ROUTES, serveRoute } from './routes';
 import type { IncomingHead } from './request-head';
 import { config as proxyConfig } from '../../../../proxy';
 import { REPLICATE_WEBHOOK_PATH } from '@/server/capabilities/engine/replicate/replicate-webhook';
 import { INNGEST_SERVE_PATH } from '@/server/platform/jobs/providers/inngest-events';
 import { EVENT_STREAM_PATH } from '@/server/capabilities/webhooks/event-stream';
 
+/**
+ * The App Router's own route files (the `route.ts` files under app/: the API reference, served by
+ * Next.js with the pages' headers and compression), as the paths they serve.
+ */
+const APP_ROUTE_PATHS = fs
+  .readdirSync(path.join(import.meta.dirname, '../../../../app'), { recursive: true, encoding: 'utf8' })
+  .filter((file) => path.basename(file) === 'route.ts')
+  .map((file) => `/${path.dirname(file).split(path.sep).join('/')}`);
+
 /** A concrete path a route serves: `/files/*` → `/files/x`. */
-const sample = (path: string) => path.replace(/\/\*\*?$/, '/x');
+const sample = (routePath: string) => routePath.replace(/\/\*\*?$/, '/x');
 
 describe('the route table and the console proxy', () => {
   it('the console proxy matches no path of the table, and still matches the pages', () => {
@@ -19,7 +30,7 @@ describe('the route table and the console proxy', () => {
       const base = route.path.replace(/\/\*\*?$/, '');
       for (const p of [base, sample(route.path)]) expect({ path: p, proxied: proxied(p) }).toEqual({ path: p, proxied: false });
     }
-    for (const page of ['/', '/sign-in', '/o/org_1/test/generations', '/invite/abc', ...PAGE_ROUTE_FILES]) expect({ page, proxied: proxied(page) }).toEqual({ page, proxied: true });
+    for (const page of ['/', '/sign-in', '/o/org_1/test/generations', '/invite/abc', ...APP_ROUTE_PATHS]) expect({ page, proxied: proxied(page) }).toEqual({ page, proxied: true });
   });
 });
 
@@ -48,8 +59,9 @@ describe('findRoute', () => {
     for (const p of ['/mcp/x', '/readyz/', '/api/inngest/x', '/api', '/']) expect(patternOf(p)).toBeNull();
   });
 
-  it('console pages are not in the table', () => {
-    for (const p of ['/sign-in', '/o/org_1/test/overview', '/_next/static/chunk.js', ...PAGE_ROUTE_FILES]) expect(patternOf(p)).toBeNull();
+  it('console pages and the App Router\'s route files are not in the table', () => {
+    expect(APP_ROUTE_PATHS).toContain('/docs');
+    for (const p of ['/sign-in', '/o/org_1/test/overview', '/_next/static/chunk.js', ...APP_ROUTE_PATHS]) expect(patternOf(p)).toBeNull();
   });
 
   it('the paths other modules hand out are the table\'s', () => {

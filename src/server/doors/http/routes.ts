@@ -42,13 +42,6 @@ const ROUTE_TABLE: readonly RouteRow[] = [
   { path: '/metrics',                  methods: ANY,      handler: async () => web((await import('./ops')).serveMetrics) },
 ];
 
-/**
- * The route files under app/, outside the table: the API reference (an HTML page and its 4 MB
- * script, for browsers), which Next.js serves with the console's security headers (proxy.ts)
- * and its compression.
- */
-export const PAGE_ROUTE_FILES: readonly string[] = ['/docs', '/docs/reference.js'];
-
 /** A route's handler: the request's head at once, its web Request (the body) on demand. */
 export type RouteHandler = (req: IncomingHead, requestId: string) => Promise<DoorReply>;
 
@@ -85,12 +78,12 @@ export interface Route {
   handler(): Promise<RouteHandler>;
   /** The handler if it is already loaded (the hot path skips a promise). */
   readonly loaded: RouteHandler | null;
+  /** The 405 for a method the route does not serve, or null. */
+  refuse(method: string): ApiError | null;
 }
 
 interface TableRoute extends Route {
   matches(pathname: string): boolean;
-  /** The 405 for a method the route does not serve, or null. */
-  refuse(method: string): ApiError | null;
 }
 
 /** `/x/**`: /x and anything under it; `/x/*`: at least one segment under /x; else that path. */
@@ -147,7 +140,7 @@ export async function preloadRoutes(): Promise<void> {
  */
 export async function serveRoute(route: Route, req: IncomingHead, requestId: string): Promise<DoorReply> {
   try {
-    const refusal = (route as TableRoute).refuse(req.method);
+    const refusal = route.refuse(req.method);
     if (refusal) throw refusal;
     const handler = route.loaded ?? (await route.handler());
     const reply = await handler(req, requestId);

@@ -1,4 +1,4 @@
-import { parseRetryAfter } from './retry-policy';
+import { retryAfterMs } from '@/server/capabilities/net/retry-after';
 
 /**
  * How a backend call ended badly, in the spec's terms: `transient` is retried (a bounded number
@@ -37,7 +37,7 @@ export function kindForStatus(status: number): BackendErrorKind {
 /** A backend API's non-2xx answer: refusal, transient (with its Retry-After) or failed. */
 export function httpFailure(what: string, status: number, body: string, headers: Headers): BackendError {
   return new BackendError(looksLikeRefusal(body) ? 'refused' : kindForStatus(status), `${what}: HTTP ${status} ${body.slice(0, 300)}`.trim(), {
-    retryAfterMs: parseRetryAfter(headers.get('retry-after')),
+    retryAfterMs: retryAfterMs(headers.get('retry-after')),
   });
 }
 

@@ -59,7 +59,7 @@ export function encodeJpeg(img: RawImage): Promise<Buffer> {
 /**
  * The input as the JPEG a model gets: the stored bytes themselves when they already are an
  * upright sRGB JPEG of `size` (a client's photo usually is), else decoded, resized and encoded.
- * Re-encoding an identical image was a tenth of Roomtone's CPU per generation.
+ * Re-encoding an identical image would be a tenth of Roomtone's CPU per generation.
  */
 export async function modelJpeg(bytes: Buffer, size: Size): Promise<Buffer> {
   const meta = await sharp(bytes).metadata();

@@ -1,19 +1,6 @@
-// @node-lines same: our backoff arithmetic and Retry-After reading
+// @node-lines same: our backoff arithmetic
 import { describe, expect, it } from 'vitest';
-import { backoffMs, parseRetryAfter, retryDelayMs, RETRY_MAX_MS } from './retry-policy';
-
-describe('Retry-After', () => {
-  it('reads delta-seconds and HTTP dates, and nothing else', () => {
-    const now = Date.parse('2026-11-25T12:00:00Z');
-    expect(parseRetryAfter('2', now)).toBe(2_000);
-    expect(parseRetryAfter(' 0 ', now)).toBe(0);
-    expect(parseRetryAfter('Wed, 25 Nov 2026 12:00:05 GMT', now)).toBe(5_000);
-    expect(parseRetryAfter('Wed, 25 Nov 2026 11:59:00 GMT', now)).toBe(0);
-    expect(parseRetryAfter('soon', now)).toBeNull();
-    expect(parseRetryAfter('-3', now)).toBeNull();
-    expect(parseRetryAfter(null, now)).toBeNull();
-  });
-});
+import { backoffMs, retryDelayMs, RETRY_MAX_MS } from './retry-policy';
 
 describe('backoff', () => {
   it('doubles per failed attempt, with jitter between half and all of it, capped', () => {

@@ -2,22 +2,11 @@
  * The one retry policy of every generative backend. A transient failure (429, 5xx, network, a
  * run that failed) is retried by run-backend's attempt loop and nowhere else: the clients' own
  * retries are off (OpenAI's maxRetries 0; Replicate and ComfyUI are plain HTTP here), so
- * retries never multiply. The wait honours the backend's Retry-After (seconds or an HTTP date),
+ * retries never multiply. The wait honours the backend's Retry-After (`net/retry-after.ts`),
  * else it backs off exponentially with jitter; never past the generation's deadline.
  */
 export const RETRY_BASE_MS = 1_000;
 export const RETRY_MAX_MS = 30_000;
-
-/** Retry-After as milliseconds from now: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | null | undefined, nowMs = Date.now()): number | null {
-  if (!value) return null;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  // An HTTP date names its day and month ("Wed, 25 Nov 2026 12:00:05 GMT").
-  const at = /[a-z]/i.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - nowMs);
-}
 
 /** Exponential backoff with "equal jitter": after attempt n, between half and all of base·2^(n-1), capped. */
 export function backoffMs(failedAttempt: number, random: () => number = Math.random): number {

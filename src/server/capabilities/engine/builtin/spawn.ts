@@ -12,17 +12,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { config } from '@/server/platform/config';
 
+/** Where the worker entries are: this module's own folder (dist/server, or the sources under test). */
 function engineDirs(): string[] {
-  const dirs: string[] = [];
+  const here = path.dirname(fileURLToPath(import.meta.url));
   const configured = config().ROOMTONE_ENGINE_DIR;
-  if (configured) dirs.push(configured);
-  try {
-    dirs.push(path.dirname(fileURLToPath(import.meta.url)));
-  } catch {
-    /* bundled: import.meta.url may not be a file URL */
-  }
-  dirs.push(path.join(process.cwd(), 'src', 'server', 'capabilities', 'engine', 'builtin'));
-  return dirs;
+  return configured ? [configured, here] : [here];
 }
 
 export function workerFile(name: string): string {
@@ -37,12 +31,7 @@ export function workerFile(name: string): string {
 
 /** ESM entry of tsx's register API (require.resolve would give the CJS one). */
 function tsxEsmApi(): string {
-  let req: NodeJS.Require;
-  try {
-    req = createRequire(import.meta.url);
-  } catch {
-    req = createRequire(path.join(process.cwd(), 'package.json'));
-  }
+  const req = createRequire(import.meta.url);
   const pkgPath = req.resolve('tsx/package.json');
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as {
     exports?: Record<string, { import?: { default?: string } } | string>;

@@ -4,7 +4,7 @@ import { config } from '@/server/platform/config';
 import { safeRequest } from '@/server/capabilities/net/safe-http';
 import type { BackendAdapter, BackendRequest } from '../backends/adapter';
 import { BackendError, kindForStatus, looksLikeRefusal } from '../backends/errors';
-import { parseRetryAfter } from '../backends/retry-policy';
+import { retryAfterMs } from '@/server/capabilities/net/retry-after';
 
 /**
  * OpenAI images (images.edit with an optional mask). GPT image models only make 1024×1024,
@@ -119,7 +119,7 @@ function fromApiError(error: unknown, signal: AbortSignal): BackendError {
   if (error instanceof APIError && error.status !== undefined) {
     const refused = (error.code && REFUSAL_CODES.has(error.code)) || looksLikeRefusal(error.message);
     const retryAfter = error.headers instanceof Headers ? error.headers.get('retry-after') : null;
-    return new BackendError(refused ? 'refused' : kindForStatus(error.status), `OpenAI images.edit: HTTP ${error.status} ${error.code ?? ''}`.trim(), { cause: error, retryAfterMs: parseRetryAfter(retryAfter) });
+    return new BackendError(refused ? 'refused' : kindForStatus(error.status), `OpenAI images.edit: HTTP ${error.status} ${error.code ?? ''}`.trim(), { cause: error, retryAfterMs: retryAfterMs(retryAfter) });
   }
   return new BackendError('transient', `OpenAI images.edit: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }

@@ -238,7 +238,8 @@ async function startWorkers(definitions: readonly JobDefinition[]): Promise<Stop
   for (const definition of definitions) {
     if ('cron' in definition.trigger) for (const { name } of definition.queue?.queues() ?? []) await boss.schedule(name, definition.trigger.cron);
   }
-  // Earlier versions swept auto-recharges on a schedule of their own; the sweeper does it now.
+  // A database from a release that swept auto-recharges on a schedule of their own still holds
+  // that schedule; the sweeper does that work, so it must not fire.
   await boss.unschedule('billing.auto-recharge-sweep').catch(() => undefined);
   const loops = definitions.flatMap((definition) => (definition.ownTable ? [definition.ownTable.claimLoop()] : []));
   for (const definition of definitions) definition.lifecycle?.warm();
