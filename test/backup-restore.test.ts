@@ -17,13 +17,15 @@ import { Webhook } from 'standardwebhooks';
 import { freePort } from '@/server/platform/ports';
 import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
 import { startReceivers, type Receivers } from './webhook-receiver';
-import { freshDatabase, waitFor, type TestDatabase } from './server-processes';
+import { API_ONLY, freshDatabase, waitFor, type TestDatabase } from './server-processes';
 import { startLocalS3, type LocalS3 } from './s3-server';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** What a zero-setup operator's shell does not set (the test run's own database and secret). */
 const NOT_INHERITED = ['DATABASE_URL', 'APP_SECRET', 'AUTH_SECRET', 'ROOMTONE_EMBEDDED_DATABASE', 'BUILTIN_ENGINE_HOLDS_DIR'];
 const SETTINGS = { SKIP_BUILD: '1', NODE_ENV: 'production' as const, UPSCALE_METHOD: 'lanczos3', DEV_ALLOW_LOOPBACK_URLS: 'true', LOG_LEVEL: 'warn' };
+/** The services run API only: the backup and its restore are reached through the API and the CLI. */
+const SERVICE_SETTINGS = { ...SETTINGS, ...API_ONLY };
 
 const made: string[] = [];
 const processes: StartedProcess[] = [];
@@ -61,7 +63,7 @@ function roomtone(dataDir: string, args: string[], extra: Record<string, string>
 }
 
 async function service(name: string, dataDir: string, env: Record<string, string> = {}): Promise<StartedProcess> {
-  const started = await startProcess({ name, port: await freePort(), processes: 1, nodeFlags: TEST_NODE_FLAGS, echoEnv: 'TEST_SERVER_LOGS', unsetEnv: NOT_INHERITED, env: { ...SETTINGS, DATA_DIR: dataDir, ...env } });
+  const started = await startProcess({ name, port: await freePort(), processes: 1, nodeFlags: TEST_NODE_FLAGS, echoEnv: 'TEST_SERVER_LOGS', unsetEnv: NOT_INHERITED, env: { ...SERVICE_SETTINGS, DATA_DIR: dataDir, ...env } });
   processes.push(started);
   return started;
 }

@@ -18,7 +18,7 @@ import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form } from './images-support';
-import { startServer, waitFor, type TestProcess } from './server-processes';
+import { API_ONLY, startServer, waitFor, type TestProcess } from './server-processes';
 
 const ip = testIp();
 const dataDir = path.resolve(import.meta.dirname, '..', '.data', `test-outage-${process.pid}`);
@@ -36,7 +36,7 @@ beforeAll(async () => {
   await migrateDatabase(cluster.url);
   setEnv('DATABASE_URL', cluster.url); // createTestOrg and the reads below use it
   // One light slot and upscales that take at least 2 s: the later ones wait in the queue.
-  server = await startServer(cluster.url, { WORKER_LIGHT_CONCURRENCY: '1', BUILTIN_ENGINE_MIN_DURATION_MS: '2000' });
+  server = await startServer(cluster.url, { ...API_ONLY, WORKER_LIGHT_CONCURRENCY: '1', BUILTIN_ENGINE_MIN_DURATION_MS: '2000' });
   setEnv('DATA_DIR', path.resolve(import.meta.dirname, '..', '.data', 'test-databases', database));
   org = await createTestOrg({ tier: 2 });
   image = await sharp({ create: { width: 160, height: 120, channels: 3, background: '#8a7f70' } }).png().toBuffer();

@@ -14,7 +14,7 @@ import { closeDb } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 import { createTestOrg, testIp, type TestOrg } from './support';
 import { imageOrigin, wwwDir } from './images-support';
-import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
 
 const DEADLINE_MS = 5000;
 const ip = testIp();
@@ -33,6 +33,7 @@ beforeAll(async () => {
   database = await freshDatabase('deadline');
   setEnv('DATABASE_URL', database.url);
   server = await startServer(database.url, {
+    ...API_ONLY,
     DOWNLOAD_DEADLINE_MS: String(DEADLINE_MS),
     // The flood below is reads that the server answers in full (600 a minute would turn them
     // into cheap 429s within seconds, and the event loop would be idle again).

@@ -20,7 +20,7 @@ import { timeoutSignal } from '@/server/platform/deadline';
 import { freePort } from '@/server/platform/ports';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from './start-server';
-import { waitFor } from './server-processes';
+import { API_ONLY, waitFor } from './server-processes';
 
 const ip = testIp();
 const dataDir = path.resolve(import.meta.dirname, '..', '.data', `test-embedded-faults-${process.pid}`);
@@ -62,6 +62,7 @@ const read = () => api('/v1/generations?limit=1', { base: server.url, key: org.t
 beforeAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const env: Record<string, string> = {
+    ...API_ONLY,
     DATA_DIR: dataDir,
     SKIP_BUILD: '1',
     NODE_ENV: 'production',

@@ -14,7 +14,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form, maskPng } from './images-support';
-import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 
@@ -37,6 +37,7 @@ beforeAll(async () => {
   holds = path.join(database.dataDir, 'engine-holds');
   fs.mkdirSync(holds, { recursive: true });
   server = await startServer(database.url, {
+    ...API_ONLY,
     WORKER_CONCURRENCY: '2',
     WORKER_LIGHT_CONCURRENCY: '5',
     BUILTIN_ENGINE_HOLDS_DIR: holds,

@@ -12,7 +12,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
 import { startInngestApi, type InngestApi, type InngestEvent } from './inngest-api';
 import { createTestOrg, type TestOrg } from './support';
 import { db } from '@/server/platform/db';
@@ -31,6 +31,7 @@ beforeAll(async () => {
   database = await freshDatabase('inngest_contract');
   inngest = await startInngestApi(EVENT_KEY);
   server = await startServer(database.url, {
+    ...API_ONLY,
     JOBS_PROVIDER: 'inngest',
     INNGEST_EVENT_KEY: EVENT_KEY,
     INNGEST_SIGNING_KEY: SIGNING_KEY,

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
-import { freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db, transaction } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
 import { createGeneration } from '@/server/capabilities/creations/create';
@@ -35,7 +35,7 @@ beforeAll(async () => {
   setEnv('DATABASE_URL', database.url); // db(), the fixtures, the CLI and createGeneration in this file use it
   setEnv('DATA_DIR', database.dataDir);
   // Jobs hold their slot 1 s, so the synchronous wait below runs out before its job ends.
-  server = await startServer(database.url, { BUILTIN_ENGINE_MIN_DURATION_MS: '1000' });
+  server = await startServer(database.url, { ...API_ONLY, BUILTIN_ENGINE_MIN_DURATION_MS: '1000' });
 }, 600_000);
 
 afterAll(async () => {

@@ -5,12 +5,14 @@
  * A burst through both instances gives exact quotas and charges and runs each generation once;
  * a worker killed with SIGKILL mid-generation leaves a generation that the sweeper fails and
  * refunds once its bound has passed (the clock is moved, not waited for); reads work on both.
+ * The instances are API-only (CONSOLE_ENABLED=false), as instances a balancer sends only API
+ * traffic to can be: the console's pages and routes answer 404 there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form, maskPng } from './images-support';
-import { freshDatabase, startServer, startWorker, waitFor, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, startWorker, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { closeDb, db } from '@/server/platform/db';
 import { clock } from '@/server/platform/clock';
 import { STALE_STARTED_MS, sweepGenerations } from '@/server/jobs/sweeper';
@@ -26,7 +28,7 @@ beforeAll(async () => {
   database = await freshDatabase('scaleout');
   setEnv('DATABASE_URL', database.url); // db(), createTestOrg and the sweeper in this file use it
   setEnv('DATA_DIR', database.dataDir);
-  const web = { WORKERS_IN_PROCESS: 'false' };
+  const web = { ...API_ONLY, WORKERS_IN_PROCESS: 'false' };
   // The first start migrates and seeds; the others find it done.
   servers = [await startServer(database.url, web)];
   // Workers log each job step (debug), so the test can tell which one runs what. Heavy
@@ -177,6 +179,22 @@ describe('two server instances and two workers on one PostgreSQL', () => {
     const after = await upscale(org, servers[0]!);
     expect(after.status).toBe(202);
     await waitFor('the surviving worker to run a new generation', async () => (await db().generation.findUniqueOrThrow({ where: { id: after.body.id } })).status === 'succeeded');
+  });
+
+  it('API-only instances: the console (pages, sign-in, tRPC) and the API reference page answer 404 route_not_found; the API, its OpenAPI document and health answer', async () => {
+    const org = await createTestOrg({ tier: 1, name: 'API-only org' });
+    for (const s of servers) {
+      expect(s.output()).toMatch(/Roomtone is up: [^\n]*API only: no console \(CONSOLE_ENABLED=false\)/);
+      for (const [method, pathname] of [['GET', '/'], ['GET', '/sign-in'], ['GET', '/docs'], ['GET', '/api/auth/session'], ['GET', '/api/trpc/me'], ['POST', '/api/trpc/keys.create']] as const) {
+        const res = await fetch(`${s.url}${pathname}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        expect({ method, pathname, status: res.status }).toEqual({ method, pathname, status: 404 });
+        expect(res.headers.get('request-id')).toMatch(/^req_/);
+        expect(await res.json()).toEqual({ error: { code: 'route_not_found', message: expect.stringContaining('CONSOLE_ENABLED=false') } });
+      }
+      expect((await api('/v1/styles', { base: s.url, key: org.testKey, ip })).status).toBe(200);
+      expect((await fetch(`${s.url}/v1/openapi.json`)).status).toBe(200);
+      expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    }
   });
 
   // The per-organization request limit (tier 1: 120 a minute) is counted in PostgreSQL

@@ -63,6 +63,13 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | null | unde
   }
 }
 
+/**
+ * For a server whose file requests no console page, sign-in or console tRPC (only the API, MCP,
+ * files, hooks, health): an API-only instance (CONSOLE_ENABLED=false, docs/configuration.md),
+ * which never loads Next.js, a third of a start's CPU. A file that uses the console leaves it out.
+ */
+export const API_ONLY = { CONSOLE_ENABLED: 'false' } as const;
+
 /** Settings every process of these tests shares (as test/global-setup.ts gives the main server). */
 function commonEnv(databaseUrl: string): Record<string, string> {
   return { DATABASE_URL: databaseUrl, DATA_DIR: dataDirFor(databaseUrl), SEED_DEMO: 'false', NODE_ENV: 'production', TRUST_PROXY: 'true', UPSCALE_METHOD: 'lanczos3', LOG_LEVEL: 'info' };

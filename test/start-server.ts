@@ -84,6 +84,34 @@ process.once('exit', () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** CPU-seconds (user + system) a live process has used, with its live children's (a server's web processes, its embedded PostgreSQL); 0 where /proc is missing. */
+function cpuSeconds(pid: number): number {
+  const ticks = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let total = 0;
+  try {
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = ticks(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
+        if (Number(entry) === pid || Number(fields[1]) === pid) total += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // exited while read
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return total / 100; // USER_HZ
+}
+
+/** With TEST_PROCESS_LOG=<file>: a JSON line per event of a started process (how a run's starts and their CPU are counted). */
+function logProcess(event: 'start' | 'ready' | 'stop', name: string, pid: number): void {
+  const file = process.env.TEST_PROCESS_LOG;
+  if (!file) return;
+  const cpu = event === 'start' ? {} : { cpu: cpuSeconds(pid) };
+  fs.appendFileSync(file, `${JSON.stringify({ event, name, pid, caller: process.pid, at: Date.now(), ...cpu })}\n`);
+}
+
 /** Start the process and resolve once it is ready; on failure it is killed and the error carries its output. */
 export async function startProcess(options: StartOptions): Promise<StartedProcess> {
   const server = options.port !== undefined;
@@ -95,8 +123,6 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     ...options.env,
   };
 
-  // One line per started process, to count them (docs/testing.md, "Where CI time goes").
-  if (process.env.TEST_PROCESS_LOG) fs.appendFileSync(process.env.TEST_PROCESS_LOG, `${JSON.stringify({ name: options.name, caller: process.pid, at: Date.now() })}\n`);
   const inherited = { ...process.env };
   for (const name of options.unsetEnv ?? []) delete inherited[name];
   const child = spawn(process.execPath, options.args ?? startCommandArgs(options.nodeFlags), {
@@ -110,6 +136,7 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     output = (output + d.toString()).slice(-keepChars);
     if (options.echoEnv && process.env[options.echoEnv] === '1') process.stderr.write(d);
   };
+  logProcess('start', options.name, child.pid ?? 0);
   child.stdout.on('data', keep);
   child.stderr.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -121,11 +148,13 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     output: () => output,
     alive,
     async kill() {
+      if (alive()) logProcess('stop', options.name, child.pid ?? 0);
       if (alive()) child.kill('SIGKILL');
       await exited;
     },
     async stop() {
       if (!alive()) return child.exitCode;
+      logProcess('stop', options.name, child.pid ?? 0);
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), options.stopTimeoutMs ?? 15_000);
       const code = await exited;
@@ -154,5 +183,6 @@ export async function startProcess(options: StartOptions): Promise<StartedProces
     }
     await sleep(100);
   }
+  logProcess('ready', options.name, proc.pid);
   return proc;
 }

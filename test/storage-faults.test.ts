@@ -19,7 +19,7 @@ import { setEnv } from '@/server/platform/config';
 import { timeoutSignal } from '@/server/platform/deadline';
 import { api, createTestOrg, testIp, type TestOrg } from './support';
 import { form } from './images-support';
-import { freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
+import { API_ONLY, freshDatabase, startServer, waitFor, type TestDatabase, type TestProcess } from './server-processes';
 import { startLocalS3, type LocalS3 } from './s3-server';
 
 const ip = testIp();
@@ -38,7 +38,7 @@ interface Setup {
 
 async function setUp(name: string, env: Record<string, string> = {}): Promise<Setup> {
   const database = await freshDatabase(name);
-  const server = await startServer(database.url, env);
+  const server = await startServer(database.url, { ...API_ONLY, ...env });
   await closeDb();
   setEnv('DATABASE_URL', database.url);
   setEnv('DATA_DIR', database.dataDir);

@@ -19,7 +19,8 @@ export async function startupChecks(): Promise<DemoAccount | null> {
 export function startupBanner(options: { processes: string; runtime: Runtime; demo: DemoAccount | null }): string {
   const c = config();
   const base = c.publicBaseUrl;
-  const lines = [`Roomtone is up: ${base}  (API ${base}/v1, API reference ${base}/docs, health ${base}/healthz; ${options.processes})`];
+  const reference = c.CONSOLE_ENABLED ? `API reference ${base}/docs` : 'API only: no console (CONSOLE_ENABLED=false)';
+  const lines = [`Roomtone is up: ${base}  (API ${base}/v1, ${reference}, health ${base}/healthz; ${options.processes})`];
   if (options.runtime.embedded) lines.push(`Database: embedded PostgreSQL under ${c.dataDir}`);
   if (c.PAYMENT_PROVIDER === 'manual') lines.push(...manualPaymentsNotice(c.CONSOLE_OPEN_SIGNUP));
   const demo = options.demo;

@@ -161,6 +161,11 @@ const baseSchema = z.object({
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   // --- Console (Auth.js sessions, sign-up) ---
+  /**
+   * `false`: this instance serves no console: its pages, sign-in (/api/auth), its tRPC (/api/trpc)
+   * and the API reference page answer 404, and Next.js is not loaded (an API-only instance).
+   */
+  CONSOLE_ENABLED: z.enum(['true', 'false']).optional().default('true').transform((v) => v === 'true'),
   /** Auth.js secret (CSRF tokens, e-mail link hashes); generated into DATA_DIR/auth-secret if unset. */
   AUTH_SECRET: z.string().min(32).optional(),
   /** Auth.js: trust the Host / X-Forwarded-Host header for its URLs. The launcher sets it (it serves one known host). */

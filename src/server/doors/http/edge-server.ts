@@ -1,5 +1,4 @@
 import http from 'node:http';
-import next from 'next';
 import { stampIncomingRequest } from './incoming-request';
 import { discardRequestBody } from './request-body';
 import { headOfIncoming } from './request-head';
@@ -9,6 +8,7 @@ import { findRoute, preloadRoutes, serveRoute } from './routes';
 import { observeHttp } from '@/server/capabilities/observability/metrics';
 import { ApiError, apiErrorFromUnknown } from '@/server/doors/errors';
 import { newId } from '@/server/platform/ids';
+import { config } from '@/server/platform/config';
 
 /**
  * The launcher's web server (`npm start`): a plain node:http server in front of Next.js. It
@@ -23,7 +23,9 @@ import { newId } from '@/server/platform/ids';
  *   request timeouts are long enough for synchronous creations; bytes nobody reads are drained
  *   so a refusal reaches the client;
  * - it runs in every web process of the launcher's cluster (main/launcher.ts).
- * Everything else (the console's pages) goes to Next.js.
+ * Everything else (the console's pages) goes to Next.js. An instance without the console
+ * (CONSOLE_ENABLED=false, an API-only instance) never loads Next.js: its pages and the
+ * console's routes answer 404 route_not_found.
  */
 /** A reply as bytes on the socket: a string or bytes in one write with a Content-Length, a stream as it comes. */
 function writeReply(req: http.IncomingMessage, res: http.ServerResponse, reply: DoorReply): void {
@@ -63,7 +65,10 @@ function failed(req: http.IncomingMessage, res: http.ServerResponse, requestId: 
   };
 }
 
-export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>): void {
+type PagesHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** `handleNext`: Next.js's request handler, or null on an instance without the console. */
+export function handleRequest(req: http.IncomingMessage, res: http.ServerResponse, handleNext: PagesHandler | null): void {
   // The client IP comes from the socket only (a header of that name from outside is dropped),
   // and repeated Authorization headers are all kept, so an ambiguous credential is refused.
   stampIncomingRequest(req);
@@ -87,7 +92,7 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   const queryAt = path.indexOf('?');
   pathname = queryAt === -1 ? path : path.slice(0, queryAt);
   started = performance.now();
-  const route = findRoute(pathname);
+  const route = findRoute(pathname, handleNext !== null);
   if (route) {
     // A streaming route learns that its client went away from the request's signal.
     let closed: AbortController | undefined;
@@ -98,6 +103,8 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
     serveRoute(route, headOfIncoming(req, `${origin.origin}${path}`, closed?.signal), requestId)
       .then((reply) => writeReply(req, res, reply))
       .catch(failed(req, res, requestId, `${method} ${route.path}`));
+  } else if (handleNext === null) {
+    writeReply(req, res, errorReply(new ApiError('route_not_found', 'Unrecognized request URL. This instance serves the API only (CONSOLE_ENABLED=false).'), requestId));
   } else if (method === 'POST' && /^multipart\//i.test(req.headers['content-type'] ?? '') && req.headers['next-action'] === undefined) {
     // Next.js parses any multipart POST to a page as a possible no-JS server action, buffering
     // and decoding the whole body (fuzzing: seconds of a web process's CPU per request). No
@@ -113,12 +120,19 @@ export function handleRequest(req: http.IncomingMessage, res: http.ServerRespons
   }
 }
 
-export async function startEdgeServer(options: { root: string; port: number; host: string }): Promise<http.Server> {
+/** Next.js, prepared, serving the console's pages (loaded only where the console is served). */
+async function startNext(options: { root: string; port: number; host: string }): Promise<PagesHandler> {
+  const { default: next } = await import('next');
   const app = next({ dev: false, dir: options.root, hostname: options.host, port: options.port });
   await app.prepare();
-  const handleNext = app.getRequestHandler();
+  return app.getRequestHandler();
+}
+
+export async function startEdgeServer(options: { root: string; port: number; host: string }): Promise<http.Server> {
+  const withConsole = config().CONSOLE_ENABLED;
+  const handleNext = withConsole ? await startNext(options) : null;
   // After Next is prepared: next-auth imports next/server, which needs Next's runtime set up.
-  await preloadRoutes();
+  await preloadRoutes({ withConsole });
   const server = http.createServer((req, res) => handleRequest(req, res, handleNext));
   server.on('clientError', answerClientError);
   // `Expect` other than 100-continue: answered in the envelope (Node's default 417 has no body).

@@ -18,6 +18,8 @@ import type { IncomingHead } from './request-head';
  *          prepared (next-auth needs Next's runtime set up first).
  * streams  what the route streams, written as it comes; the request's signal aborts when the
  *          client goes away (the edge server ties it to the socket). Others answer in one write.
+ * console  the console's own routes: an instance without the console (CONSOLE_ENABLED=false)
+ *          serves them as it serves its pages, with a 404.
  */
 const ANY = 'ANY';
 const READ = ['GET', 'HEAD'] as const;
@@ -29,8 +31,8 @@ const ROUTE_TABLE: readonly RouteRow[] = [
   { path: '/uploads/*',                methods: ['PUT'],  handler: async () => web((await import('./upload-put')).serveUploadPut) },
   { path: '/files/*',                  methods: READ,     handler: async () => underPrefix('/files/', (await import('./public-files')).serveSignedFile) },
   { path: '/swatches/*',               methods: READ,     handler: async () => underPrefix('/swatches/', (await import('./public-files')).serveSwatch) },
-  { path: '/api/trpc/*',               methods: ANY,      handler: async () => fetchHandler((await import('./console-trpc')).handleConsoleTrpc) },
-  { path: '/api/auth/*',               methods: ANY,      handler: async () => fetchHandler((await import('./console-auth')).handleAuth) },
+  { path: '/api/trpc/*',               methods: ANY,      handler: async () => fetchHandler((await import('./console-trpc')).handleConsoleTrpc), console: true },
+  { path: '/api/auth/*',               methods: ANY,      handler: async () => fetchHandler((await import('./console-auth')).handleAuth), console: true },
   // The Inngest SDK and the job handlers (the engine) load at the first call, not with the table:
   // with the default provider, pg-boss, this route only ever answers 404.
   { path: '/api/inngest',              methods: ANY,      handler: async () => fetchHandler(async (req) => (await import('@/server/jobs/inngest-endpoint')).serveInngest(req)) },
@@ -50,6 +52,7 @@ interface RouteRow {
   methods: typeof ANY | readonly string[];
   handler: () => Promise<RouteHandler>;
   streams?: string;
+  console?: true;
 }
 
 /** A handler that takes the web Request (a body, or a library that wants one). */
@@ -74,6 +77,8 @@ export interface Route {
   readonly path: string;
   /** What it streams, or null: it answers in one write. */
   readonly streams: string | null;
+  /** One of the console's routes (served only where the console is). */
+  readonly console: boolean;
   /** The route's handler, loaded once. */
   handler(): Promise<RouteHandler>;
   /** The handler if it is already loaded (the hot path skips a promise). */
@@ -106,6 +111,7 @@ function routeOf(row: RouteRow): TableRoute {
   const route = {
     path: row.path,
     streams: row.streams ?? null,
+    console: row.console === true,
     matches: matcherOf(row.path),
     refuse: (method: string) =>
       allowed === null || allowed.has(method) ? null : new ApiError('method_not_allowed', `Method ${method} is not allowed here; use ${allow}.`, { headers: { allow } }),
@@ -123,15 +129,18 @@ const TABLE = ROUTE_TABLE.map(routeOf);
 /** Every route, in lookup order. */
 export const ROUTES: readonly Route[] = TABLE;
 
-/** The route that serves `pathname` (decoded or not: paths are plain ASCII), or null (a console page, or 404). */
-export function findRoute(pathname: string): Route | null {
-  for (const route of TABLE) if (route.matches(pathname)) return route;
+/**
+ * The route that serves `pathname` (decoded or not: paths are plain ASCII), or null (a console
+ * page, or 404). Without the console (`withConsole` false) its routes are not served either.
+ */
+export function findRoute(pathname: string, withConsole = true): Route | null {
+  for (const route of TABLE) if (route.matches(pathname)) return withConsole || !route.console ? route : null;
   return null;
 }
 
-/** Load every handler now (the edge server, at start: no first request pays for it). */
-export async function preloadRoutes(): Promise<void> {
-  await Promise.all(TABLE.map((route) => route.handler()));
+/** Load every handler this process serves now (the edge server, at start: no first request pays for it). */
+export async function preloadRoutes(options: { withConsole: boolean }): Promise<void> {
+  await Promise.all(TABLE.filter((route) => options.withConsole || !route.console).map((route) => route.handler()));
 }
 
 /**
