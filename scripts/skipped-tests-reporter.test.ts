@@ -15,9 +15,10 @@ let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-skips-'));
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // Worker threads, not forked processes: the reporter runs in vitest's main process either way.
   fs.writeFileSync(
     path.join(dir, 'vitest.config.mjs'),
-    `export default { test: { include: ['*.test.mjs'], reporters: ['default', ${JSON.stringify(path.join(root, 'scripts/skipped-tests-reporter.ts'))}] } };\n`,
+    `export default { test: { include: ['*.test.mjs'], pool: 'threads', reporters: ['default', ${JSON.stringify(path.join(root, 'scripts/skipped-tests-reporter.ts'))}] } };\n`,
   );
   fs.writeFileSync(
     path.join(dir, 'silent.test.mjs'),

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import sharp from 'sharp';
@@ -99,38 +98,7 @@ export async function solidImage(width: number, height: number, format: 'jpeg' |
   return format === 'png' ? img.png().toBuffer() : img.jpeg().toBuffer();
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const typeAndData = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(zlib.crc32(typeAndData) >>> 0);
-  return Buffer.concat([length, typeAndData, crc]);
-}
-
-/**
- * A valid single-colour (black) 1-bit greyscale PNG of any size, built by hand: a
- * 20000×20000 one weighs about 50 KB but decodes to 400 million pixels (a decompression bomb).
- */
-export function bilevelPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 0; // greyscale
-  ihdr[10] = 0;
-  ihdr[11] = 0;
-  ihdr[12] = 0;
-  const rowBytes = 1 + Math.ceil(width / 8); // filter byte + packed pixels
-  const raw = Buffer.alloc(rowBytes * height); // all zero: filter none, black
-  const idat = zlib.deflateSync(raw, { level: 9 });
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', idat),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+export { bilevelPng } from './helpers/bilevel-png';
 
 /** A 1×1 GIF89a. */
 export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

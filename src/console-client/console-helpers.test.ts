@@ -1,7 +1,7 @@
 // @node-lines same: the console's browser code: it runs in the browser, not on a Node line
 import { describe, expect, it } from 'vitest';
 import { dateTime, money, unixFromInput } from './format';
-import { usageCsv } from '@/components/usage/usage-screen';
+import { usageCsv } from '@/components/usage/usage-csv';
 
 describe('format', () => {
   it('shows cents as euros and unix seconds as UTC', () => {

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Download } from 'lucide-react';
 import { downloadText } from '@/console-client/download';
-import { useTRPC, type ConsoleOutputs } from '@/console-client/trpc';
+import { useTRPC } from '@/console-client/trpc';
 import { useScope, useScopeInput } from '@/console-client/scope';
 import { money } from '@/console-client/format';
 import { Button } from '@/components/ui/button';
@@ -13,11 +13,10 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { EmptyState, ErrorState } from '@/components/ui/states';
 import { MonthToDateCard, SpendAlertNotices, SpendAlertSettingsCard } from './spend-alerts';
+import { STATUSES, TYPES, usageCsv, type UsageDay } from './usage-csv';
 
 const RANGES = [7, 30, 90] as const;
 type Range = (typeof RANGES)[number];
-const TYPES = ['render', 'edit', 'decoration', 'upscale'] as const;
-const STATUSES = ['succeeded', 'failed', 'canceled', 'in_progress'] as const;
 
 /** Kinds are categories: four distinct colours with no meaning attached. */
 const TYPE_SERIES = TYPES.map((t, i) => ({ key: t, label: `${t}s`, color: `var(--chart-${i + 1})` }));
@@ -28,15 +27,6 @@ const STATUS_SERIES = [
   { key: 'canceled', label: 'canceled (refunded)', color: 'var(--chart-neutral)' },
   { key: 'in_progress', label: 'in progress', color: 'var(--chart-progress)' },
 ] as const satisfies readonly { key: (typeof STATUSES)[number]; label: string; color: string }[];
-
-type UsageDay = ConsoleOutputs['usage']['get']['days'][number];
-
-/** One CSV line per day: what the charts show, for a spreadsheet. */
-export function usageCsv(days: readonly UsageDay[]): string {
-  const header = ['date', ...TYPES, ...STATUSES, 'total', 'spend_cents'];
-  const lines = days.map((d) => [d.date, ...TYPES.map((t) => d.by_type[t]), ...STATUSES.map((s) => d.by_status[s]), d.total, d.spend_cents].join(','));
-  return [header.join(','), ...lines].join('\n') + '\n';
-}
 
 export function UsageScreen() {
   const trpc = useTRPC();

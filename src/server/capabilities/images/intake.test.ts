@@ -1,5 +1,3 @@
-import zlib from 'node:zlib';
-
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -14,6 +12,7 @@ import {
   straightenToPng,
   validateImageUrlString,
 } from './intake';
+import { bilevelPng } from '../../../../test/helpers/bilevel-png';
 
 async function refusal(p: Promise<unknown> | (() => unknown)): Promise<ApiError> {
   let err: unknown = null;
@@ -35,44 +34,6 @@ function solid(width: number, height: number, channels: 3 | 4 = 3) {
   return sharp({
     create: { width, height, channels, background: channels === 4 ? { r: 10, g: 20, b: 30, alpha: 0.5 } : '#336699' },
   });
-}
-
-function crc32(buf: Buffer): number {
-  let c = ~0;
-  for (const byte of buf) {
-    c ^= byte;
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([len, body, crc]);
-}
-
-/**
- * A valid 1-bit greyscale PNG of any size, all black: the zlib stream of zero rows compresses
- * about 1000:1, so huge declared sizes cost little (a decompression bomb).
- */
-function craftPng(width: number, height: number): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 1; // bit depth
-  ihdr[9] = 0; // greyscale
-  const rowBytes = 1 + Math.ceil(width / 8);
-  const idat = zlib.deflateSync(Buffer.alloc(rowBytes * height), { level: 9 });
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
 }
 
 describe('inspectImage: formats', () => {
@@ -123,20 +84,20 @@ describe('inspectImage: size and dimensions', () => {
   });
 
   it('8193 pixels wide → 400 image_dimensions_invalid; 8192 ok', async () => {
-    await expectRefused(inspectImage(craftPng(8193, 1), 'image'), 400, 'image_dimensions_invalid');
-    await expectRefused(inspectImage(craftPng(1, 8193), 'mask'), 400, 'image_dimensions_invalid', 'mask');
-    const ok = await inspectImage(craftPng(8192, 2), 'image');
+    await expectRefused(inspectImage(bilevelPng(8193, 1), 'image'), 400, 'image_dimensions_invalid');
+    await expectRefused(inspectImage(bilevelPng(1, 8193), 'mask'), 400, 'image_dimensions_invalid', 'mask');
+    const ok = await inspectImage(bilevelPng(8192, 2), 'image');
     expect(ok).toMatchObject({ width: 8192, height: 2 });
   });
 
   it('6001×6001 (36.01 Mpx) → 400; 6000×6000 (36 Mpx) ok', async () => {
-    await expectRefused(inspectImage(craftPng(6001, 6001), 'image'), 400, 'image_dimensions_invalid');
-    const ok = await inspectImage(craftPng(6000, 6000), 'image');
+    await expectRefused(inspectImage(bilevelPng(6001, 6001), 'image'), 400, 'image_dimensions_invalid');
+    const ok = await inspectImage(bilevelPng(6000, 6000), 'image');
     expect(ok).toMatchObject({ width: 6000, height: 6000 });
   });
 
   it('a decompression bomb (20000×20000 in a few KB per Mpx) is refused fast, without allocating', async () => {
-    const bomb = craftPng(20000, 20000);
+    const bomb = bilevelPng(20000, 20000);
     expect(bomb.length).toBeLessThan(200 * 1024);
     globalThis.gc?.();
     const rssBefore = process.memoryUsage().rss;
@@ -235,7 +196,7 @@ describe('EXIF orientation', () => {
   it('straighten() keeps alpha as a 4th channel and turns greyscale into sRGB', async () => {
     const rgba = await straighten(await solid(8, 6, 4).png().toBuffer());
     expect(rgba.info).toEqual({ width: 8, height: 6, channels: 4 });
-    const grey = await straighten(craftPng(10, 4));
+    const grey = await straighten(bilevelPng(10, 4));
     expect(grey.info).toEqual({ width: 10, height: 4, channels: 3 });
     expect(grey.data.length).toBe(10 * 4 * 3);
   });

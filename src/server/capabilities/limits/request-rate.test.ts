@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { FixedWindowLimiter, SHARED_LIMITS_ENV, serveRateLimits, type RateDecision } from './request-rate';
@@ -11,11 +11,17 @@ interface Report {
 
 let worker: Worker | null = null;
 let other: Worker | null = null;
+/** The web process the primary answers, shared by the tests that use it (each on its own key): a fork costs more than the test. */
+let answered: Promise<Worker> | null = null;
 
 afterEach(() => {
   worker?.kill();
   other?.kill();
   worker = other = null;
+});
+
+afterAll(async () => {
+  (await answered)?.kill();
 });
 
 /** A web process as `npm start` forks it (counters in the primary: this test process). */
@@ -42,17 +48,15 @@ function ask(w: Worker, hits: number, limit: number, options: { key?: string; bl
 
 describe('request-rate counters over IPC (several web processes)', () => {
   it("the primary's answers: exact counts across the hits", async () => {
-    worker = await webProcess(true);
-    const { decisions } = await ask(worker, 12, 10);
+    const { decisions } = await ask(await (answered ??= webProcess(true)), 12, 10);
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     expect(decisions.map((d) => d.remaining).slice(0, 10)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
     expect(decisions.slice(10).every((d) => !d.allowed)).toBe(true);
   });
 
   it('an answer that waits unread while the web process is blocked past the timeout is used, not lost', async () => {
-    worker = await webProcess(true);
     const key = '198.51.100.8';
-    const { decisions } = await ask(worker, 12, 10, { key, blockMs: 600 });
+    const { decisions } = await ask(await (answered ??= webProcess(true)), 12, 10, { key, blockMs: 600 });
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     // Every allowed hit was granted by the primary (this process): its window is spent, and a
     // second web process is refused. Had the late answer been dropped, the first would have

@@ -71,20 +71,31 @@ export function upscaleBicubicReference(img: RawImage, scale: number): RawImage 
     if (t < 2) return -0.5 * t ** 3 + 2.5 * t ** 2 - 4 * t + 2;
     return 0;
   };
-  const out = new Uint8Array(W * H * c);
   const clampI = (v: number, m: number): number => (v < 0 ? 0 : v >= m ? m - 1 : v);
+  // The four taps of every output column and row (source index, Keys weight), computed once:
+  // the same numbers, summed in the same order, as computing them per pixel and channel.
+  const taps = (size: number, srcSize: number): { index: Int32Array; weight: Float64Array } => {
+    const index = new Int32Array(size * 4), weight = new Float64Array(size * 4);
+    for (let o = 0; o < size; o++) {
+      const s = (o + 0.5) / scale - 0.5;
+      const i = Math.floor(s);
+      for (let k = -1; k <= 2; k++) {
+        index[o * 4 + k + 1] = clampI(i + k, srcSize);
+        weight[o * 4 + k + 1] = keys(s - (i + k));
+      }
+    }
+    return { index, weight };
+  };
+  const tx = taps(W, w), ty = taps(H, h);
+  const out = new Uint8Array(W * H * c);
   for (let Y = 0; Y < H; Y++) {
-    const sy = (Y + 0.5) / scale - 0.5;
-    const iy = Math.floor(sy);
     for (let X = 0; X < W; X++) {
-      const sx = (X + 0.5) / scale - 0.5;
-      const ix = Math.floor(sx);
       for (let ch = 0; ch < c; ch++) {
         let acc = 0;
-        for (let m = -1; m <= 2; m++) {
-          const wy = keys(sy - (iy + m));
-          const row = clampI(iy + m, h) * w;
-          for (let k = -1; k <= 2; k++) acc += wy * keys(sx - (ix + k)) * img.data[(row + clampI(ix + k, w)) * c + ch]!;
+        for (let m = 0; m < 4; m++) {
+          const wy = ty.weight[Y * 4 + m]!;
+          const row = ty.index[Y * 4 + m]! * w;
+          for (let k = 0; k < 4; k++) acc += wy * tx.weight[X * 4 + k]! * img.data[(row + tx.index[X * 4 + k]!) * c + ch]!;
         }
         out[(Y * W + X) * c + ch] = acc < 0 ? 0 : acc > 255 ? 255 : Math.round(acc);
       }
