@@ -75,9 +75,7 @@ describe('upscaleNeural (esrgan-slim, tfjs-wasm, worker thread)', () => {
     const small = downscaleArea(orig, 2);
     let ticks = 0;
     const iv = setInterval(() => ticks++, 10);
-    const t0 = performance.now();
     const { img: nn } = await upscaleNeuralWithStats(small, 2);
-    const dt = performance.now() - t0;
     clearInterval(iv);
     const p = {
       neural: psnr(orig, nn),
@@ -92,8 +90,9 @@ describe('upscaleNeural (esrgan-slim, tfjs-wasm, worker thread)', () => {
     // The ranking auto relies on: Lanczos3 is the more faithful of the two.
     expect(UPSCALERS_BY_FIDELITY[0]!.method).toBe('lanczos3');
     expect(p.lanczos).toBeGreaterThanOrEqual(p.neural);
-    // the event loop kept running while the worker computed
-    expect(ticks).toBeGreaterThan(dt / 10 / 4);
+    // The event loop kept running while the worker computed: work done on this thread would
+    // resolve before any timer fired (a count, not a rate: a busy machine delays timers).
+    expect(ticks).toBeGreaterThan(3);
   });
 
   it('chooseUpscaler (UPSCALE_METHOD=auto) picks the most faithful method within the budget: Lanczos3 at every size', () => {
