@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: rows through the service layer, CLI commands in this process (test/roomtone-cli.ts) and a Stripe stand-in it closes after it; it gives the clock it moves back after each test and sets no environment
 /**
  * Credit lots, expiry, auto-recharge and the balance events. Endpoint
  * rows are created directly in the database; the events and their pending deliveries are

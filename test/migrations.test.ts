@@ -1,4 +1,5 @@
 // @node-lines same: PostgreSQL's and Prisma's own schema tools, not Node's code
+// @worker-process shared: migrations on databases of its own, this process's pool closed and DATABASE_URL given back after it (test/file-environment.ts); it starts no server or process
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,11 @@ import { migrationStatus, schemaDrift } from '@/server/tools/migrations/migratio
 import { requestLogBodyHash } from '@/server/capabilities/requestlog/requestlog';
 import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
+import { environmentForThisFile } from './file-environment';
 import { referenceDataMirrored, seedReferenceData } from '@/server/tools/seed/seed';
+
+// DATABASE_URL points at a database of this file's for a while: the shared one is given back after it.
+environmentForThisFile();
 
 async function freshDatabase(name: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');
@@ -85,6 +90,8 @@ describe('prisma/migrations', () => {
     const name = 'roomtone_reference_seed';
     await recreateDatabase(admin, name, { template: inject('migratedTemplate') });
     const url = admin.replace(/\/postgres$/, `/${name}`);
+    // The pool of the database before it closes first (a pool that db() only replaces stays open).
+    await closeDb();
     setEnv('DATABASE_URL', url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
