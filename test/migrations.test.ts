@@ -18,7 +18,7 @@ import { referenceDataMirrored, seedReferenceData } from '@/server/tools/seed/se
 // DATABASE_URL points at a database of this file's for a while: the shared one is given back after it.
 environmentForThisFile();
 
-async function freshDatabase(name: string): Promise<string> {
+async function emptyDatabase(name: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');
   await recreateDatabase(admin, name);
   return admin.replace(/\/postgres$/, `/${name}`);
@@ -26,7 +26,7 @@ async function freshDatabase(name: string): Promise<string> {
 
 describe('prisma/migrations', () => {
   it('a fresh database migrates to exactly prisma/schema.prisma (no drift)', async () => {
-    const url = await freshDatabase('roomtone_drift_check');
+    const url = await emptyDatabase('roomtone_drift_check');
     const { applied } = await migrateDatabase(url);
     expect(applied.length).toBeGreaterThan(0);
     expect(await schemaDrift(url)).toBe('');
@@ -39,7 +39,7 @@ describe('prisma/migrations', () => {
 
   it('carries the request log bodies already logged into RequestLogBody, keyed as the service keys them', async () => {
     const BODIES_ONCE = '20261128161617_request_log_bodies_once';
-    const url = await freshDatabase('roomtone_bodies_once');
+    const url = await emptyDatabase('roomtone_bodies_once');
     // The migrations before it, then lines with bodies as they were stored then.
     const before = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-migrations-'));
     for (const name of fs.readdirSync('prisma/migrations')) {

@@ -1,5 +1,4 @@
 // @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
-// @worker-process shared: a server of its own and a ComfyUI stand-in, both stopped after it; the database settings it makes are given back when its database closes (test/backends/harness.ts)
 /**
  * Live renders, decorations and prompt edits through ComfyUI's HTTP API: a real Roomtone server
  * (its own database) configured with ENGINE_*=comfyui:<workflow>, against a local HTTPS server

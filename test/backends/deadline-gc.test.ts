@@ -1,4 +1,3 @@
-// @worker-process shared: a server of its own and three backend stand-ins, all stopped after it; the database settings it makes are given back when its database closes (test/backends/harness.ts)
 /**
  * ENGINE_TIMEOUT_MS fires on every Node line, also when garbage is collected while a backend
  * call hangs: the server collects all garbage every 200 to 750 ms (gc-pressure.mjs). On Node 20 a

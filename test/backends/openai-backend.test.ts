@@ -1,5 +1,4 @@
 // @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
-// @worker-process shared: a server of its own and an OpenAI stand-in, both stopped after it; the database settings it makes are given back when its database closes (test/backends/harness.ts)
 /**
  * Prompt-mode edits (and renders) through OpenAI's images.edit: a real Roomtone server with
  * ENGINE_EDIT_PROMPT=openai:<model>, against a local HTTPS server speaking that API. The API

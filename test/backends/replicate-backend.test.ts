@@ -1,5 +1,4 @@
 // @node-lines same: a backend stand-in's protocol and our retry and refund rules; backend deadlines and their timers run under both lines in test/backends/deadline-gc.test.ts
-// @worker-process shared: servers of its own and a Replicate stand-in, all stopped after it; the database settings it makes are given back when its database closes (test/backends/harness.ts)
 /**
  * Live renders, decorations and prompt edits through Replicate's predictions protocol: a real
  * Roomtone server (its own database) configured with ENGINE_*=replicate:…, against a local
