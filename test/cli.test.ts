@@ -1,4 +1,5 @@
 // @node-lines same: the CLI's commands and output; the worker process and its signals run under both lines in test/worker.test.ts
+// @worker-process shared: the roomtone bin run to its end (spawnSync) and commands in this process that give the environment back (test/roomtone-cli.ts); it starts no server
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

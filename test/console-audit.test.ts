@@ -1,4 +1,5 @@
 // @node-lines same: the console's procedures and rules over tRPC; sessions, cookies and argon2 run under both lines in test/console-auth.test.ts
+// @worker-process shared: console requests to the shared server, CLI commands in this process (test/roomtone-cli.ts) and a Stripe stand-in it closes after it; it sets no environment
 /**
  * The audit log over real HTTP: what each change records (who, from where, what), rows exactly
  * when the change commits, never editable, kept 13 months, owners and admins only, filters,

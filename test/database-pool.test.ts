@@ -1,4 +1,5 @@
 // @node-lines same: node-postgres's pool settings against PostgreSQL; the database client runs under both lines in every integration file of that pass
+// @worker-process shared: this process's database pool under fake timers, both given back after each test, and the pool setting it changes given back after the file; it starts no server or process
 /**
  * The connection pool keeps idle connections for DATABASE_POOL_IDLE_MS (default 5 minutes), not
  * node-postgres's 10 s: with 10 s, traffic after a lull of 10 s opens its connections again
@@ -8,6 +9,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeDb, poolStats, sql } from '@/server/platform/db';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
+import { environmentForThisFile } from './file-environment';
+
+environmentForThisFile();
 
 afterEach(async () => {
   vi.useRealTimers();

@@ -1,4 +1,5 @@
 // @node-lines same: our scheduling rules on pg-boss; pg-boss's workers run under both lines in test/worker.test.ts
+// @worker-process shared: pg-boss workers in this process on a queue of its own, stopped and the queue deleted after it; it starts no server or process and sets no environment
 /**
  * A pg-boss slot that frees while runs wait takes the next one at once: pg-boss alone waits out
  * the rest of its poll interval after each job (for the generation queues, 5 s behind NOTIFY),

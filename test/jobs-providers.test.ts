@@ -1,4 +1,5 @@
 // @node-lines same: the jobs port's rules on pg-boss and on the Inngest SDK's test engine, JavaScript on the database client and timers; pg-boss's workers run under both lines in test/worker.test.ts, timers in src/server/platform/deadline.test.ts
+// @worker-process shared: pg-boss in this process on a queue of its own, stopped after it, and Inngest's test engine; it gives the clock it moves back and sets no environment
 /**
  * The provider interface, one behavioural suite run against both providers: a job
  * definition's handler, written once against `io`, runs under pg-boss (a real pg-boss queue on

@@ -1,4 +1,5 @@
 // @node-lines same: the mail outbox's rules; sign-in by mail runs under both lines in test/console-auth.test.ts
+// @worker-process shared: mail through a loopback SMTP server it closes after it; SMTP_URL and LOG_LEVEL given back (test/file-environment.ts); it starts no process
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { db } from '@/server/platform/db';
@@ -6,6 +7,9 @@ import { resetConfigCache } from '@/server/platform/config';
 import { sendMail } from '@/server/capabilities/mail/send-mail';
 import './support';
 import { jsonOf, roomtone } from './roomtone-cli';
+import { environmentForThisFile } from './file-environment';
+
+environmentForThisFile();
 
 
 /** `roomtone mail list` as the operator runs it (in this process: test/roomtone-cli.ts), against the test database. */
@@ -56,8 +60,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  delete process.env.SMTP_URL;
-  resetConfigCache();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 

@@ -1,4 +1,5 @@
 // @node-lines same: PostgreSQL's and Prisma's own schema tools, not Node's code
+// @worker-process shared: migrations on databases of its own, this process's pool closed and DATABASE_URL given back after it (test/file-environment.ts); it starts no server or process
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,9 +12,13 @@ import { migrationStatus, schemaDrift } from '@/server/tools/migrations/migratio
 import { requestLogBodyHash } from '@/server/capabilities/requestlog/requestlog';
 import { closeDb, db } from '@/server/platform/db';
 import { setEnv } from '@/server/platform/config';
+import { environmentForThisFile } from './file-environment';
 import { referenceDataMirrored, seedReferenceData } from '@/server/tools/seed/seed';
 
-async function freshDatabase(name: string): Promise<string> {
+// DATABASE_URL points at a database of this file's for a while: the shared one is given back after it.
+environmentForThisFile();
+
+async function emptyDatabase(name: string): Promise<string> {
   const admin = inject('adminDatabaseUrl');
   await recreateDatabase(admin, name);
   return admin.replace(/\/postgres$/, `/${name}`);
@@ -21,7 +26,7 @@ async function freshDatabase(name: string): Promise<string> {
 
 describe('prisma/migrations', () => {
   it('a fresh database migrates to exactly prisma/schema.prisma (no drift)', async () => {
-    const url = await freshDatabase('roomtone_drift_check');
+    const url = await emptyDatabase('roomtone_drift_check');
     const { applied } = await migrateDatabase(url);
     expect(applied.length).toBeGreaterThan(0);
     expect(await schemaDrift(url)).toBe('');
@@ -34,7 +39,7 @@ describe('prisma/migrations', () => {
 
   it('carries the request log bodies already logged into RequestLogBody, keyed as the service keys them', async () => {
     const BODIES_ONCE = '20261128161617_request_log_bodies_once';
-    const url = await freshDatabase('roomtone_bodies_once');
+    const url = await emptyDatabase('roomtone_bodies_once');
     // The migrations before it, then lines with bodies as they were stored then.
     const before = fs.mkdtempSync(path.join(os.tmpdir(), 'roomtone-migrations-'));
     for (const name of fs.readdirSync('prisma/migrations')) {
@@ -85,6 +90,8 @@ describe('prisma/migrations', () => {
     const name = 'roomtone_reference_seed';
     await recreateDatabase(admin, name, { template: inject('migratedTemplate') });
     const url = admin.replace(/\/postgres$/, `/${name}`);
+    // The pool of the database before it closes first (a pool that db() only replaces stays open).
+    await closeDb();
     setEnv('DATABASE_URL', url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();

@@ -6,6 +6,7 @@
  */
 import { runCli } from '@/cli/main';
 import { resetConfigCache } from '@/server/platform/config';
+import { restoreEnvironment } from './file-environment';
 
 export interface CliRun {
   code: number;
@@ -13,9 +14,13 @@ export interface CliRun {
   stderr: string;
 }
 
-/** One command; `env` is set for its duration only (the configuration is read again around it). */
+/**
+ * One command; `env` is set for its duration only (the configuration is read again around it).
+ * What the command itself sets (the runtime exports AUTH_SECRET, as a process of its own would)
+ * is gone after it too: the environment is given back whole.
+ */
 export async function roomtone(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
-  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  const before = { ...process.env };
   Object.assign(process.env, env);
   resetConfigCache();
   let stdout = '';
@@ -27,11 +32,7 @@ export async function roomtone(args: string[], env: Record<string, string> = {})
     });
     return { code, stdout, stderr };
   } finally {
-    for (const [name, value] of Object.entries(before)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-    resetConfigCache();
+    restoreEnvironment(before);
   }
 }
 

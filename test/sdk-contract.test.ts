@@ -1,4 +1,5 @@
 // @node-lines same: the SDK against the server; the SDK's own code runs under both lines in sdk/test
+// @worker-process shared: the SDK and its CLI run to their end (spawnSync) against the shared server, receivers it closes after it; the setting it makes is given back (test/file-environment.ts)
 /**
  * The SDK contract against the real server, through @roomtone/sdk (its built package) and raw HTTP:
  * retries that can succeed (`x-should-retry`, Retry-After, a wrong base URL failing at once),
@@ -19,14 +20,14 @@ import { spawnSync } from 'node:child_process';
 import { Webhook } from 'standardwebhooks';
 import { db } from '@/server/platform/db';
 import { freePort } from '@/server/platform/ports';
-import { setEnv } from '@/server/platform/config';
 import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { api, baseUrl, createKey, createTestOrg, holdGenerations, testIp } from './support';
 import { noiseImage, restoreServedFiles, serve } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';
+import { environmentForThisFile } from './file-environment';
 
 // The test receivers are reached over loopback HTTPS (endpoints are created here, through the service layer).
-setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
+environmentForThisFile({ DEV_ALLOW_LOOPBACK_URLS: 'true' });
 
 const ip = testIp();
 

@@ -1,4 +1,5 @@
 // @node-lines same: the Python client: Python's code, not Node's
+// @worker-process shared: python3's unittest waited for to its end against the shared server, fixture and receiver servers it closes after it; the setting it makes is given back (test/file-environment.ts)
 /**
  * The Python client (sdk-python/, package `roomtone`) against the real server: its own tests,
  * `python3 -m unittest discover -s tests -v` in sdk-python/, run once by this file. Each Python
@@ -18,7 +19,6 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '@/server/platform/db';
-import { setEnv } from '@/server/platform/config';
 import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { rotateSecret } from '@/server/capabilities/webhooks/rotate-secret';
 import { signatureHeader } from '@/server/capabilities/webhooks/sign';
@@ -28,9 +28,10 @@ import { baseUrl, createKey, createTestOrg, holdGenerations, testIp } from './su
 import { insertGeneration } from './fixtures';
 import { maskPng, noiseImage, restoreServedFiles, serve, solidImage } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';
+import { environmentForThisFile } from './file-environment';
 
 // The receivers are reached over loopback HTTPS (endpoints are created here, through the service layer).
-setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
+environmentForThisFile({ DEV_ALLOW_LOOPBACK_URLS: 'true' });
 
 const SDK_DIR = path.resolve(import.meta.dirname, '..', 'sdk-python');
 const TESTS_DIR = path.join(SDK_DIR, 'tests');

@@ -1,4 +1,5 @@
 // @node-lines same: the SDK against the server; the SDK's own code runs under both lines in sdk/test
+// @worker-process shared: the SDK against the shared server, webhook receivers and a proxy it closes after it; the setting it makes is given back (test/file-environment.ts); it starts no process
 /**
  * @roomtone/sdk (its built package, sdk/dist) against the real server: every method, inputs as
  * URL / path / Buffer / Uint8Array / Blob / stream (multipart when a file is given), typed
@@ -27,16 +28,16 @@ import Roomtone, {
   type Generation,
 } from '@roomtone/sdk';
 import { db } from '@/server/platform/db';
-import { setEnv } from '@/server/platform/config';
 import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { rotateSecret } from '@/server/capabilities/webhooks/rotate-secret';
 import { baseUrl, createKey, createTestOrg, testIp } from './support';
 import { insertGeneration } from './fixtures';
 import { maskPng, noiseImage, restoreServedFiles, serve, solidImage } from './images-support';
 import { startReceivers, type Receivers } from './webhook-receiver';
+import { environmentForThisFile } from './file-environment';
 
 // The test receivers are reached over loopback HTTPS (endpoints are created here, through the service layer).
-setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
+environmentForThisFile({ DEV_ALLOW_LOOPBACK_URLS: 'true' });
 
 const ip = testIp();
 

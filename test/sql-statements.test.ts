@@ -1,4 +1,5 @@
 // @node-lines same: node-postgres's statements against PostgreSQL; the database client runs under both lines in every integration file of that pass
+// @worker-process shared: statements through this process's database pool, which it closes after them; it starts no server or process and sets no environment
 /**
  * `sql()` (platform/db.ts) runs each statement as a prepared pg Query of its own and keeps,
  * per statement, what pg makes of its RowDescription (the parsers, the empty row): the rows

@@ -1,4 +1,5 @@
 // @node-lines same: our upload rules on S3; the S3 client runs under both lines in src/server/capabilities/storage/s3.test.ts
+// @worker-process shared: uploads in this process to an S3 stand-in it closes after it; the storage settings it makes are given back (test/file-environment.ts), and the store follows them; it starts no process
 /**
  * Uploaded files (create_upload) with STORAGE_DRIVER=s3, in this process against a local
  * S3-protocol server (test/s3-server.ts) and the real database: the upload URL is Roomtone's own
@@ -14,6 +15,10 @@ import { serveUploadPut } from '@/server/doors/http/upload-put';
 import type { Caller } from '@/server/capabilities/access/caller';
 import { startLocalS3, type LocalS3 } from './s3-server';
 import { baseUrl, createTestOrg, testIp } from './support';
+import { environmentForThisFile } from './file-environment';
+
+// The storage settings and credentials of the S3 stand-in, given back after the file.
+environmentForThisFile();
 
 let s3: LocalS3;
 let caller: Caller;

@@ -1,4 +1,5 @@
 // @node-lines same: our /v1 rules and records through the server; its HTTP edge runs under both lines in test/hostile-input.test.ts
+// @worker-process shared: rows through the service layer and CLI commands in this process; the setting it makes is given back after it (test/file-environment.ts); it starts no server or process
 import { describe, expect, it } from 'vitest';
 import { createTestOrg, refusalOf, rendered } from './support';
 import { jsonOf, roomtone as runRoomtone } from './roomtone-cli';
@@ -6,9 +7,9 @@ import { db } from '@/server/platform/db';
 import { createEndpoint } from '@/server/capabilities/webhooks/create-endpoint';
 import { getEndpoint, listEndpoints } from '@/server/capabilities/webhooks/endpoints';
 import { decryptSecret } from '@/server/capabilities/webhooks/signing-secret';
-import { setEnv } from '@/server/platform/config';
+import { environmentForThisFile } from './file-environment';
 
-setEnv('DEV_ALLOW_LOOPBACK_URLS', 'true');
+environmentForThisFile({ DEV_ALLOW_LOOPBACK_URLS: 'true' });
 
 describe('webhook endpoint rules', () => {
   it.each([

@@ -13,6 +13,8 @@ import { recreateDatabase, dropDatabase } from '@/server/platform/embedded-postg
 import { migrateDatabase } from '@/server/tools/migrations/migrate-database';
 import { freePort } from '@/server/platform/ports';
 import { resetConfigCache, setEnv } from '@/server/platform/config';
+import { closeDb } from '@/server/platform/db';
+import { restoreEnvironment } from '../file-environment';
 import { makeTestCertificates, type TestCertificates } from '../tls';
 import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from '../start-server';
 
@@ -28,8 +30,9 @@ export interface BackendTestEnv {
 
 /**
  * One database and one data directory (blobs) per test file; this process's db() and storage
- * point at them (import before any db use). The data directory is the file's own because other
- * files check the shared one for inputs without a generation in the shared database.
+ * point at them until `close()`, which gives back the environment and closes the pool on them
+ * (the worker process may go on to another file). The data directory is the file's own because
+ * other files check the shared one for inputs without a generation in the shared database.
  */
 export async function prepareBackendTestEnv(name: string): Promise<BackendTestEnv> {
   const adminUrl = inject('adminDatabaseUrl');
@@ -39,6 +42,9 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
   await migrateDatabase(databaseUrl); // a copy of the run's migrated template: nothing left to apply
   const dataDir = path.join(root, '.data', 'test', `backend-${name}-${process.pid}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
+  const found = { ...process.env };
+  // The pool on the database before closes first (a pool that db() only replaces stays open).
+  await closeDb();
   setEnv('DATABASE_URL', databaseUrl);
   setEnv('DATA_DIR', dataDir);
   setEnv('APP_SECRET', 'roomtone-test-secret-0123456789abcdefghijklmnop');
@@ -53,6 +59,8 @@ export async function prepareBackendTestEnv(name: string): Promise<BackendTestEn
     databaseUrl,
     dataDir,
     close: async () => {
+      await closeDb();
+      restoreEnvironment(found);
       fs.rmSync(caBundle, { force: true });
       fs.rmSync(dataDir, { recursive: true, force: true });
       await dropDatabase(adminUrl, database).catch(() => undefined);

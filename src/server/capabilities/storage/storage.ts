@@ -3,7 +3,7 @@ import 'server-only';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '@/server/platform/config';
+import { config, type Config } from '@/server/platform/config';
 import { derivedKey } from '@/server/platform/secrets';
 import { s3StoreFromEnv } from './s3';
 import { readAtMost, BlobTooLarge } from './read-at-most';
@@ -120,12 +120,11 @@ export class LocalBlobStore implements BlobStore {
   }
 }
 
-let store: BlobStore | null = null;
+/** The store of the configuration in force: made again when the configuration is read again (setEnv). */
+let store: { of: Config; store: BlobStore } | null = null;
 
 export function blobStore(): BlobStore {
-  if (!store) {
-    const c = config();
-    store = c.STORAGE_DRIVER === 's3' ? s3StoreFromEnv() : new LocalBlobStore(path.join(c.dataDir, 'blobs'), c.publicBaseUrl);
-  }
-  return store;
+  const c = config();
+  if (store?.of !== c) store = { of: c, store: c.STORAGE_DRIVER === 's3' ? s3StoreFromEnv() : new LocalBlobStore(path.join(c.dataDir, 'blobs'), c.publicBaseUrl) };
+  return store.store;
 }
