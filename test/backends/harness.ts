@@ -17,6 +17,7 @@ import { closeDb } from '@/server/platform/db';
 import { restoreEnvironment } from '../file-environment';
 import { makeTestCertificates, type TestCertificates } from '../tls';
 import { startProcess, TEST_NODE_FLAGS, type StartedProcess } from '../start-server';
+import { API_ONLY } from '../server-processes';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -114,6 +115,8 @@ export async function startRoomtone(env: BackendTestEnv, extra: Record<string, s
         NODE_EXTRA_CA_CERTS: env.caBundle,
         BUILTIN_ENGINE_MIN_DURATION_MS: '0',
         LOG_LEVEL: process.env.TEST_SERVER_LOGS === '1' ? 'info' : 'warn',
+        // The backend files use /v1 and webhooks only: no console, Next.js never loaded.
+        ...API_ONLY,
         ...extra,
       },
     });
