@@ -83,8 +83,8 @@ export default defineConfig({
           pool: 'forks',
           // A worker process runs file after file without a fresh module graph each (a quarter of
           // the project's CPU was each file's fork and imports); each file gets back the
-          // environment it found. Integration files keep their isolation: they hold module state
-          // (servers, clocks, stand-ins) a next file must not see.
+          // environment it found. An integration file shares a worker process only when it
+          // declares that it gives back what it sets (`integration-shared`, checked by its guard).
           isolate: false,
           setupFiles: ['test/unit-file-environment.ts'],
           maxWorkers: 4,
