@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { treeCpuMs } from './process-cpu';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -84,31 +85,12 @@ process.once('exit', () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** CPU-seconds (user + system) a live process has used, with its live children's (a server's web processes, its embedded PostgreSQL); 0 where /proc is missing. */
-function cpuSeconds(pid: number): number {
-  const ticks = (stat: string) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  let total = 0;
-  try {
-    for (const entry of fs.readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const fields = ticks(fs.readFileSync(`/proc/${entry}/stat`, 'utf8'));
-        if (Number(entry) === pid || Number(fields[1]) === pid) total += Number(fields[11]) + Number(fields[12]);
-      } catch {
-        // exited while read
-      }
-    }
-  } catch {
-    return 0;
-  }
-  return total / 100; // USER_HZ
-}
-
 /** With TEST_PROCESS_LOG=<file>: a JSON line per event of a started process (how a run's starts and their CPU are counted). */
 function logProcess(event: 'start' | 'ready' | 'stop', name: string, pid: number): void {
   const file = process.env.TEST_PROCESS_LOG;
   if (!file) return;
-  const cpu = event === 'start' ? {} : { cpu: cpuSeconds(pid) };
+  // CPU-seconds of its process tree (its web processes, its embedded PostgreSQL) so far.
+  const cpu = event === 'start' ? {} : { cpu: (treeCpuMs([pid])[0] ?? 0) / 1000 };
   fs.appendFileSync(file, `${JSON.stringify({ event, name, pid, caller: process.pid, at: Date.now(), ...cpu })}\n`);
 }
 
