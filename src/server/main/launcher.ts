@@ -138,7 +138,8 @@ async function main(root: string): Promise<void> {
   const c = config();
   const runtime = await prepareRuntime();
   const demo = await startupChecks();
-  if (c.SKIP_BUILD !== '1') ensureProductionBuild(root);
+  // An API-only instance never serves the console, so it never builds it either.
+  if (c.SKIP_BUILD !== '1' && c.CONSOLE_ENABLED) ensureProductionBuild(root);
 
   const single = c.WEB_PROCESSES === 1;
   const webProcesses = c.WEB_PROCESSES || defaultWebProcesses();
