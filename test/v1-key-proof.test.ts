@@ -14,7 +14,7 @@ import { authenticateBearer, createApiKey, hashSecret, newSecret, type Authentic
 import { announceKeyChange, cachedKeyUnchecked } from '@/server/capabilities/keys/cache';
 import { clock } from '@/server/platform/clock';
 import { waitFor } from './server-processes';
-import { db, sql } from '@/server/platform/db';
+import { db, sql, sqlTimestamp } from '@/server/platform/db';
 import { FileParts } from '@/server/capabilities/creations/images';
 import { apiErrorFromUnknown } from '@/server/doors/errors';
 import { findOperation, queryInput, runOperation } from '@/server/doors/http/v1-operations';
@@ -131,6 +131,34 @@ describe('reads that prove their key, through the one /v1 adapter', () => {
     // Kept as the previous secret of a roll with an overlap: it still reads.
     await sql(`update "ApiKey" set "previousSecretHash" = $2, "previousSecretExpiresAt" = now() + interval '1 hour' where id = $1`, [rolledOrg.keyIds.test, oldSecret.secretHash]);
     expect((await read(`/v1/generations/${one}`, oldSecret)).status).toBe(200);
+  });
+
+  it('expired since, or its overlap ended since (in the database only, no notice): 401 on every path; given a new expiry, it reads again', async () => {
+    const expiringOrg = await createTestOrg();
+    const one = (await insertGeneration({ organizationId: expiringOrg.id, mode: 'test', status: 'succeeded', withOutput: true })).id;
+    const current = keyOf(expiringOrg, { revocationUnchecked: true, secretHash: hashSecret(expiringOrg.testKey) });
+    const paths = [`/v1/generations/${one}`, '/v1/generations', '/v1/generations/gen_doesnotexist', '/v1/generations?limit=abc'];
+    const expectRefused = async (key: AuthenticatedKey, message: RegExp) => {
+      for (const answer of await Promise.all(paths.map((path) => read(path, key)))) {
+        expect(answer).toMatchObject({ status: 401, body: { error: { code: 'api_key_invalid', message: expect.stringMatching(message) } } });
+      }
+    };
+    expect((await read(`/v1/generations/${one}`, current)).status).toBe(200);
+    await sql('update "ApiKey" set "expiresAt" = $2::timestamp(3) where id = $1', [expiringOrg.keyIds.test, sqlTimestamp(new Date(clock.nowMs() - 1_000))]);
+    await expectRefused(current, /expired/);
+    await sql('update "ApiKey" set "expiresAt" = $2::timestamp(3) where id = $1', [expiringOrg.keyIds.test, sqlTimestamp(new Date(clock.nowMs() + 86_400_000))]);
+    expect((await read(`/v1/generations/${one}`, current)).status).toBe(200);
+
+    // The secret a roll replaced, kept for an overlap that has ended since.
+    const fresh = newSecret('test');
+    await sql('update "ApiKey" set "secretHash" = $2, "previousSecretHash" = $3, "previousSecretExpiresAt" = $4::timestamp(3) where id = $1', [
+      expiringOrg.keyIds.test,
+      fresh.secretHash,
+      current.secretHash,
+      sqlTimestamp(new Date(clock.nowMs() - 1_000)),
+    ]);
+    await expectRefused(current, /overlap has ended/);
+    expect((await read(`/v1/generations/${one}`, { ...current, secretHash: fresh.secretHash })).status).toBe(200);
   });
 
   it('given an allowlist since: judged on the address on every path; inside it, the answers of a checked key', async () => {

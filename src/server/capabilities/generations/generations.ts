@@ -1,5 +1,5 @@
 import type { Tx } from '@/server/platform/db';
-import { sql, sqlTimestamp, transaction, type SqlTimestamps } from '@/server/platform/db';
+import { sql, sqlTimestamp, sqlTimestampOfMs, transaction, type SqlTimestamps } from '@/server/platform/db';
 import { DomainError, invalidParam, notFound } from '@/server/platform/errors';
 import { clock } from '@/server/platform/clock';
 import type { GenerationStatus, GenerationType, Mode } from '@/generated/prisma/enums';
@@ -19,8 +19,8 @@ export interface Scope {
   mode: Mode;
   /**
    * An API key the read must find unrevoked and without an IP allowlist (the cache served it
-   * with none): rows come back only while that key has no revokedAt and no allowlist in the
-   * read's own snapshot. The /v1 door sets it for a key the cache served without its revocation
+   * with none): rows come back only while that key has no revokedAt, no allowlist and no expiry
+   * passed in the read's own snapshot. The /v1 door sets it for a key the cache served without its revocation
    * barrier (keys/revocation-proof.ts), and confirms the key itself when nothing comes back.
    */
   unrevokedKeyId?: string | undefined;
@@ -28,20 +28,30 @@ export interface Scope {
   unrevokedKeySecretHash?: string | undefined;
 }
 
-/** The condition of Scope.unrevokedKeyId (and its secret's hash, when given), on parameters `param` and `hashParam`. */
-const keyUnrevoked = (param: number, hashParam?: number) =>
-  `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0${hashParam === undefined ? '' : ` and ($${hashParam} in ("secretHash", "previousSecretHash"))`})`;
-/** Adds the key proof's parameters to `values` (the key id, then the secret's hash if the scope holds one): how many. */
+/**
+ * The condition of Scope.unrevokedKeyId on parameters from `param`: the key id, then (with
+ * `withHash`) the secret's hash, then the request's time. The key must also be unexpired then,
+ * and a replaced secret within its overlap: the cached copy was judged by the clock, but the
+ * row may have changed since (a notice the cache has not handled yet).
+ */
+const keyUnrevoked = (param: number, withHash: boolean): string => {
+  const at = `$${withHash ? param + 2 : param + 1}::timestamp(3)`;
+  const hash = `$${param + 1}`;
+  const secret = withHash ? ` and ("secretHash" = ${hash} or ("previousSecretHash" = ${hash} and "previousSecretExpiresAt" > ${at}))` : '';
+  return `exists (select 1 from "ApiKey" where id = $${param} and "revokedAt" is null and cardinality("allowedIps") = 0 and ("expiresAt" is null or "expiresAt" > ${at})${secret})`;
+};
+/** Adds the key proof's parameters to `values` (see keyUnrevoked): 0 without a proof, 1 without the secret's hash, 2 with it. */
 function pushKeyProofValues(scope: Scope, values: unknown[]): 0 | 1 | 2 {
   if (!scope.unrevokedKeyId) return 0;
   values.push(scope.unrevokedKeyId);
-  if (scope.unrevokedKeySecretHash === undefined) return 1;
-  values.push(scope.unrevokedKeySecretHash);
-  return 2;
+  const withHash = scope.unrevokedKeySecretHash !== undefined;
+  if (withHash) values.push(scope.unrevokedKeySecretHash);
+  values.push(sqlTimestampOfMs(clock.nowMs()));
+  return withHash ? 2 : 1;
 }
 const keyProof = (scope: Scope, values: unknown[]): string => {
   const first = values.length + 1;
-  return keyUnrevoked(first, pushKeyProofValues(scope, values) === 2 ? first + 1 : undefined);
+  return keyUnrevoked(first, pushKeyProofValues(scope, values) === 2);
 };
 
 /** Reads select only what a read returns (GENERATION_VIEW_COLUMNS), in SQL on the hot path. */
@@ -64,7 +74,7 @@ export async function getGenerationWithOrigin(scope: Scope, id: string): Promise
 
 /**
  * selectGeneration's statement for `select`: without the key proof, with it, and with it and the
- * secret's hash (parameters 4 and 5). Made once: a text made per call is copied and hashed
+ * secret's hash (parameters from 4, keyUnrevoked). Made once: a text made per call is copied and hashed
  * again to find its prepared statement (platform/db.ts).
  */
 const generationStatements = new Map<string, [string, string, string]>();
@@ -73,7 +83,7 @@ function generationStatement(select: string, proof: 0 | 1 | 2): string {
   let texts = generationStatements.get(select);
   if (texts === undefined) {
     const where = `${select} where id = $1 and "organizationId" = $2 and mode = $3::"Mode"`;
-    texts = [where, `${where} and ${keyUnrevoked(4)}`, `${where} and ${keyUnrevoked(4, 5)}`];
+    texts = [where, `${where} and ${keyUnrevoked(4, false)}`, `${where} and ${keyUnrevoked(4, true)}`];
     generationStatements.set(select, texts);
   }
   return texts[proof];

@@ -192,17 +192,22 @@ export async function authenticateBearer(
 
 /**
  * For a key taken with its revocation unchecked: 401 api_key_invalid unless the key is unrevoked
- * in the database now, and (given its hash) the secret sent is still one of its two (a roll with
- * no overlap drops the old one at once). Its stored allowlist, which the cached copy had empty,
- * may have been set since: returns it (empty if still none) for the caller to judge the request by.
+ * and unexpired in the database now, and (given its hash) the secret sent is still one of its two
+ * (a roll with no overlap drops the old one at once) and, if it is the replaced one, within its
+ * overlap. Its stored allowlist, which the cached copy had empty, may have been set since:
+ * returns it (empty if still none) for the caller to judge the request by.
  */
 export async function assertKeyUnrevoked(keyId: string, secretHash?: string): Promise<string[]> {
-  const rows = await sql<{ revoked: boolean; allowedIps: string[] }>(
-    `select "revokedAt" is not null or ($2::text is not null and $2::text is distinct from "secretHash" and $2::text is distinct from "previousSecretHash") as revoked, "allowedIps" from "ApiKey" where id = $1`,
-    [keyId, secretHash ?? null],
+  const rows = await sql<{ revokedAt: Date | null; expiresAt: Date | null; secretHash: string; previousSecretHash: string | null; previousSecretExpiresAt: Date | null; allowedIps: string[] }>(
+    `select "revokedAt", "expiresAt", "secretHash", "previousSecretHash", "previousSecretExpiresAt", "allowedIps" from "ApiKey" where id = $1`,
+    [keyId],
   );
-  if (!rows[0] || rows[0].revoked) throw new DomainError('api_key_invalid', KEY_INVALID);
-  return rows[0].allowedIps;
+  const row = rows[0];
+  const previous = secretHash !== undefined && secretHash !== row?.secretHash;
+  if (!row || row.revokedAt || (previous && secretHash !== row.previousSecretHash)) throw new DomainError('api_key_invalid', KEY_INVALID);
+  const refusal = timeRefusal({ expiresAt: row.expiresAt, previous, previousUntil: row.previousSecretExpiresAt }, clock.nowMs());
+  if (refusal) throw new DomainError('api_key_invalid', refusal);
+  return row.allowedIps;
 }
 
 export async function revokeApiKey(tx: DbTx, keyId: string): Promise<{ id: string; revokedAt: Date }> {

@@ -8,8 +8,8 @@ import { assertIpAllowed } from './fences';
  * after the request arrived. When nothing comes back (`found` says no: no such generation, an
  * empty page) or the read fails (a bad parameter, a missing permission), the key is confirmed
  * in the database first, so a revoked key is answered 401 as it is with the barrier, never 404,
- * 400 or an empty page. The proof also needs the secret sent still one of the key's (a roll
- * may have dropped it) and the key still without an IP allowlist (the cache
+ * 400 or an empty page. The proof also needs the key unexpired, the secret sent still one of the
+ * key's (a roll may have dropped it, or its overlap ended) and the key still without an IP allowlist (the cache
  * only serves such a key here): one set since is judged on the request's address, and the read
  * runs again without the proof if the address passes.
  */
