@@ -36,6 +36,20 @@ async function backgroundUpscale(key = org.testKey): Promise<string> {
   return res.body.id;
 }
 
+/**
+ * Repeats a 10 s wait (the procedures' limit) until `done`, for at most a minute: a wait that
+ * runs out first is a valid answer, and a loaded machine may need more than one. An answer
+ * not `done` must have come when its wait ran out, never before.
+ */
+async function waitUntil<T>(wait: () => Promise<T>, done: (answer: T) => boolean): Promise<T> {
+  for (let i = 0; ; i++) {
+    const started = performance.now();
+    const answer = await wait();
+    if (done(answer) || i === 5) return answer;
+    expect(performance.now() - started, 'a wait that answered before its end').toBeGreaterThanOrEqual(9_900);
+  }
+}
+
 describe('playground.follow', () => {
   it('answers at once with waitMs 0, and when the generation ends with a wait', async () => {
     const release = holdGenerations(org.id);
@@ -44,7 +58,10 @@ describe('playground.follow', () => {
     release();
     expect(now.status).toBe(200);
     expect(now.data).toMatchObject({ id, status: 'in_progress', output: [] });
-    const ended = await query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_000 }, cookie);
+    const ended = await waitUntil(
+      () => query<Followed>('playground.follow', { organizationId: org.id, mode: 'test', id, waitMs: 10_000 }, cookie),
+      (res) => res.data?.status !== 'in_progress',
+    );
     expect(ended.status).toBe(200);
     expect(ended.data.status).toBe('succeeded');
     expect(ended.data.output).toHaveLength(1);
@@ -80,10 +97,20 @@ describe('playground.follow', () => {
 describe('playground.create with waitMs', () => {
   it('answers with the ended generation when it ends within the wait, at acceptance with waitMs 0, and refuses a wait beyond 10 s', async () => {
     const scope = { organizationId: org.id, mode: 'test' };
+    const started = performance.now();
     const waited = await mutate<{ generation: Followed; requestId: string }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 10_000 }, cookie);
+    const waitedMs = performance.now() - started;
     expect(waited.status).toBe(200);
-    expect(waited.data.generation.status).toBe('succeeded');
-    expect(waited.data.generation.output).toHaveLength(1);
+    // Ended within the wait, or (a loaded machine) answered when the wait ran out and followed to its end.
+    if (waited.data.generation.status === 'in_progress') expect(waitedMs, 'answered in progress before its wait ended').toBeGreaterThanOrEqual(9_900);
+    const generation = waited.data.generation.status === 'in_progress'
+      ? (await waitUntil(
+          () => query<Followed>('playground.follow', { ...scope, id: waited.data.generation.id, waitMs: 10_000 }, cookie),
+          (res) => res.data?.status !== 'in_progress',
+        )).data
+      : waited.data.generation;
+    expect(generation.status).toBe('succeeded');
+    expect(generation.output).toHaveLength(1);
     const release = holdGenerations(org.id);
     const accepted = await mutate<{ generation: Followed }>('playground.create', { ...scope, kind: 'upscale', body: { image, scale: 'x2' }, waitMs: 0 }, cookie);
     release();
@@ -104,7 +131,10 @@ describe('generations.waitForEnd', () => {
     release();
     expect(short.status).toBe(200);
     expect(short.data).toEqual({ ended: false });
-    const ended = await query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 10_000 }, cookie);
+    const ended = await waitUntil(
+      () => query<{ ended: boolean }>('generations.waitForEnd', { ...scope, ids: [first, second], waitMs: 10_000 }, cookie),
+      (res) => res.data?.ended === true,
+    );
     expect(ended.data).toEqual({ ended: true });
     const statuses = await Promise.all([first, second].map((id) => query<Followed>('playground.follow', { ...scope, id, waitMs: 0 }, cookie)));
     expect(statuses.map((s) => s.data.status)).toContain('succeeded');
