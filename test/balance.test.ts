@@ -136,14 +136,18 @@ describe('credit lots', () => {
     const gen = await charge(org.id, 250); // all from the expiring lot: 150 left in it
 
     // The day before: nothing expires.
-    await expireLots(new Date(start + 4 * DAY));
+    await expireLots(new Date(start + 4 * DAY), org.id);
     expect(await db().balanceTransaction.count({ where: { organizationId: org.id, type: 'expiry' } })).toBe(0);
 
+    // Another organization's lot due as well: a run for this organization leaves it alone.
+    const other = await createTestOrg({ credit: 0 });
+    await grant(other.id, 100, expiresAt);
     clock.set(new Date(start + 5 * DAY + 60_000));
-    await expireLots(clock.now());
-    await expireLots(clock.now()); // a second run changes nothing
+    await expireLots(clock.now(), org.id);
+    await expireLots(clock.now(), org.id); // a second run changes nothing
     const expiries = await db().balanceTransaction.findMany({ where: { organizationId: org.id, type: 'expiry' } });
     expect(expiries.map((e) => [e.amount, e.balanceAfter])).toEqual([[-150, 100]]);
+    expect((await lotsOf(other.id)).map((l) => [l.remaining, l.expiredAt])).toEqual([[100, null]]);
     expect(await expectInvariant(org.id)).toBe(100);
 
     // The charge is refunded after its lot expired: the 250 come back, expiring 30 days later.
@@ -172,9 +176,11 @@ describe('credit lots', () => {
 
   it('CLI: credit grant --expires-at makes a lot; maintenance run --now expires its unspent part; bad dates are refused (exit 2)', async () => {
     const org = await createTestOrg({ credit: 0 });
-    // An hour ahead: beyond what the server's own minute-by-minute maintenance reaches during the
-    // test, and near enough that the run below touches no other test's data (images, keys).
-    const expiresAt = new Date(Date.now() + 3600_000);
+    // Half an hour ahead: beyond what the server's own minute-by-minute maintenance reaches during
+    // the test, and near enough that the run below touches no other test's data on the shared
+    // database (images, keys; uploaded files live an hour, so a run an hour ahead deleted the
+    // file another file's test had just uploaded).
+    const expiresAt = new Date(Date.now() + 1800_000);
     const granted = await roomtone('credit', 'grant', '--org', org.id, '--amount', '700', '--expires-at', expiresAt.toISOString());
     expect(granted.code, granted.stderr).toBe(0);
     expect(granted.json).toMatchObject({ object: 'balance_transaction', amount: 700, balance_cents: 700, expires_at: toUnixSeconds(expiresAt) });
@@ -227,7 +233,7 @@ describe('balance events', () => {
     await endpoint(org.id, ['balance.low']);
     const start = clock.nowMs();
     await grant(org.id, 400, new Date(start + DAY));
-    await expireLots(new Date(start + DAY));
+    await expireLots(new Date(start + DAY), org.id);
     const low = await events(org.id, 'balance.low');
     expect(low.map((e) => e.payload)).toEqual([{ object: 'balance', amount: 300, currency: 'eur', unit: 'cents', low_balance_threshold: 500 }]);
   });

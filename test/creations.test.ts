@@ -6,6 +6,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { api, createTestOrg, expectErrorShape, holdGenerations, rendered, testIp, type ApiResult } from './support';
 import { waitFor } from './server-processes';
+import { waitForEnd as waitForGenerationEnd } from './images-support';
 import { db, transaction } from '@/server/platform/db';
 import { grantCredit, ledgerSum } from '@/server/capabilities/billing/ledger';
 import { expireLots } from '@/server/capabilities/billing/expire-lots';
@@ -45,14 +46,11 @@ async function servedImage(name: string, width = 320, height = 240): Promise<str
   return `${origin}/${name}`;
 }
 
+/** images-support's waitForEnd, failing if the generation has not ended within `timeoutMs`. */
 async function waitForEnd(key: string, id: string, timeoutMs = 60_000): Promise<Generation> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api<Generation>(`/v1/generations/${id}`, { key, ip });
-    if (res.body.status !== 'in_progress') return res.body;
-    if (Date.now() > deadline) throw new Error(`${id} still in progress`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const generation = await waitForGenerationEnd<Generation>(id, key, ip, timeoutMs);
+  if (generation.status === 'in_progress') throw new Error(`${id} still in progress`);
+  return generation;
 }
 
 async function balanceOf(orgId: string): Promise<number> {
@@ -372,7 +370,7 @@ describe('states: cancel, failure, refunds', () => {
     const requests = await db().creditPurchase.findMany({ where: { organizationId: org.id, status: 'pending', autoRechargeAttemptId: { not: null } } });
     expect(requests.length).toBeGreaterThanOrEqual(1);
     for (const request of requests) expect((await approveCreditPurchase(request.id)).credited).toBe(true);
-    await expireLots(new Date(expiresAt.getTime() + 60_000));
+    await expireLots(new Date(expiresAt.getTime() + 60_000), org.id);
     const byType = await db().balanceTransaction.groupBy({ by: ['type'], where: { organizationId: org.id }, _sum: { amount: true } });
     const sum = (type: string) => byType.find((t) => t.type === type)?._sum.amount ?? 0;
     const approved = requests.reduce((total, r) => total + r.amount, 0);

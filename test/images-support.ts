@@ -178,13 +178,22 @@ export async function readGeneration(id: string, key: string, ip: string): Promi
   return res.body;
 }
 
-/** Poll until the generation ends. */
-export async function waitForEnd(id: string, key: string, ip: string, timeoutMs = 150_000): Promise<ApiGeneration> {
+/**
+ * Poll until the generation ends (or `timeoutMs` passes: the generation as it is then). A 429 or
+ * 503 on the way (a loaded machine) is waited out as a client would, by its Retry-After (5 s at
+ * most); any other answer than 200 fails, with its body.
+ */
+export async function waitForEnd<T extends { status: string } = ApiGeneration>(id: string, key: string, ip: string, timeoutMs = 150_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const gen = await readGeneration(id, key, ip);
-    if (gen.status !== 'in_progress' || Date.now() > deadline) return gen;
-    await new Promise((r) => setTimeout(r, 300));
+    const res = await api<T>(`/v1/generations/${id}`, { key, ip });
+    const refusedForNow = (res.status === 429 || res.status === 503) && Date.now() < deadline;
+    if (!refusedForNow) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      if (res.body.status !== 'in_progress' || Date.now() > deadline) return res.body;
+    }
+    const waitMs = refusedForNow ? Math.min(Number(res.headers.get('retry-after')) || 1, 5) * 1000 : 300;
+    await new Promise((r) => setTimeout(r, waitMs));
   }
 }
 
