@@ -20,8 +20,9 @@ export interface Scope {
   /**
    * An API key the read must find unrevoked and without an IP allowlist (the cache served it
    * with none): rows come back only while that key has no revokedAt, no allowlist and no expiry
-   * passed in the read's own snapshot. The /v1 door sets it for a key the cache served without its revocation
-   * barrier (keys/revocation-proof.ts), and confirms the key itself when nothing comes back.
+   * passed in the read's own snapshot. The /v1 door sets it for a key the cache served without
+   * its revocation barrier (keys/revocation-proof.ts), and confirms the key itself when nothing
+   * comes back.
    */
   unrevokedKeyId?: string | undefined;
   /** With unrevokedKeyId: the hash of the secret sent, which must still be one of the key's (a roll may have dropped it). */
@@ -74,8 +75,8 @@ export async function getGenerationWithOrigin(scope: Scope, id: string): Promise
 
 /**
  * selectGeneration's statement for `select`: without the key proof, with it, and with it and the
- * secret's hash (parameters from 4, keyUnrevoked). Made once: a text made per call is copied and hashed
- * again to find its prepared statement (platform/db.ts).
+ * secret's hash (parameters from 4, keyUnrevoked). Made once: a text made per call is copied and
+ * hashed again to find its prepared statement (platform/db.ts).
  */
 const generationStatements = new Map<string, [string, string, string]>();
 

@@ -9,9 +9,9 @@ import { assertIpAllowed } from './fences';
  * empty page) or the read fails (a bad parameter, a missing permission), the key is confirmed
  * in the database first, so a revoked key is answered 401 as it is with the barrier, never 404,
  * 400 or an empty page. The proof also needs the key unexpired, the secret sent still one of the
- * key's (a roll may have dropped it, or its overlap ended) and the key still without an IP allowlist (the cache
- * only serves such a key here): one set since is judged on the request's address, and the read
- * runs again without the proof if the address passes.
+ * key's (a roll may have dropped it, or its overlap ended) and the key still without an IP
+ * allowlist (the cache only serves such a key here): one set since is judged on the request's
+ * address, and the read runs again without the proof if the address passes.
  */
 export async function readProvingKey<T>(
   key: AuthenticatedKey,
